@@ -1,0 +1,157 @@
+//! The crate's one error type.
+//!
+//! Every fallible function in rtcompare returns [`Result<T>`](crate::Result). Each variant
+//! carries what a caller needs to fix the call: which argument was wrong, the value received,
+//! and what was expected.
+
+use std::time::Duration;
+
+/// Shorthand for `std::result::Result<T, rtcompare::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in rtcompare.
+///
+/// The `Display` text is a sentence that names the offending argument, the value received and
+/// how to fix the call.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A sample had fewer values than the computation needs.
+    #[error("{what}: needs at least {needed} values, got {got}")]
+    TooFewSamples {
+        /// Which input was short (for example `"a"`, `"samples"`).
+        what: &'static str,
+        /// The minimum number of values the computation accepts.
+        needed: usize,
+        /// The number of values received.
+        got: usize,
+    },
+    /// A value was NaN or infinite where only finite numbers make sense.
+    #[error("{what}[{index}] is {value}, but every value must be finite")]
+    NonFinite {
+        /// Which input held the value.
+        what: &'static str,
+        /// Position of the first offending value.
+        index: usize,
+        /// The value itself (NaN or ±inf).
+        value: f64,
+    },
+    /// Paired inputs of different lengths.
+    #[error("paired samples must have equal lengths, got {a} values for A and {b} for B")]
+    LengthMismatch {
+        /// Length of the first input.
+        a: usize,
+        /// Length of the second input.
+        b: usize,
+    },
+    /// A numeric argument outside its valid range.
+    #[error("{name} = {value} is out of range: expected {expected}")]
+    OutOfRange {
+        /// Name of the argument or option.
+        name: &'static str,
+        /// The value received.
+        value: f64,
+        /// The valid range, in words (for example `"0 < level < 1"`).
+        expected: &'static str,
+    },
+    /// An option that is invalid for a reason other than a numeric range.
+    #[error("invalid option {name}: {reason}")]
+    InvalidOption {
+        /// Name of the option.
+        name: &'static str,
+        /// What is wrong and how to fix it.
+        reason: String,
+    },
+    /// The data do not define the requested quantity (for example a median of zero as the
+    /// denominator of a ratio).
+    #[error("{what} is undefined: {reason}")]
+    Undefined {
+        /// The quantity that could not be computed.
+        what: &'static str,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A candidate's setup, batch or teardown panicked; the panic was caught.
+    #[error("candidate {candidate:?} panicked in its {stage}: {message}")]
+    CandidatePanicked {
+        /// Name of the candidate.
+        candidate: String,
+        /// `"setup"`, `"batch"` or `"teardown"`.
+        stage: &'static str,
+        /// The panic payload, if it was a string.
+        message: String,
+    },
+    /// The batch's duration does not grow with `n`: the batch ignores its argument or the
+    /// compiler removed the work.
+    #[error(
+        "candidate {candidate:?}: the batch took {ns_small:.0} ns for n = {n_small} and {ns_large:.0} ns \
+         for n = {n_large}; its time does not grow with n. Run the code exactly n times and wrap inputs \
+         and results in std::hint::black_box so the compiler cannot remove the work"
+    )]
+    BatchIgnoresN {
+        /// Name of the candidate.
+        candidate: String,
+        /// The smaller batch size tried.
+        n_small: u64,
+        /// Shortest duration measured at `n_small`, in nanoseconds.
+        ns_small: f64,
+        /// The larger batch size tried.
+        n_large: u64,
+        /// Shortest duration measured at `n_large`, in nanoseconds.
+        ns_large: f64,
+    },
+    /// Calibration reached `max_inner_loops` before a batch lasted long enough.
+    #[error(
+        "candidate {candidate:?}: a batch of {max_inner_loops} operations lasted only {batch_ns:.0} ns, \
+         short of the {target_ns:.0} ns target; the batch probably ignores n or the work was optimised \
+         away (use std::hint::black_box), or raise max_inner_loops"
+    )]
+    CalibrationCapReached {
+        /// Name of the candidate.
+        candidate: String,
+        /// The cap that was reached.
+        max_inner_loops: u64,
+        /// Shortest batch duration measured at the cap, in nanoseconds.
+        batch_ns: f64,
+        /// The batch duration calibration aimed for, in nanoseconds.
+        target_ns: f64,
+    },
+    /// The caller cancelled the run (through a token or a deadline).
+    #[error("cancelled during {stage} after {elapsed:?}")]
+    Cancelled {
+        /// The stage that was running (for example `"measuring"`).
+        stage: &'static str,
+        /// Time since the run started.
+        elapsed: Duration,
+    },
+    /// Writing or reading a report failed.
+    #[error("i/o on {path}: {message}")]
+    Io {
+        /// The file involved.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+    /// A report could not be serialised or parsed.
+    #[error("report JSON: {0}")]
+    Json(String),
+}
+
+impl Error {
+    /// Builds [`Error::OutOfRange`].
+    pub(crate) fn out_of_range(name: &'static str, value: f64, expected: &'static str) -> Self {
+        Error::OutOfRange {
+            name,
+            value,
+            expected,
+        }
+    }
+
+    /// Builds [`Error::InvalidOption`].
+    pub(crate) fn invalid_option(name: &'static str, reason: impl Into<String>) -> Self {
+        Error::InvalidOption {
+            name,
+            reason: reason.into(),
+        }
+    }
+}

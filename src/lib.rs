@@ -1,0 +1,14 @@
+//! rtcompare tells whether one code path is really faster than another, by how much, and how
+//! sure anyone can be, and says "cannot tell" when the machine cannot support an answer.
+#![deny(missing_docs)]
+#![warn(rustdoc::broken_intra_doc_links)]
+
+pub mod calibrate;
+pub mod candidate;
+pub mod clock;
+pub mod collect;
+mod error;
+pub mod rng;
+pub mod stats;
+
+pub use error::{Error, Result};

@@ -1,0 +1,36 @@
+//! Pure statistics on `&[f64]`.
+//!
+//! Nothing in this module reads a clock, touches the operating system or keeps global state:
+//! the measurement code calls it, never the other way round. Every function validates its input
+//! at the boundary (empty input, NaN or infinity give an [`Error`](crate::Error), never a NaN
+//! result) and every randomised function is deterministic for a given seed, bit for bit.
+//!
+//! The submodules are re-exported here, so `rtcompare::stats::median` and
+//! `rtcompare::stats::summary::median` are the same function.
+
+pub mod autocorr;
+pub mod bootstrap;
+pub mod dist;
+pub mod drift;
+pub mod few_runs;
+pub mod hypothesis;
+pub mod resample;
+pub mod summary;
+pub mod verdict;
+
+pub(crate) mod check;
+pub(crate) mod select;
+
+pub use autocorr::*;
+pub use bootstrap::*;
+pub use dist::*;
+pub use drift::*;
+pub use few_runs::*;
+pub use hypothesis::*;
+pub use resample::*;
+pub use summary::*;
+pub use verdict::*;
+
+/// Fewest values per candidate that the bootstrap estimates accept (as in the reference:
+/// 11, so that a resampled median is not dominated by one or two values).
+pub const MINIMUM_DATA_POINTS: usize = 11;
