@@ -1,1 +1,849 @@
-//! (in progress)
+//! Interleaved, paired collection of samples from two candidates.
+//!
+//! Anything that changes over a run (the clock frequency settling, a background job, a cache
+//! that fills) must hit both candidates equally, or it becomes part of the difference. So the
+//! candidates are never measured in two blocks one after the other: each **repeat** measures one
+//! batch of A and one batch of B next to each other, and the two samples of repeat i form
+//! **pair** i. Within a repeat the order follows [`Order`]: by default ABBA (A B on even
+//! repeats, B A on odd ones), which gives both candidates the same mean position over every
+//! four batches and lets each be preceded by the other half the time, cancelling a linear trend
+//! and carry-over from one batch to the next.
+//!
+//! Before the first repeat both candidates are **warmed up**, alternating in the same order,
+//! until each has run at least `warmup` batches **and** the warm-up has lasted `warmup_duration`
+//! (300 ms by default: the reference needed about 250 ms before two identical 16 MB pointer
+//! chases stopped favouring whichever had last run alone).
+//!
+//! Samples are nanoseconds per operation (batch duration / batch size); the raw batch durations
+//! are kept too. Between batches, and only there, the loop checks for cancellation and reports
+//! progress; inside a measured region nothing allocates, logs, locks or calls back.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::calibrate::{
+    Calibration, CalibrationOptions, DEFAULT_MAX_INNER_LOOPS, DEFAULT_MAX_QUANTIZATION_ERROR,
+    calibrate_with_clock,
+};
+use crate::candidate::Candidate;
+use crate::clock::{Clock, MonotonicClock};
+use crate::rng::Rng;
+use crate::stats::MINIMUM_DATA_POINTS;
+use crate::{Error, Result};
+
+/// Default number of paired samples per candidate (101: odd, so the median is a measured value,
+/// and comfortably above [`MINIMUM_DATA_POINTS`]).
+pub const DEFAULT_REPEATS: usize = 101;
+/// Default least number of warm-up batches per candidate.
+pub const DEFAULT_WARMUP: usize = 1;
+/// Default least duration of the warm-up, both candidates together (300 ms).
+pub const DEFAULT_WARMUP_DURATION: Duration = Duration::from_millis(300);
+
+/// The order of the two candidates within each repeat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// A then B on even repeats, B then A on odd ones (the default): cancels a linear trend
+    /// and carry-over between neighbouring batches.
+    #[default]
+    Abba,
+    /// A fair coin per repeat, from [`CollectOptions::seed`]: use it when interference might be
+    /// periodic and alias with strict alternation.
+    Random,
+    /// Always A before B. The naive order, kept only to compare against.
+    Sequential,
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Order::Abba => "ABBA",
+            Order::Random => "random",
+            Order::Sequential => "sequential",
+        })
+    }
+}
+
+/// A shared flag that asks a running collection or comparison to stop.
+///
+/// Clones share the flag. The measuring loop checks it between batches, so a cancelled run
+/// returns [`Error::Cancelled`] within one batch.
+///
+/// ```
+/// let token = rtcompare::CancelToken::new();
+/// let for_other_thread = token.clone();
+/// for_other_thread.cancel();
+/// assert!(token.is_cancelled());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A token that has not been cancelled.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks every run holding a clone of this token to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`cancel`](Self::cancel) has been called on any clone.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// A stage of a measurement, as reported through a progress callback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Stage {
+    /// Sizing the batches.
+    Calibrating,
+    /// A/A validation runs.
+    Validating,
+    /// Unmeasured warm-up batches.
+    WarmingUp,
+    /// The paired measurement.
+    Measuring,
+    /// The bootstrap.
+    Resampling,
+}
+
+impl Stage {
+    /// The stage's name in lower case (`"measuring"`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Calibrating => "calibrating",
+            Stage::Validating => "validating",
+            Stage::WarmingUp => "warming up",
+            Stage::Measuring => "measuring",
+            Stage::Resampling => "resampling",
+        }
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A progress report: the stage and how far it has come (`done` of `total` steps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The running stage.
+    pub stage: Stage,
+    /// Steps done in this stage (repeats, validation runs, …).
+    pub done: usize,
+    /// Steps this stage will take.
+    pub total: usize,
+}
+
+/// A progress callback. Called only between batches, never inside a measured region.
+pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// Options for [`collect`]. Zero means the documented default for every numeric field.
+#[derive(Clone, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CollectOptions {
+    /// Paired samples per candidate. Default [`DEFAULT_REPEATS`] (101); at least
+    /// [`MINIMUM_DATA_POINTS`] (11). More repeats narrow the interval, not the noise floor.
+    pub repeats: usize,
+    /// Operations per batch. 0 calibrates both candidates and uses the larger size for both.
+    pub inner_loops: u64,
+    /// Largest share of a batch one clock step may be, for calibration; in (0, 1). Default
+    /// 0.001.
+    pub max_quantization_error: f64,
+    /// Cap on the calibrated batch size. Default 10⁸.
+    pub max_inner_loops: u64,
+    /// Order within each repeat. Default [`Order::Abba`].
+    pub order: Order,
+    /// Least warm-up batches per candidate. Default [`DEFAULT_WARMUP`] (1).
+    pub warmup: usize,
+    /// Least duration of the warm-up, both candidates together. Default
+    /// [`DEFAULT_WARMUP_DURATION`] (300 ms); use 1 ns to warm up by count alone.
+    pub warmup_duration: Duration,
+    /// No warm-up at all.
+    pub skip_warmup: bool,
+    /// Seed for [`Order::Random`]; 0 draws one (the one used is recorded in
+    /// [`PairedSamples::seed`]).
+    pub seed: u64,
+    /// Stop with [`Error::Cancelled`] once this much time has passed since the call started
+    /// (checked between batches). `None`: no deadline. A zero timeout is rejected.
+    pub timeout: Option<Duration>,
+    /// Stop with [`Error::Cancelled`] when this token is cancelled (checked between batches).
+    #[serde(skip)]
+    pub cancel: Option<CancelToken>,
+    /// Called between batches with the stage and progress.
+    #[serde(skip)]
+    pub progress: Option<ProgressFn>,
+}
+
+impl fmt::Debug for CollectOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CollectOptions")
+            .field("repeats", &self.repeats)
+            .field("inner_loops", &self.inner_loops)
+            .field("max_quantization_error", &self.max_quantization_error)
+            .field("max_inner_loops", &self.max_inner_loops)
+            .field("order", &self.order)
+            .field("warmup", &self.warmup)
+            .field("warmup_duration", &self.warmup_duration)
+            .field("skip_warmup", &self.skip_warmup)
+            .field("seed", &self.seed)
+            .field("timeout", &self.timeout)
+            .field("cancel", &self.cancel.is_some())
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl PartialEq for CollectOptions {
+    /// Compares every recorded field; the cancel token and progress callback are ignored.
+    fn eq(&self, o: &Self) -> bool {
+        self.repeats == o.repeats
+            && self.inner_loops == o.inner_loops
+            && self.max_quantization_error.to_bits() == o.max_quantization_error.to_bits()
+            && self.max_inner_loops == o.max_inner_loops
+            && self.order == o.order
+            && self.warmup == o.warmup
+            && self.warmup_duration == o.warmup_duration
+            && self.skip_warmup == o.skip_warmup
+            && self.seed == o.seed
+            && self.timeout == o.timeout
+    }
+}
+
+impl Default for CollectOptions {
+    fn default() -> Self {
+        CollectOptions {
+            repeats: DEFAULT_REPEATS,
+            inner_loops: 0,
+            max_quantization_error: DEFAULT_MAX_QUANTIZATION_ERROR,
+            max_inner_loops: DEFAULT_MAX_INNER_LOOPS,
+            order: Order::Abba,
+            warmup: DEFAULT_WARMUP,
+            warmup_duration: DEFAULT_WARMUP_DURATION,
+            skip_warmup: false,
+            seed: 0,
+            timeout: None,
+            cancel: None,
+            progress: None,
+        }
+    }
+}
+
+impl CollectOptions {
+    /// Sets [`repeats`](Self::repeats).
+    pub fn repeats(mut self, repeats: usize) -> Self {
+        self.repeats = repeats;
+        self
+    }
+    /// Sets [`inner_loops`](Self::inner_loops) (0 = calibrate).
+    pub fn inner_loops(mut self, n: u64) -> Self {
+        self.inner_loops = n;
+        self
+    }
+    /// Sets [`max_quantization_error`](Self::max_quantization_error).
+    pub fn max_quantization_error(mut self, e: f64) -> Self {
+        self.max_quantization_error = e;
+        self
+    }
+    /// Sets [`max_inner_loops`](Self::max_inner_loops).
+    pub fn max_inner_loops(mut self, n: u64) -> Self {
+        self.max_inner_loops = n;
+        self
+    }
+    /// Sets [`order`](Self::order).
+    pub fn order(mut self, order: Order) -> Self {
+        self.order = order;
+        self
+    }
+    /// Sets [`warmup`](Self::warmup).
+    pub fn warmup(mut self, batches: usize) -> Self {
+        self.warmup = batches;
+        self
+    }
+    /// Sets [`warmup_duration`](Self::warmup_duration).
+    pub fn warmup_duration(mut self, d: Duration) -> Self {
+        self.warmup_duration = d;
+        self
+    }
+    /// Sets [`skip_warmup`](Self::skip_warmup).
+    pub fn skip_warmup(mut self, skip: bool) -> Self {
+        self.skip_warmup = skip;
+        self
+    }
+    /// Sets [`seed`](Self::seed).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+    /// Sets [`timeout`](Self::timeout).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+    /// Sets [`cancel`](Self::cancel).
+    pub fn cancel(mut self, token: CancelToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+    /// Sets [`progress`](Self::progress).
+    pub fn progress(mut self, f: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(f));
+        self
+    }
+
+    /// The options with every zero replaced by its default, checked.
+    pub(crate) fn resolved(&self) -> Result<CollectOptions> {
+        let mut o = self.clone();
+        if o.repeats == 0 {
+            o.repeats = DEFAULT_REPEATS;
+        }
+        if o.repeats < MINIMUM_DATA_POINTS {
+            return Err(Error::TooFewSamples {
+                what: "repeats",
+                needed: MINIMUM_DATA_POINTS,
+                got: o.repeats,
+            });
+        }
+        o.max_quantization_error = self
+            .calibration_options()
+            .resolved()?
+            .max_quantization_error;
+        if o.max_inner_loops == 0 {
+            o.max_inner_loops = DEFAULT_MAX_INNER_LOOPS;
+        }
+        if o.warmup == 0 {
+            o.warmup = DEFAULT_WARMUP;
+        }
+        if o.warmup_duration.is_zero() {
+            o.warmup_duration = DEFAULT_WARMUP_DURATION;
+        }
+        if o.timeout == Some(Duration::ZERO) {
+            return Err(Error::invalid_option(
+                "timeout",
+                "a zero timeout would cancel before the first batch; use None for no deadline",
+            ));
+        }
+        Ok(o)
+    }
+
+    /// The calibration options these collection options imply.
+    pub(crate) fn calibration_options(&self) -> CalibrationOptions {
+        CalibrationOptions::default()
+            .max_quantization_error(self.max_quantization_error)
+            .max_inner_loops(self.max_inner_loops)
+    }
+}
+
+/// Which candidate a slot belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Side {
+    /// The first candidate.
+    A,
+    /// The second candidate.
+    B,
+}
+
+/// The result of [`collect`]: paired samples and how they were taken.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedSamples {
+    /// Nanoseconds per operation of A, one per repeat, in measurement order.
+    pub a: Vec<f64>,
+    /// Nanoseconds per operation of B; `b[i]` was measured in the same repeat as `a[i]`.
+    pub b: Vec<f64>,
+    /// Raw duration of each of A's batches in nanoseconds (`a[i] = batch_ns_a[i] / inner_loops`).
+    pub batch_ns_a: Vec<u64>,
+    /// Raw duration of each of B's batches in nanoseconds.
+    pub batch_ns_b: Vec<u64>,
+    /// Which candidate ran first in each repeat.
+    pub first: Vec<Side>,
+    /// Operations per batch, the same for both candidates.
+    pub inner_loops: u64,
+    /// The order used.
+    pub order: Order,
+    /// The seed that drove [`Order::Random`] (0 for the other orders).
+    pub seed: u64,
+    /// Warm-up batches run per candidate (A, B).
+    pub warmup_batches: (usize, usize),
+    /// Duration of the warm-up in nanoseconds.
+    pub warmup_ns: u64,
+    /// Calibration of A and of B, when the batch size was calibrated.
+    pub calibration: Option<(Calibration, Calibration)>,
+}
+
+/// Measures both candidates in interleaved, paired batches on the process's monotonic clock.
+///
+/// Returns `repeats` samples per candidate in nanoseconds per operation. Errors: options out of
+/// range ([`Error::TooFewSamples`] for repeats, [`Error::OutOfRange`],
+/// [`Error::InvalidOption`]); calibration failures; a panicking candidate
+/// ([`Error::CandidatePanicked`]); cancellation ([`Error::Cancelled`]).
+///
+/// ```no_run
+/// use rtcompare::{collect, Candidate, CollectOptions};
+/// let mut a = Candidate::from_fn("a", || std::hint::black_box(3_u64).pow(7));
+/// let mut b = Candidate::from_fn("b", || std::hint::black_box(3_u64).pow(9));
+/// let s = collect(&mut a, &mut b, &CollectOptions::default())?;
+/// assert_eq!(s.a.len(), 101);
+/// # Ok::<(), rtcompare::Error>(())
+/// ```
+pub fn collect(
+    a: &mut Candidate<'_>,
+    b: &mut Candidate<'_>,
+    options: &CollectOptions,
+) -> Result<PairedSamples> {
+    collect_with_clock(a, b, options, &MonotonicClock)
+}
+
+/// [`collect`] on any [`Clock`], for example a
+/// [`SimulatedClock`](crate::clock::SimulatedClock) in tests.
+pub fn collect_with_clock<C: Clock>(
+    a: &mut Candidate<'_>,
+    b: &mut Candidate<'_>,
+    options: &CollectOptions,
+    clock: &C,
+) -> Result<PairedSamples> {
+    let opts = options.resolved()?;
+    let session = Session::new(clock, &opts);
+    let (inner_loops, calibration) = session.batch_size(a, b, &opts)?;
+    let (warmup_batches, warmup_ns) = if opts.skip_warmup {
+        ((0, 0), 0)
+    } else {
+        session.warm_up(a, b, inner_loops, opts.warmup, opts.warmup_duration)?
+    };
+    let mut samples = session.measure(a, b, inner_loops, opts.repeats, opts.order, opts.seed)?;
+    samples.warmup_batches = warmup_batches;
+    samples.warmup_ns = warmup_ns;
+    samples.calibration = calibration;
+    Ok(samples)
+}
+
+/// The measuring loop shared by collection, validation and comparison: one clock, one
+/// cancellation rule, one progress callback.
+pub(crate) struct Session<'c, C: Clock> {
+    clock: &'c C,
+    start_ns: u64,
+    deadline_ns: Option<u64>,
+    cancel: Option<CancelToken>,
+    progress: Option<ProgressFn>,
+}
+
+impl<'c, C: Clock> Session<'c, C> {
+    /// A session starting now, honouring the options' timeout, token and callback.
+    pub(crate) fn new(clock: &'c C, opts: &CollectOptions) -> Self {
+        let start_ns = clock.now_ns();
+        Session {
+            clock,
+            start_ns,
+            deadline_ns: opts
+                .timeout
+                .map(|t| start_ns.saturating_add(t.as_nanos().min(u64::MAX as u128) as u64)),
+            cancel: opts.cancel.clone(),
+            progress: opts.progress.clone(),
+        }
+    }
+
+    /// Nanoseconds since the session started.
+    pub(crate) fn elapsed_ns(&self) -> u64 {
+        self.clock.now_ns().saturating_sub(self.start_ns)
+    }
+
+    /// Reports progress (between batches only).
+    pub(crate) fn report(&self, stage: Stage, done: usize, total: usize) {
+        if let Some(p) = &self.progress {
+            p(Progress { stage, done, total });
+        }
+    }
+
+    /// `Err(Cancelled)` if the token was cancelled or the deadline passed.
+    pub(crate) fn check(&self, stage: Stage) -> Result<()> {
+        let cancelled = self.cancel.as_ref().is_some_and(CancelToken::is_cancelled);
+        let now = self.clock.now_ns();
+        let late = self.deadline_ns.is_some_and(|d| now >= d);
+        if cancelled || late {
+            return Err(Error::Cancelled {
+                stage: stage.as_str(),
+                elapsed: Duration::from_nanos(now.saturating_sub(self.start_ns)),
+            });
+        }
+        Ok(())
+    }
+
+    /// One timed batch after a cancellation check.
+    #[inline]
+    pub(crate) fn batch(&self, c: &mut Candidate<'_>, n: u64, stage: Stage) -> Result<u64> {
+        self.check(stage)?;
+        c.time_batch(self.clock, n)
+    }
+
+    /// The batch size: the options' fixed size, or the larger of both calibrations.
+    pub(crate) fn batch_size(
+        &self,
+        a: &mut Candidate<'_>,
+        b: &mut Candidate<'_>,
+        opts: &CollectOptions,
+    ) -> Result<(u64, Option<(Calibration, Calibration)>)> {
+        if opts.inner_loops > 0 {
+            return Ok((opts.inner_loops, None));
+        }
+        self.check(Stage::Calibrating)?;
+        self.report(Stage::Calibrating, 0, 2);
+        let copts = opts.calibration_options();
+        let ca = calibrate_with_clock(a, &copts, self.clock)?;
+        self.check(Stage::Calibrating)?;
+        self.report(Stage::Calibrating, 1, 2);
+        let cb = calibrate_with_clock(b, &copts, self.clock)?;
+        self.report(Stage::Calibrating, 2, 2);
+        Ok((ca.inner_loops.max(cb.inner_loops), Some((ca, cb))))
+    }
+
+    /// Alternates the candidates (A B B A …) until each ran `count` batches and `duration`
+    /// has passed. Returns the batches per candidate and the warm-up's duration in ns.
+    pub(crate) fn warm_up(
+        &self,
+        a: &mut Candidate<'_>,
+        b: &mut Candidate<'_>,
+        n: u64,
+        count: usize,
+        duration: Duration,
+    ) -> Result<((usize, usize), u64)> {
+        let start = self.clock.now_ns();
+        let want_ns = duration.as_nanos().min(u64::MAX as u128) as u64;
+        let (mut na, mut nb) = (0usize, 0usize);
+        let mut round = 0usize;
+        loop {
+            let elapsed = self.clock.now_ns().saturating_sub(start);
+            if na >= count && nb >= count && elapsed >= want_ns {
+                return Ok(((na, nb), elapsed));
+            }
+            let a_first = round % 2 == 0;
+            for side in if a_first {
+                [Side::A, Side::B]
+            } else {
+                [Side::B, Side::A]
+            } {
+                match side {
+                    Side::A => {
+                        self.batch(a, n, Stage::WarmingUp)?;
+                        na += 1;
+                    }
+                    Side::B => {
+                        self.batch(b, n, Stage::WarmingUp)?;
+                        nb += 1;
+                    }
+                }
+            }
+            round += 1;
+            if round % 64 == 0 {
+                let done = (elapsed.min(want_ns) as u128 * 100 / want_ns.max(1) as u128) as usize;
+                self.report(Stage::WarmingUp, done, 100);
+            }
+        }
+    }
+
+    /// `repeats` paired rounds in `order`.
+    pub(crate) fn measure(
+        &self,
+        a: &mut Candidate<'_>,
+        b: &mut Candidate<'_>,
+        n: u64,
+        repeats: usize,
+        order: Order,
+        seed: u64,
+    ) -> Result<PairedSamples> {
+        let mut rng = (order == Order::Random).then(|| Rng::new(seed));
+        let mut batch_ns_a = Vec::with_capacity(repeats);
+        let mut batch_ns_b = Vec::with_capacity(repeats);
+        let mut first = Vec::with_capacity(repeats);
+        let step = (repeats / 100).max(1);
+        self.report(Stage::Measuring, 0, repeats);
+        for i in 0..repeats {
+            let a_first = match order {
+                Order::Abba => i % 2 == 0,
+                Order::Sequential => true,
+                Order::Random => rng.as_mut().is_some_and(|r| r.next_u64() >> 63 == 0),
+            };
+            if a_first {
+                batch_ns_a.push(self.batch(a, n, Stage::Measuring)?);
+                batch_ns_b.push(self.batch(b, n, Stage::Measuring)?);
+                first.push(Side::A);
+            } else {
+                batch_ns_b.push(self.batch(b, n, Stage::Measuring)?);
+                batch_ns_a.push(self.batch(a, n, Stage::Measuring)?);
+                first.push(Side::B);
+            }
+            if (i + 1) % step == 0 || i + 1 == repeats {
+                self.report(Stage::Measuring, i + 1, repeats);
+            }
+        }
+        let per_op = |v: &[u64]| v.iter().map(|&ns| ns as f64 / n as f64).collect();
+        Ok(PairedSamples {
+            a: per_op(&batch_ns_a),
+            b: per_op(&batch_ns_b),
+            batch_ns_a,
+            batch_ns_b,
+            first,
+            inner_loops: n,
+            order,
+            seed: rng.map_or(0, |r| r.seed()),
+            warmup_batches: (0, 0),
+            warmup_ns: 0,
+            calibration: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::SimulatedClock;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    type Log = Rc<RefCell<Vec<String>>>;
+
+    /// A candidate that records "setup X", "X", "teardown X" and costs `cost` ns per op.
+    fn recording<'a>(name: &'a str, clock: &SimulatedClock, log: &Log, cost: u64) -> Candidate<'a> {
+        let (l1, l2, l3) = (log.clone(), log.clone(), log.clone());
+        let c = clock.clone();
+        let cs = clock.clone();
+        Candidate::new(name, move |n| {
+            l2.borrow_mut().push(name.to_string());
+            c.advance(cost * n);
+        })
+        .with_setup(move || {
+            l1.borrow_mut().push(format!("setup {name}"));
+            cs.advance(1_000_000); // outside the timed region: must not show in samples
+        })
+        .with_teardown(move || l3.borrow_mut().push(format!("teardown {name}")))
+    }
+
+    fn batches(log: &Log) -> Vec<String> {
+        log.borrow()
+            .iter()
+            .filter(|s| !s.contains(' '))
+            .cloned()
+            .collect()
+    }
+
+    #[test]
+    fn abba_order_is_exact_and_samples_are_per_op() {
+        let clock = SimulatedClock::new(1);
+        let log: Log = Rc::default();
+        let mut a = recording("A", &clock, &log, 10);
+        let mut b = recording("B", &clock, &log, 20);
+        let opts = CollectOptions::default()
+            .repeats(11)
+            .inner_loops(100)
+            .skip_warmup(true);
+        let s = collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
+        let got = batches(&log);
+        let want: Vec<String> = (0..11)
+            .flat_map(|i| if i % 2 == 0 { ["A", "B"] } else { ["B", "A"] })
+            .map(String::from)
+            .collect();
+        assert_eq!(got, want);
+        assert!(s.a.iter().all(|&x| x == 10.0));
+        assert!(s.b.iter().all(|&x| x == 20.0));
+        assert!(s.batch_ns_a.iter().all(|&x| x == 1_000));
+        assert_eq!(s.first[0], Side::A);
+        assert_eq!(s.first[1], Side::B);
+        // Setup and teardown ran around every batch, never inside.
+        let all = log.borrow();
+        for (i, w) in all.chunks(3).enumerate() {
+            assert!(
+                w[0].starts_with("setup") && w[2].starts_with("teardown"),
+                "{i}: {w:?}"
+            );
+            assert_eq!(w[0], format!("setup {}", w[1]));
+        }
+    }
+
+    #[test]
+    fn sequential_and_random_orders() {
+        let clock = SimulatedClock::new(1);
+        let log: Log = Rc::default();
+        let mut a = recording("A", &clock, &log, 1);
+        let mut b = recording("B", &clock, &log, 1);
+        let opts = CollectOptions::default()
+            .repeats(11)
+            .inner_loops(1)
+            .skip_warmup(true)
+            .order(Order::Sequential);
+        collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
+        assert_eq!(batches(&log), ["A", "B"].repeat(11));
+
+        let run = |seed| {
+            let log: Log = Rc::default();
+            let mut a = recording("A", &clock, &log, 1);
+            let mut b = recording("B", &clock, &log, 1);
+            let opts = CollectOptions::default()
+                .repeats(201)
+                .inner_loops(1)
+                .skip_warmup(true)
+                .order(Order::Random)
+                .seed(seed);
+            let s = collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
+            (s.first, s.seed)
+        };
+        let (f1, s1) = run(7);
+        let (f2, _) = run(7);
+        let (f3, _) = run(8);
+        assert_eq!(f1, f2, "same seed, same order");
+        assert_ne!(f1, f3, "different seed, different order");
+        assert_eq!(s1, 7);
+        let a_first = f1.iter().filter(|&&s| s == Side::A).count();
+        assert!((60..=141).contains(&a_first), "{a_first} of 201");
+    }
+
+    #[test]
+    fn warmup_alternates_until_count_and_duration_are_met() {
+        let clock = SimulatedClock::new(1);
+        let log: Log = Rc::default();
+        let mut a = recording("A", &clock, &log, 1_000);
+        let mut b = recording("B", &clock, &log, 1_000);
+        // Each batch: 1 µs timed plus 1 ms of setup. Warm-up of 5 ms and at least 3 batches.
+        let opts = CollectOptions::default()
+            .repeats(11)
+            .inner_loops(1)
+            .warmup(3)
+            .warmup_duration(Duration::from_millis(5));
+        let s = collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
+        let (wa, wb) = s.warmup_batches;
+        assert!(wa >= 3 && wb >= 3);
+        assert!(s.warmup_ns >= 5_000_000);
+        let got = batches(&log);
+        let warm = &got[..wa + wb];
+        let want: Vec<&str> = (0..(wa + wb) / 2)
+            .flat_map(|i| if i % 2 == 0 { ["A", "B"] } else { ["B", "A"] })
+            .collect();
+        assert_eq!(warm, want.as_slice());
+        // Count bound: a long duration is not needed when the count dominates.
+        let opts = opts.warmup(10).warmup_duration(Duration::from_nanos(1));
+        let s = collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
+        assert_eq!(s.warmup_batches, (10, 10));
+    }
+
+    #[test]
+    fn calibrates_both_and_uses_the_larger() {
+        let clock = SimulatedClock::new(20);
+        let log: Log = Rc::default();
+        let mut a = recording("A", &clock, &log, 1);
+        let mut b = recording("B", &clock, &log, 4);
+        let opts = CollectOptions::default().repeats(11).skip_warmup(true);
+        let s = collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
+        let (ca, cb) = s.calibration.unwrap();
+        assert!(ca.inner_loops > cb.inner_loops);
+        assert_eq!(s.inner_loops, ca.inner_loops);
+    }
+
+    #[test]
+    fn bad_options_are_typed_errors() {
+        let clock = SimulatedClock::new(1);
+        let log: Log = Rc::default();
+        let mut a = recording("A", &clock, &log, 1);
+        let mut b = recording("B", &clock, &log, 1);
+        let mut run = |o: CollectOptions| collect_with_clock(&mut a, &mut b, &o, &clock);
+        let d = CollectOptions::default().inner_loops(1).skip_warmup(true);
+        assert!(matches!(
+            run(d.clone().repeats(10)),
+            Err(Error::TooFewSamples {
+                what: "repeats",
+                needed: 11,
+                got: 10
+            })
+        ));
+        for bad in [1.0, -0.5, f64::NAN] {
+            assert!(matches!(
+                run(d.clone().inner_loops(0).max_quantization_error(bad)),
+                Err(Error::OutOfRange {
+                    name: "max_quantization_error",
+                    ..
+                })
+            ));
+        }
+        assert!(matches!(
+            run(d.clone().timeout(Duration::ZERO)),
+            Err(Error::InvalidOption {
+                name: "timeout",
+                ..
+            })
+        ));
+        // Zero means default.
+        let s = run(d.clone().repeats(0)).unwrap();
+        assert_eq!(s.a.len(), DEFAULT_REPEATS);
+    }
+
+    #[test]
+    fn cancellation_stops_within_one_batch() {
+        let clock = SimulatedClock::new(1);
+        let token = CancelToken::new();
+        let count = Rc::new(RefCell::new(0usize));
+        let (t, c, k) = (token.clone(), count.clone(), clock.clone());
+        let mut a = Candidate::new("A", move |n| {
+            *c.borrow_mut() += 1;
+            k.advance(n);
+            if *c.borrow() == 5 {
+                t.cancel();
+            }
+        });
+        let mut b = Candidate::new("B", |_| {});
+        let opts = CollectOptions::default()
+            .inner_loops(1)
+            .skip_warmup(true)
+            .cancel(token);
+        let e = collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Cancelled {
+                    stage: "measuring",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(*count.borrow(), 5, "no batch of A after the cancel");
+        // A deadline in simulated time.
+        let k = clock.clone();
+        let mut slow = Candidate::new("slow", move |_| k.advance(1_000_000));
+        let mut b = Candidate::new("B", |_| {});
+        let opts = CollectOptions::default()
+            .inner_loops(1)
+            .skip_warmup(true)
+            .timeout(Duration::from_millis(10));
+        let e = collect_with_clock(&mut slow, &mut b, &opts, &clock).unwrap_err();
+        assert!(matches!(e, Error::Cancelled { .. }));
+    }
+
+    #[test]
+    fn progress_is_reported_between_batches() {
+        let clock = SimulatedClock::new(1);
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let s2 = seen.clone();
+        let mut a = Candidate::new("A", |_| {});
+        let mut b = Candidate::new("B", |_| {});
+        let opts = CollectOptions::default()
+            .inner_loops(1)
+            .skip_warmup(true)
+            .repeats(11)
+            .progress(move |p| s2.lock().unwrap().push(p));
+        collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.first().unwrap().done, 0);
+        let last = seen.last().unwrap();
+        assert_eq!(
+            (last.stage, last.done, last.total),
+            (Stage::Measuring, 11, 11)
+        );
+    }
+}

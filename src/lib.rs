@@ -11,4 +11,10 @@ mod error;
 pub mod rng;
 pub mod stats;
 
+pub use calibrate::{Calibration, CalibrationOptions, calibrate};
+pub use candidate::Candidate;
+pub use clock::Instrument;
+pub use collect::{
+    CancelToken, CollectOptions, Order, PairedSamples, Progress, Side, Stage, collect,
+};
 pub use error::{Error, Result};
