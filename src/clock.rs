@@ -38,6 +38,18 @@ pub trait Clock {
 
     /// The smallest interval this clock can resolve, in nanoseconds (at least 1).
     fn precision_ns(&self) -> u64;
+
+    /// The instrument figures a report records for this clock. The default gives the
+    /// precision and zero costs, right for a simulated clock; [`MonotonicClock`] measures them.
+    fn instrument(&self) -> Instrument {
+        Instrument {
+            clock: "simulated".to_string(),
+            precision_ns: self.precision_ns(),
+            read_cost_ns: 0.0,
+            empty_batch_min_ns: 0.0,
+            empty_batch_median_ns: 0.0,
+        }
+    }
 }
 
 /// The process's monotonic clock (`CLOCK_MONOTONIC` on Unix, [`std::time::Instant`] elsewhere).
@@ -55,6 +67,10 @@ impl Clock for MonotonicClock {
 
     fn precision_ns(&self) -> u64 {
         clock_precision_ns()
+    }
+
+    fn instrument(&self) -> Instrument {
+        Instrument::measure()
     }
 }
 

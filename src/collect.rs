@@ -525,7 +525,7 @@ impl<'c, C: Clock> Session<'c, C> {
             if na >= count && nb >= count && elapsed >= want_ns {
                 return Ok(((na, nb), elapsed));
             }
-            let a_first = round % 2 == 0;
+            let a_first = round.is_multiple_of(2);
             for side in if a_first {
                 [Side::A, Side::B]
             } else {
@@ -543,7 +543,7 @@ impl<'c, C: Clock> Session<'c, C> {
                 }
             }
             round += 1;
-            if round % 64 == 0 {
+            if round.is_multiple_of(64) {
                 let done = (elapsed.min(want_ns) as u128 * 100 / want_ns.max(1) as u128) as usize;
                 self.report(Stage::WarmingUp, done, 100);
             }

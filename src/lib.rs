@@ -7,9 +7,13 @@ pub mod calibrate;
 pub mod candidate;
 pub mod clock;
 pub mod collect;
+pub mod compare;
+pub mod env;
 mod error;
+pub mod report;
 pub mod rng;
 pub mod stats;
+pub mod validate;
 
 pub use calibrate::{Calibration, CalibrationOptions, calibrate};
 pub use candidate::Candidate;
@@ -17,4 +21,9 @@ pub use clock::Instrument;
 pub use collect::{
     CancelToken, CollectOptions, Order, PairedSamples, Progress, Side, Stage, collect,
 };
+pub use compare::{CompareOptions, compare, decide};
+pub use env::Environment;
 pub use error::{Error, Result};
+pub use report::{Report, Series, Unresolved, Verdict, Warning};
+pub use stats::{Estimate, EstimateOptions};
+pub use validate::{HarnessValidation, ValidationOptions, validate_harness, validate_pair};

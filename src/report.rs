@@ -1,0 +1,718 @@
+//! The answer of [`compare`](crate::compare()) with everything it rests on.
+//!
+//! A [`Report`] holds the verdict, the estimate and its interval, the A/A floors, the drift and
+//! autocorrelation diagnostics, the calibration and instrument figures, the environment, the
+//! options, the seed and the raw paired samples, so that any figure in it can be recomputed
+//! from its own samples and judged later. It serialises to JSON (with a
+//! [`schema_version`](Report::schema_version)) and reads back equal; its `Display` is a plain
+//! summary.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::calibrate::Calibration;
+use crate::clock::Instrument;
+use crate::compare::CompareOptions;
+use crate::env::Environment;
+use crate::stats::{Confidences, DriftReport, Estimate, Ratio};
+use crate::validate::HarnessValidation;
+
+/// Version of the report's JSON layout. Raised whenever a field changes meaning or goes away.
+pub const REPORT_SCHEMA_VERSION: u32 = 1;
+
+/// A difference must exceed this many clock steps (as a share of the faster candidate's batch)
+/// before it can count as resolved (1.5, as in the reference, where identical code was reported
+/// one tick apart with an interval excluding zero in 4 of 30 comparisons before the gate).
+pub const QUANTIZATION_GATE: f64 = 1.5;
+
+/// Lag-1 autocorrelation above which samples are resampled in blocks (0.2: below it blocks only
+/// add variance; at 0.2 the plain bootstrap's false signals rise from 10 % to about 13 %).
+pub const AUTOCORRELATION_THRESHOLD: f64 = 0.2;
+
+/// Lag-1 autocorrelation beyond which even blocks do not repair the interval (0.4: the block
+/// bootstrap's false signals were still 12.7 % against a nominal 10 % there).
+pub const HIGH_AUTOCORRELATION: f64 = 0.4;
+
+/// Growth of the process's peak resident memory during a comparison beyond which the working
+/// set likely exceeds the last-level cache (16 MiB), so one process's layout may decide the
+/// result.
+pub const LARGE_WORKING_SET_BYTES: u64 = 16 << 20;
+
+/// Significance level of the drift warnings (0.01). Three drift tests run per comparison (A, B
+/// and the ratio); at 0.05 each, a machine that holds perfectly still would still warn about
+/// one comparison in seven.
+pub const DRIFT_WARNING_LEVEL: f64 = 0.01;
+
+/// Share of bootstrap replicates tied at exactly zero above which a warning says the clock is
+/// coarse next to the difference (0.2).
+pub const HIGH_TIE_RATE: f64 = 0.2;
+
+/// The short answer of a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Verdict {
+    /// A needs less time than B, and the difference cleared every bar.
+    AFaster,
+    /// B needs less time than A, and the difference cleared every bar.
+    BFaster,
+    /// No verdict; the reason says which bar was missed.
+    CannotTell(Unresolved),
+}
+
+impl Verdict {
+    /// The reason when the verdict is "cannot tell", else `None`.
+    pub fn reason(&self) -> Option<Unresolved> {
+        match self {
+            Verdict::CannotTell(reason) => Some(*reason),
+            _ => None,
+        }
+    }
+}
+
+/// Why a comparison could not call a winner.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "bar", rename_all = "snake_case")]
+pub enum Unresolved {
+    /// The interval contains zero: the data are consistent with no difference at all. More
+    /// samples or a quieter machine may resolve it.
+    IntervalContainsZero {
+        /// Lower end of the interval (fraction).
+        low: f64,
+        /// Upper end of the interval (fraction).
+        high: f64,
+    },
+    /// The interval and the point estimate disagree on the direction: the estimate is
+    /// unstable.
+    Unstable {
+        /// The point estimate (fraction).
+        delta: f64,
+        /// Lower end of the interval (fraction).
+        low: f64,
+        /// Upper end of the interval (fraction).
+        high: f64,
+    },
+    /// The difference is real but no larger than what identical code measured against itself
+    /// showed on this setup.
+    WithinNoiseFloor {
+        /// The point estimate (fraction).
+        delta: f64,
+        /// The larger A/A noise floor (fraction).
+        noise_floor: f64,
+    },
+    /// The difference is no larger than [`QUANTIZATION_GATE`] clock steps of the faster
+    /// candidate's batch: the clock could have rounded it into existence.
+    BelowQuantization {
+        /// The point estimate (fraction).
+        delta: f64,
+        /// The gate: 1.5 clock steps as a share of the faster candidate's batch (fraction).
+        gate: f64,
+    },
+}
+
+impl fmt::Display for Unresolved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Unresolved::IntervalContainsZero { low, high } => write!(
+                f,
+                "its interval [{}, {}] contains zero, so this run does not separate A from B; \
+                 collect more samples or quieten the machine",
+                Pct(low),
+                Pct(high)
+            ),
+            Unresolved::Unstable { delta, low, high } => write!(
+                f,
+                "the estimate {} lies outside its own interval [{}, {}], so it is unstable; \
+                 collect more samples",
+                Pct(delta),
+                Pct(low),
+                Pct(high)
+            ),
+            Unresolved::WithinNoiseFloor { delta, noise_floor } => write!(
+                f,
+                "the difference ({}) is real but does not exceed the noise floor ({}): \
+                 identical code differs that much on this setup",
+                Pct(delta.abs()),
+                Pct(noise_floor)
+            ),
+            Unresolved::BelowQuantization { delta, gate } => write!(
+                f,
+                "the difference ({}) is within {QUANTIZATION_GATE} clock steps of a batch ({}); \
+                 lengthen the batches with a smaller max_quantization_error",
+                Pct(delta.abs()),
+                Pct(gate)
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::AFaster => f.write_str(
+                "RESOLVED. A is faster than B: the difference is real, as its interval excludes \
+                 zero and it exceeds the noise floor and the clock's resolution",
+            ),
+            Verdict::BFaster => f.write_str(
+                "RESOLVED. B is faster than A: the difference is real, as its interval excludes \
+                 zero and it exceeds the noise floor and the clock's resolution",
+            ),
+            Verdict::CannotTell(reason) => write!(f, "CANNOT TELL. {reason}"),
+        }
+    }
+}
+
+/// The series a drift warning is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Series {
+    /// Candidate A's samples.
+    A,
+    /// Candidate B's samples.
+    B,
+    /// The ratio B/A of each pair.
+    Ratio,
+}
+
+/// Something that undermines a report, with the numbers behind it. Read warnings even when the
+/// verdict is resolved.
+///
+/// [`Warning::code`] is a stable machine-readable identifier; `Display` is a plain sentence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Warning {
+    /// A/A validation was skipped: the result has no noise floor to be read against.
+    ValidationSkipped,
+    /// A time limit stopped the validation early; its figures rest on fewer runs.
+    ValidationCutShort {
+        /// Runs performed.
+        runs: usize,
+        /// Runs requested.
+        requested: usize,
+    },
+    /// A series drifted during the measurement: the machine did not hold still.
+    Drift {
+        /// Which series.
+        series: Series,
+        /// Second-half median over first-half median, minus one (fraction; negative: later
+        /// samples were lower).
+        relative_shift: f64,
+        /// The drift test's p-value.
+        p_value: f64,
+    },
+    /// Neighbouring samples are so correlated that even block resampling understates the
+    /// uncertainty.
+    HighAutocorrelation {
+        /// The larger lag-1 autocorrelation of the two series.
+        autocorrelation: f64,
+    },
+    /// The machine was suspended during the comparison.
+    Suspended {
+        /// Time suspended, in seconds.
+        seconds: f64,
+    },
+    /// Many bootstrap replicates tie at exactly zero: the clock is coarse next to the
+    /// difference.
+    HighTieRate {
+        /// Share of tied replicates.
+        tie_rate: f64,
+    },
+    /// The difference is within a factor two of the quantization gate.
+    QuantizationNearDifference {
+        /// The point estimate (fraction).
+        delta: f64,
+        /// One clock step as a share of the faster candidate's batch (fraction).
+        quantization: f64,
+    },
+    /// The noise floor is larger than the smallest difference asked about, so that question
+    /// cannot be answered on this setup.
+    NoisyFloor {
+        /// The larger A/A floor (fraction).
+        noise_floor: f64,
+        /// The smallest non-zero threshold asked about (fraction).
+        threshold: f64,
+    },
+    /// A candidate's own A/A validation misbehaved (too many false signals or a biased
+    /// confidence): the harness favours one position.
+    UnreliableValidation {
+        /// Which candidate.
+        series: Series,
+        /// Its false-signal rate (nominal 2·(1 − level)).
+        false_signal_rate: f64,
+        /// Its mean A/A confidence (nominal 0.5).
+        mean_confidence: f64,
+    },
+    /// Resident memory grew past [`LARGE_WORKING_SET_BYTES`]: the working set likely exceeds
+    /// the caches and one process's memory layout may decide the result.
+    LargeWorkingSet {
+        /// Growth of the peak resident set during the comparison, in bytes.
+        growth_bytes: u64,
+    },
+    /// rtcompare was built without optimisation or with debug assertions: timings of such code
+    /// say little about a release build.
+    DebugBuild,
+}
+
+impl Warning {
+    /// A stable identifier for the warning (`"drift_a"`, `"validation_skipped"`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Warning::ValidationSkipped => "validation_skipped",
+            Warning::ValidationCutShort { .. } => "validation_cut_short",
+            Warning::Drift { series, .. } => match series {
+                Series::A => "drift_a",
+                Series::B => "drift_b",
+                Series::Ratio => "drift_ratio",
+            },
+            Warning::HighAutocorrelation { .. } => "high_autocorrelation",
+            Warning::Suspended { .. } => "suspended",
+            Warning::HighTieRate { .. } => "high_tie_rate",
+            Warning::QuantizationNearDifference { .. } => "quantization_near_difference",
+            Warning::NoisyFloor { .. } => "noisy_floor",
+            Warning::UnreliableValidation { .. } => "unreliable_validation",
+            Warning::LargeWorkingSet { .. } => "large_working_set",
+            Warning::DebugBuild => "debug_build",
+        }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Warning::ValidationSkipped => f.write_str(
+                "A/A validation was skipped, so there is no noise floor to read the difference \
+                 against",
+            ),
+            Warning::ValidationCutShort { runs, requested } => write!(
+                f,
+                "the time limit stopped the A/A validation after {runs} of {requested} runs, so \
+                 the noise floor rests on fewer runs"
+            ),
+            Warning::Drift {
+                series,
+                relative_shift,
+                p_value,
+            } => {
+                let what = match series {
+                    Series::A => "candidate A",
+                    Series::B => "candidate B",
+                    Series::Ratio => "the ratio B/A",
+                };
+                let dir = if relative_shift < 0.0 {
+                    "lower"
+                } else {
+                    "higher"
+                };
+                write!(
+                    f,
+                    "{what} drifted during the run: its measurements were {} {dir} in the \
+                     second half than in the first (p = {p_value:.3}), so the machine did not \
+                     hold still",
+                    Pct(relative_shift.abs())
+                )?;
+                if series == Series::Ratio {
+                    f.write_str("; the candidates were not in a steady state, so the difference depends on how long they ran")?;
+                }
+                Ok(())
+            }
+            Warning::HighAutocorrelation { autocorrelation } => write!(
+                f,
+                "neighbouring measurements are strongly correlated (lag-1 autocorrelation \
+                 {autocorrelation:+.2}); even block resampling understates the uncertainty, so \
+                 the interval is too narrow"
+            ),
+            Warning::Suspended { seconds } => write!(
+                f,
+                "the machine was suspended for about {seconds:.1} s during the comparison"
+            ),
+            Warning::HighTieRate { tie_rate } => write!(
+                f,
+                "{:.1}% of bootstrap replicates tie exactly: the clock is coarse next to this \
+                 difference; lengthen the batches with a smaller max_quantization_error",
+                100.0 * tie_rate
+            ),
+            Warning::QuantizationNearDifference {
+                delta,
+                quantization,
+            } => write!(
+                f,
+                "the difference ({}) is close to what one clock step can produce ({} of a \
+                 batch); lengthen the batches with a smaller max_quantization_error",
+                Pct(delta.abs()),
+                Pct(quantization)
+            ),
+            Warning::NoisyFloor {
+                noise_floor,
+                threshold,
+            } => write!(
+                f,
+                "the noise floor ({}) is larger than the smallest difference asked about ({}), \
+                 so this setup cannot resolve a difference that small",
+                Pct(noise_floor),
+                Pct(threshold)
+            ),
+            Warning::UnreliableValidation {
+                series,
+                false_signal_rate,
+                mean_confidence,
+            } => write!(
+                f,
+                "candidate {}'s A/A validation gave {:.0}% false signals (nominal 10%) and a \
+                 mean confidence of {mean_confidence:.2} (nominal 0.50): the harness is not \
+                 neutral between positions on this machine",
+                if series == Series::B { "B" } else { "A" },
+                100.0 * false_signal_rate
+            ),
+            Warning::LargeWorkingSet { growth_bytes } => write!(
+                f,
+                "resident memory grew by {:.1} MiB during the comparison: the working set likely \
+                 exceeds the caches, so one process's memory layout may decide the result; run \
+                 the comparison in several processes and pool them",
+                growth_bytes as f64 / (1u64 << 20) as f64
+            ),
+            Warning::DebugBuild => f.write_str(
+                "this is a debug build: timings of unoptimised code say little about optimised \
+                 code; run with --release",
+            ),
+        }
+    }
+}
+
+/// Peak resident memory of the process around the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryUse {
+    /// Peak resident set size before the comparison, in bytes (`None` if unavailable).
+    pub max_rss_before: Option<u64>,
+    /// Peak resident set size after the comparison, in bytes (`None` if unavailable).
+    pub max_rss_after: Option<u64>,
+}
+
+impl MemoryUse {
+    /// Growth of the peak resident set during the comparison in bytes (0 if unknown).
+    pub fn growth_bytes(&self) -> u64 {
+        match (self.max_rss_before, self.max_rss_after) {
+            (Some(b), Some(a)) => a.saturating_sub(b),
+            _ => 0,
+        }
+    }
+}
+
+/// Everything a comparison found, and everything the verdict rests on.
+///
+/// Recompute the interval from the report's own samples with
+/// `estimate_difference(&r.samples_a, &r.samples_b, &EstimateOptions::default().level(r.estimate.level).resamples(r.estimate.resamples).block_length(r.block_length).seed(r.seed).paired(true))`;
+/// it gives the same numbers bit for bit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Version of this layout ([`REPORT_SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// Name of candidate A.
+    pub name_a: String,
+    /// Name of candidate B.
+    pub name_b: String,
+    /// Median cost of one operation of A, in nanoseconds.
+    pub ns_per_op_a: f64,
+    /// Median cost of one operation of B, in nanoseconds.
+    pub ns_per_op_b: f64,
+    /// The paired estimate of δ = 1 − A/B (positive: A needs less time) with its interval.
+    pub estimate: Estimate,
+    /// The same as a ratio of times B/A with its interval.
+    pub ratio: Ratio,
+    /// Confidence that A needs at least each requested threshold less time than B (from the
+    /// same replicates as the interval); `None` when no thresholds were requested.
+    pub confidences: Option<Confidences>,
+    /// Whether A/A validation ran.
+    pub validated: bool,
+    /// A's A/A validation.
+    pub validation_a: Option<HarnessValidation>,
+    /// B's A/A validation.
+    pub validation_b: Option<HarnessValidation>,
+    /// The larger of the two A/A noise floors (fraction); 0 when validation was skipped,
+    /// because it is unknown.
+    pub noise_floor: f64,
+    /// Drift test on A's samples.
+    pub drift_a: DriftReport,
+    /// Drift test on B's samples.
+    pub drift_b: DriftReport,
+    /// Drift test on the ratio B/A of each pair: a common slowdown leaves it flat, a head
+    /// start that wears off moves it.
+    pub drift_ratio: DriftReport,
+    /// Lag-1 autocorrelation of A's samples.
+    pub autocorrelation_a: f64,
+    /// Lag-1 autocorrelation of B's samples.
+    pub autocorrelation_b: f64,
+    /// The larger of the two, which chose the block length.
+    pub autocorrelation: f64,
+    /// Resampling block length used (1: single pairs).
+    pub block_length: usize,
+    /// Share of the bootstrap replicates tied at exactly zero.
+    pub tie_rate: f64,
+    /// Operations per batch, the same for both candidates.
+    pub inner_loops: u64,
+    /// Calibration of A (`None` if the batch size was fixed by the options).
+    pub calibration_a: Option<Calibration>,
+    /// Calibration of B.
+    pub calibration_b: Option<Calibration>,
+    /// The instrument: clock precision, read cost, empty-batch floor.
+    pub instrument: Instrument,
+    /// One clock step as a share of the faster candidate's batch (fraction).
+    pub quantization: f64,
+    /// Time the machine was suspended during the comparison, when beyond 1 s; else zero.
+    pub suspended: Duration,
+    /// The seed the bootstrap used (the options' seed, or the one drawn for 0).
+    pub seed: u64,
+    /// A's samples, nanoseconds per operation, in measurement order.
+    pub samples_a: Vec<f64>,
+    /// B's samples; `samples_b[i]` was measured in the same repeat as `samples_a[i]`.
+    pub samples_b: Vec<f64>,
+    /// Raw durations of A's batches, in nanoseconds.
+    pub batch_ns_a: Vec<u64>,
+    /// Raw durations of B's batches, in nanoseconds.
+    pub batch_ns_b: Vec<u64>,
+    /// The options the comparison ran with (as given; zero fields meant defaults).
+    pub options: CompareOptions,
+    /// The environment stamp.
+    pub environment: Environment,
+    /// Peak resident memory before and after.
+    pub memory: MemoryUse,
+    /// Wall time the whole comparison took.
+    pub elapsed: Duration,
+    /// The short answer: `true` only when the interval excludes zero, |δ| exceeds the noise
+    /// floor and |δ| exceeds [`QUANTIZATION_GATE`] clock steps.
+    pub resolved: bool,
+    /// The verdict, with the reason when it is "cannot tell".
+    pub verdict: Verdict,
+    /// Everything that undermines this result; empty is the good case.
+    pub warnings: Vec<Warning>,
+}
+
+impl Report {
+    /// Whether a warning with this [`code`](Warning::code) is present.
+    pub fn has_warning(&self, code: &str) -> bool {
+        self.warnings.iter().any(|w| w.code() == code)
+    }
+
+    /// The report as pretty-printed JSON.
+    pub fn to_json(&self) -> crate::Result<String> {
+        serde_json::to_string_pretty(self).map_err(|e| crate::Error::Json(e.to_string()))
+    }
+
+    /// Reads a report from JSON. Errors: malformed JSON or a different layout
+    /// ([`Error::Json`](crate::Error::Json)).
+    pub fn from_json(s: &str) -> crate::Result<Report> {
+        serde_json::from_str(s).map_err(|e| crate::Error::Json(e.to_string()))
+    }
+}
+
+impl fmt::Display for Report {
+    /// A plain-language summary: medians, the difference both ways with its interval, the
+    /// noise floor, the resampling, the verdict, the warnings and the confidences.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.estimate;
+        let r = &self.ratio;
+        writeln!(
+            f,
+            "A ({}): {} per operation (median)",
+            self.name_a,
+            Ns(self.ns_per_op_a)
+        )?;
+        writeln!(
+            f,
+            "B ({}): {} per operation (median)",
+            self.name_b,
+            Ns(self.ns_per_op_b)
+        )?;
+        let level = Pct0(e.level);
+        if e.delta >= 0.0 {
+            writeln!(
+                f,
+                "A needs {} less time than B: B takes {:.3} times as long as A.",
+                Pct(e.delta),
+                r.ratio
+            )?;
+        } else {
+            writeln!(
+                f,
+                "A needs {} more time than B: B takes {:.3} times as long as A.",
+                Pct(-e.delta),
+                r.ratio
+            )?;
+        }
+        writeln!(
+            f,
+            "With {level} confidence the difference lies between {} and {} (B takes between \
+             {:.3} and {:.3} times as long as A).",
+            Signed(e.low),
+            Signed(e.high),
+            r.low,
+            r.high
+        )?;
+        if self.validated {
+            writeln!(
+                f,
+                "Noise floor: {}. Identical code measured against itself on this setup can look \
+                 that different, so smaller differences mean nothing.",
+                Pct(self.noise_floor)
+            )?;
+        } else {
+            writeln!(f, "Noise floor: unknown (A/A validation was skipped).")?;
+        }
+        if self.block_length > 1 {
+            writeln!(
+                f,
+                "Neighbouring measurements are correlated (autocorrelation {:+.2}), so they were \
+                 resampled in blocks of {}.",
+                self.autocorrelation, self.block_length
+            )?;
+        } else {
+            writeln!(
+                f,
+                "Neighbouring measurements are nearly independent (autocorrelation {:+.2}), so \
+                 single pairs were resampled.",
+                self.autocorrelation
+            )?;
+        }
+        writeln!(
+            f,
+            "{} paired samples of {} operations per batch; one clock step is {} of the faster \
+             batch.",
+            self.samples_a.len(),
+            self.inner_loops,
+            Pct(self.quantization)
+        )?;
+        writeln!(f)?;
+        writeln!(f, "Verdict: {}.", self.verdict)?;
+        if !self.warnings.is_empty() {
+            writeln!(f)?;
+            writeln!(f, "Warnings:")?;
+            for w in &self.warnings {
+                writeln!(f, "  - {w} [{}]", w.code())?;
+            }
+        }
+        if let Some(cs) = &self.confidences {
+            writeln!(f)?;
+            for c in cs.iter() {
+                if c.threshold >= 0.0 {
+                    writeln!(
+                        f,
+                        "Confidence that A needs at least {} less time than B: {:.1}%",
+                        Pct(c.threshold),
+                        100.0 * c.confidence
+                    )?;
+                } else {
+                    writeln!(
+                        f,
+                        "Confidence that A needs at most {} more time than B: {:.1}%",
+                        Pct(-c.threshold),
+                        100.0 * c.confidence
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A fraction shown as a percentage with two decimals.
+pub(crate) struct Pct(pub f64);
+
+impl fmt::Display for Pct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.2}%", 100.0 * self.0)
+    }
+}
+
+/// A fraction as a signed difference in words: "12.30% less time" / "4.00% more time".
+struct Signed(f64);
+
+impl fmt::Display for Signed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 >= 0.0 {
+            write!(f, "{} less time", Pct(self.0))
+        } else {
+            write!(f, "{} more time", Pct(-self.0))
+        }
+    }
+}
+
+/// A level shown as a whole percentage ("95%").
+struct Pct0(f64);
+
+impl fmt::Display for Pct0 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = 100.0 * self.0;
+        if (p - p.round()).abs() < 1e-9 {
+            write!(f, "{}%", p.round())
+        } else {
+            write!(f, "{p}%")
+        }
+    }
+}
+
+/// A duration in nanoseconds with about four significant digits and a fitting unit.
+pub(crate) struct Ns(pub f64);
+
+impl fmt::Display for Ns {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ns = self.0;
+        let (v, unit) = if ns < 1e4 {
+            (ns, "ns")
+        } else if ns < 1e7 {
+            (ns / 1e3, "µs")
+        } else if ns < 1e10 {
+            (ns / 1e6, "ms")
+        } else {
+            (ns / 1e9, "s")
+        };
+        let decimals = if v < 10.0 {
+            3
+        } else if v < 100.0 {
+            2
+        } else if v < 1000.0 {
+            1
+        } else {
+            0
+        };
+        write!(f, "{v:.decimals$} {unit}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(Ns(712.74).to_string(), "712.7 ns");
+        assert_eq!(Ns(1262.0).to_string(), "1262 ns");
+        assert_eq!(Ns(2.13).to_string(), "2.130 ns");
+        assert_eq!(Ns(48_000.0).to_string(), "48.00 µs");
+        assert_eq!(Pct(0.4353).to_string(), "43.53%");
+        assert_eq!(Pct0(0.95).to_string(), "95%");
+        assert_eq!(Signed(-0.04).to_string(), "4.00% more time");
+    }
+
+    #[test]
+    fn verdicts_and_warnings_read_as_sentences() {
+        let v = Verdict::CannotTell(Unresolved::WithinNoiseFloor {
+            delta: -0.004,
+            noise_floor: 0.01,
+        });
+        let s = v.to_string();
+        assert!(s.starts_with("CANNOT TELL.") && s.contains("0.40%") && s.contains("1.00%"));
+        let w = Warning::Drift {
+            series: Series::B,
+            relative_shift: -0.0712,
+            p_value: 0.001,
+        };
+        assert_eq!(w.code(), "drift_b");
+        assert!(w.to_string().contains("7.12% lower"));
+        let json = serde_json::to_string(&w).unwrap();
+        assert!(json.contains("\"kind\":\"drift\""), "{json}");
+        assert_eq!(serde_json::from_str::<Warning>(&json).unwrap(), w);
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(serde_json::from_str::<Verdict>(&json).unwrap(), v);
+    }
+}

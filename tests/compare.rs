@@ -1,0 +1,350 @@
+//! compare() as a user calls it. Real-clock tests assert only effects far larger than any
+//! noise on a busy 2-core machine; the protocol's logic is exercised on a simulated clock.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use rtcompare::clock::SimulatedClock;
+use rtcompare::compare::compare_with_clock;
+use rtcompare::rng::Rng;
+use rtcompare::stats::{EstimateOptions, estimate_difference};
+use rtcompare::{
+    CancelToken, Candidate, CompareOptions, Error, Report, Unresolved, Verdict, compare,
+};
+
+/// `units` dependent multiply-adds per operation.
+fn work(units: u64) -> impl FnMut(u64) {
+    move |n| {
+        let mut acc = 0u64;
+        for i in 0..n * units {
+            acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
+        }
+        black_box(acc);
+    }
+}
+
+/// A simulated candidate: `cost(i)` ns per operation at its i-th batch, times `1 + noise·ε`
+/// with ε standard normal from its own generator, optionally AR(1)-correlated with `rho`.
+fn sim<'a>(
+    name: &'a str,
+    clock: &SimulatedClock,
+    cost: impl Fn(usize) -> f64 + 'a,
+    noise: f64,
+    rho: f64,
+    seed: u64,
+) -> Candidate<'a> {
+    let c = clock.clone();
+    let mut rng = Rng::new(seed);
+    let mut i = 0usize;
+    let mut e = 0.0f64;
+    Candidate::new(name, move |n| {
+        e = rho * e + (1.0 - rho * rho).sqrt() * rng.next_normal();
+        let ns = cost(i) * n as f64 * (1.0 + noise * e);
+        c.advance(ns.max(1.0) as u64);
+        i += 1;
+    })
+}
+
+fn quick() -> CompareOptions {
+    CompareOptions::default()
+        .seed(7)
+        .resamples(1_000)
+        .validation_runs(10)
+        .warmup_duration(Duration::from_millis(20))
+}
+
+#[test]
+fn twice_the_work_resolves_in_the_right_direction_at_defaults() {
+    let a = Candidate::new("single", work(500));
+    let b = Candidate::new("double", work(1_000));
+    let r = compare(a, b, &CompareOptions::default().thresholds([0.1, 0.3])).unwrap();
+    assert!(r.resolved, "{r}");
+    assert_eq!(r.verdict, Verdict::AFaster, "{r}");
+    // True δ = 0.5; loop overhead can only shrink it.
+    assert!(r.estimate.delta > 0.3 && r.estimate.delta < 0.6, "{r}");
+    assert!(r.validated && r.validation_a.as_ref().unwrap().runs == 40);
+    assert_eq!(r.samples_a.len(), 101);
+    let c = r.confidences.as_ref().unwrap();
+    assert_eq!(c.at(0.1), Some(1.0));
+    // Swapped roles give the mirror verdict.
+    let r = compare(
+        Candidate::new("double", work(1_000)),
+        Candidate::new("single", work(500)),
+        &quick(),
+    )
+    .unwrap();
+    assert_eq!(r.verdict, Verdict::BFaster, "{r}");
+    assert!(r.ratio.ratio < 0.8);
+}
+
+#[test]
+fn identical_candidates_never_claim_a_large_difference() {
+    for seed in 1..=3 {
+        let r = compare(
+            Candidate::new("a", work(200)),
+            Candidate::new("a again", work(200)),
+            &quick().seed(seed),
+        )
+        .unwrap();
+        // Identical code: whatever the verdict, no resolved difference beyond 10 % (a
+        // difference that large would need a machine broken beyond any use).
+        assert!(!(r.resolved && r.estimate.delta.abs() > 0.10), "{r}");
+        assert!(r.noise_floor >= 0.0);
+    }
+}
+
+#[test]
+fn the_interval_is_recomputed_bit_for_bit_from_the_report() {
+    let r = compare(
+        Candidate::new("a", work(100)),
+        Candidate::new("b", work(120)),
+        &quick().seed(0).thresholds([0.05]),
+    )
+    .unwrap();
+    assert_ne!(r.seed, 0, "a drawn seed is recorded");
+    let e = estimate_difference(
+        &r.samples_a,
+        &r.samples_b,
+        &EstimateOptions::default()
+            .level(r.estimate.level)
+            .resamples(r.estimate.resamples)
+            .block_length(r.block_length)
+            .seed(r.seed)
+            .paired(true),
+    )
+    .unwrap();
+    assert_eq!(e.delta.to_bits(), r.estimate.delta.to_bits());
+    assert_eq!(e.low.to_bits(), r.estimate.low.to_bits());
+    assert_eq!(e.high.to_bits(), r.estimate.high.to_bits());
+    assert_eq!(e, r.estimate);
+}
+
+#[test]
+fn the_report_survives_a_json_round_trip() {
+    let r = compare(
+        Candidate::new("a", work(100)),
+        Candidate::new("b", work(150)),
+        &quick().thresholds([0.05, 0.1]),
+    )
+    .unwrap();
+    let json = r.to_json().unwrap();
+    assert!(json.contains("\"schema_version\": 1"));
+    let back = Report::from_json(&json).unwrap();
+    assert_eq!(back, r);
+    // The display reads like a summary.
+    let text = r.to_string();
+    assert!(text.contains("per operation (median)") && text.contains("Verdict:"));
+    assert!(matches!(Report::from_json("{}"), Err(Error::Json(_))));
+}
+
+#[test]
+fn bad_options_are_typed_errors() {
+    let run = |o: CompareOptions| {
+        compare(
+            Candidate::new("a", work(1)),
+            Candidate::new("b", work(1)),
+            &o,
+        )
+        .unwrap_err()
+    };
+    assert!(matches!(
+        run(quick().thresholds([f64::NAN])),
+        Error::InvalidOption {
+            name: "thresholds",
+            ..
+        }
+    ));
+    assert!(matches!(
+        run(quick().level(1.0)),
+        Error::OutOfRange { name: "level", .. }
+    ));
+    assert!(matches!(run(quick().level(-0.5)), Error::OutOfRange { .. }));
+    assert!(matches!(
+        run(quick().repeats(3)),
+        Error::TooFewSamples {
+            what: "repeats",
+            ..
+        }
+    ));
+    assert!(matches!(
+        run(quick().validation_runs(1)),
+        Error::TooFewSamples {
+            what: "validation runs",
+            ..
+        }
+    ));
+    assert!(matches!(
+        run(quick().max_quantization_error(2.0)),
+        Error::OutOfRange {
+            name: "max_quantization_error",
+            ..
+        }
+    ));
+    assert!(matches!(
+        run(quick().timeout(Duration::ZERO)),
+        Error::InvalidOption { .. }
+    ));
+}
+
+#[test]
+fn cancellation_and_panics_are_errors_not_aborts() {
+    let token = CancelToken::new();
+    let t = token.clone();
+    let mut count = 0u32;
+    let a = Candidate::new("a", move |n| {
+        count += 1;
+        if count == 50 {
+            t.cancel();
+        }
+        work(10)(n)
+    });
+    let e = compare(a, Candidate::new("b", work(10)), &quick().cancel(token)).unwrap_err();
+    assert!(matches!(e, Error::Cancelled { .. }), "{e:?}");
+
+    let b = Candidate::new("flaky", |_| panic!("flaky failed"));
+    let e = compare(Candidate::new("a", work(10)), b, &quick()).unwrap_err();
+    assert!(
+        matches!(e, Error::CandidatePanicked { ref candidate, .. } if candidate == "flaky"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn simulated_two_x_resolves_and_identical_does_not() {
+    let clock = SimulatedClock::new(20);
+    let opts = quick().inner_loops(100);
+    let a = sim("a", &clock, |_| 100.0, 0.01, 0.0, 1);
+    let b = sim("b", &clock, |_| 200.0, 0.01, 0.0, 2);
+    let r = compare_with_clock(a, b, &opts, &clock).unwrap();
+    assert_eq!(r.verdict, Verdict::AFaster);
+    assert!((r.estimate.delta - 0.5).abs() < 0.01);
+    assert_eq!(r.instrument.clock, "simulated");
+    assert!((r.quantization - 20.0 / (100.0 * 100.0)).abs() < 1e-3);
+
+    let a = sim("a", &clock, |_| 100.0, 0.01, 0.0, 3);
+    let b = sim("b", &clock, |_| 100.0, 0.01, 0.0, 4);
+    let r = compare_with_clock(a, b, &opts, &clock).unwrap();
+    assert!(!r.resolved || r.estimate.delta.abs() < 0.01, "{r}");
+}
+
+#[test]
+fn simulated_warnings_fire_on_their_conditions() {
+    let clock = SimulatedClock::new(1);
+    // Validation skipped.
+    let a = sim("a", &clock, |_| 100.0, 0.01, 0.0, 1);
+    let b = sim("b", &clock, |_| 150.0, 0.01, 0.0, 2);
+    let r = compare_with_clock(
+        a,
+        b,
+        &quick().inner_loops(100).skip_validation(true),
+        &clock,
+    )
+    .unwrap();
+    assert!(r.has_warning("validation_skipped"));
+    assert!(!r.validated && r.noise_floor == 0.0);
+
+    // Validation cut short by the time limit (simulated time: 1 ms per run at these sizes).
+    let a = sim("a", &clock, |_| 100.0, 0.01, 0.0, 1);
+    let b = sim("b", &clock, |_| 150.0, 0.01, 0.0, 2);
+    let opts = quick()
+        .inner_loops(100)
+        .validation_runs(40)
+        .max_duration(Duration::from_micros(10));
+    let r = compare_with_clock(a, b, &opts, &clock).unwrap();
+    assert!(r.has_warning("validation_cut_short"), "{r}");
+    assert_eq!(r.validation_a.as_ref().unwrap().runs, 10);
+
+    // B slows down steadily during the measurement: drift in B and in the ratio.
+    let a = sim("a", &clock, |_| 100.0, 0.002, 0.0, 1);
+    let b = sim(
+        "b",
+        &clock,
+        |i| 100.0 * (1.0 + 0.001 * i as f64),
+        0.002,
+        0.0,
+        2,
+    );
+    let r = compare_with_clock(
+        a,
+        b,
+        &quick().inner_loops(100).skip_validation(true),
+        &clock,
+    )
+    .unwrap();
+    assert!(
+        r.has_warning("drift_b") && r.has_warning("drift_ratio"),
+        "{r}"
+    );
+    assert!(!r.has_warning("drift_a"), "{r}");
+    assert!(r.drift_b.relative_shift > 0.0);
+
+    // Strongly autocorrelated noise: blocks are used and a warning says they do not suffice.
+    let a = sim("a", &clock, |_| 100.0, 0.02, 0.9, 5);
+    let b = sim("b", &clock, |_| 100.0, 0.02, 0.9, 6);
+    let r = compare_with_clock(
+        a,
+        b,
+        &quick().inner_loops(100).skip_validation(true),
+        &clock,
+    )
+    .unwrap();
+    assert!(r.autocorrelation > 0.4, "{r}");
+    assert_eq!(r.block_length, 5);
+    assert!(r.has_warning("high_autocorrelation"), "{r}");
+
+    // A difference of a fraction of a clock step: coarse clock, tiny batches.
+    let coarse = SimulatedClock::new(1_000);
+    let a = sim("a", &coarse, |_| 100.0, 0.0, 0.0, 1);
+    let b = sim("b", &coarse, |_| 100.5, 0.0, 0.0, 2);
+    let r = compare_with_clock(
+        a,
+        b,
+        &quick().inner_loops(100).skip_validation(true),
+        &coarse,
+    )
+    .unwrap();
+    assert!(!r.resolved, "{r}");
+    assert!(r.has_warning("quantization_near_difference") || r.has_warning("high_tie_rate"));
+
+    // A floor larger than the difference asked about.
+    let a = sim("a", &clock, |_| 100.0, 0.2, 0.0, 1);
+    let b = sim("b", &clock, |_| 100.0, 0.2, 0.0, 2);
+    let r =
+        compare_with_clock(a, b, &quick().inner_loops(100).thresholds([0.001]), &clock).unwrap();
+    assert!(r.has_warning("noisy_floor"), "{r}");
+    assert!(matches!(
+        r.verdict,
+        Verdict::CannotTell(
+            Unresolved::IntervalContainsZero { .. } | Unresolved::WithinNoiseFloor { .. }
+        )
+    ));
+
+    // cargo test builds with debug assertions: the report says so.
+    assert!(r.has_warning("debug_build") == cfg!(debug_assertions));
+}
+
+#[test]
+fn progress_reaches_every_stage_in_order() {
+    use rtcompare::Stage;
+    use std::sync::{Arc, Mutex};
+    let clock = SimulatedClock::new(1);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    let a = sim("a", &clock, |_| 100.0, 0.01, 0.0, 1);
+    let b = sim("b", &clock, |_| 150.0, 0.01, 0.0, 2);
+    let opts = quick().progress(move |p| s2.lock().unwrap().push(p.stage));
+    compare_with_clock(a, b, &opts, &clock).unwrap();
+    let mut stages: Vec<Stage> = seen.lock().unwrap().clone();
+    stages.dedup();
+    let order = [
+        Stage::Calibrating,
+        Stage::Validating,
+        Stage::Measuring,
+        Stage::Resampling,
+    ];
+    let positions: Vec<usize> = order
+        .iter()
+        .map(|s| stages.iter().position(|x| x == s).expect("stage reported"))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{stages:?}");
+}
