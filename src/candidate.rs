@@ -8,7 +8,7 @@
 //! measured region.
 //!
 //! A panic in any of the three is caught and returned as
-//! [`Error::CandidatePanicked`](crate::Error::CandidatePanicked), naming the candidate; it never
+//! [`Error::CandidatePanicked`], naming the candidate; it never
 //! unwinds into the caller.
 
 use std::any::Any;

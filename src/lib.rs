@@ -1,5 +1,59 @@
 //! rtcompare tells whether one code path is really faster than another, by how much, and how
 //! sure anyone can be, and says "cannot tell" when the machine cannot support an answer.
+//!
+//! # The problem
+//!
+//! Two timings of two functions always differ. Whether the difference is real depends on how
+//! much this machine, this harness and this clock invent on their own; a tool that prints a
+//! bare percentage hides exactly that. rtcompare measures it: it calibrates batches against the
+//! clock's precision, measures both candidates interleaved in paired batches (ABBA), measures
+//! each candidate **against itself** to get an A/A noise floor, tests for drift and
+//! autocorrelation, resamples with a paired (block) bootstrap, and returns a [`Report`] whose
+//! [`Verdict`] is either a winner or "cannot tell" with the reason.
+//!
+//! # A complete example
+//!
+//! ```no_run
+//! use std::hint::black_box;
+//! use rtcompare::{compare, Candidate, CompareOptions, Verdict};
+//!
+//! let data: Vec<u32> = (0..1_000u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+//! let mut buf_a = data.clone();
+//! let mut buf_b = data.clone();
+//! // A batch runs the code under test exactly n times and owns its loop.
+//! let a = Candidate::new("sort_unstable", |n: u64| {
+//!     for _ in 0..n {
+//!         buf_a.copy_from_slice(&data);
+//!         buf_a.sort_unstable();
+//!         black_box(&buf_a);
+//!     }
+//! });
+//! let b = Candidate::new("sort", |n: u64| {
+//!     for _ in 0..n {
+//!         buf_b.copy_from_slice(&data);
+//!         buf_b.sort();
+//!         black_box(&buf_b);
+//!     }
+//! });
+//! let report = compare(a, b, &CompareOptions::default().thresholds([0.05]).seed(42))?;
+//! println!("{report}");
+//! match report.verdict {
+//!     Verdict::AFaster => println!("sort_unstable wins by {:.1}%", 100.0 * report.estimate.delta),
+//!     Verdict::BFaster => println!("sort wins"),
+//!     Verdict::CannotTell(reason) => println!("cannot tell: {reason}"),
+//! }
+//! # Ok::<(), rtcompare::Error>(())
+//! ```
+//!
+//! # Where things are
+//!
+//! - [`compare`](compare()) runs the whole protocol; [`CompareOptions`] configures it; [`Report`] holds
+//!   the answer and the evidence.
+//! - [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) and
+//!   [`validate_pair`] are the steps, for users who build their own protocol.
+//! - [`clock`] measures the instrument; [`env`](mod@env) stamps the environment.
+//! - [`stats`] holds the pure statistics (summaries, drift, autocorrelation, bootstrap,
+//!   Welch, verdict rules) on any `&[f64]`; [`rng`] the seeded generator they use.
 #![deny(missing_docs)]
 #![warn(rustdoc::broken_intra_doc_links)]
 

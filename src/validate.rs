@@ -217,7 +217,7 @@ pub struct HarnessValidation {
     /// Level used for the false-signal rate.
     pub level: f64,
     /// Share of runs in which at least one of the two series drifted at
-    /// [`DRIFT_LEVEL`](crate::stats::DRIFT_LEVEL) (0.05); near 0.05 on a quiet machine.
+    /// [`DRIFT_LEVEL`] (0.05); near 0.05 on a quiet machine.
     pub drift_rate: f64,
     /// Median |relative shift| across runs and both series (fraction, no direction).
     pub median_drift_shift: f64,
