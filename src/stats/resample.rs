@@ -275,7 +275,7 @@ pub(crate) fn fill(rng: &mut Rng, src: &[f64], l: usize, out: &mut [f64]) {
 /// of length `l` (1 ≤ l ≤ n), and calls `emit(position, start, length)` for each block in
 /// order. One `below(n − l + 1)` call per block; the last block is cut to fit.
 #[inline]
-fn for_each_block(
+pub(crate) fn for_each_block(
     rng: &mut Rng,
     n: usize,
     l: usize,
