@@ -351,6 +351,51 @@ fn sleep_gap_ns() -> i128 {
     wall - monotonic_ns() as i128
 }
 
+/// CPU time consumed so far, in nanoseconds: `(whole process, calling thread)`, or `None`
+/// where the system cannot say.
+pub fn cpu_times_ns() -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        Some((
+            read_clock(libc::CLOCK_PROCESS_CPUTIME_ID),
+            read_clock(libc::CLOCK_THREAD_CPUTIME_ID),
+        ))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// Measures how much CPU time the process's *other* threads used while the calling thread
+/// measured: process CPU time minus this thread's CPU time, over an interval.
+///
+/// Parallel tests, a logger or a thread pool in the same process compete with the measured code
+/// for cores and caches; a comparison reports this figure and warns when it is large.
+#[derive(Debug, Clone, Copy)]
+pub struct CpuWatch {
+    start: Option<(u64, u64)>,
+}
+
+impl CpuWatch {
+    /// Starts watching now.
+    pub fn start() -> CpuWatch {
+        CpuWatch {
+            start: cpu_times_ns(),
+        }
+    }
+
+    /// CPU time used by the other threads of the process since [`start`](Self::start), or
+    /// `None` where the system does not report per-thread CPU time.
+    pub fn other_threads(&self) -> Option<Duration> {
+        let (p0, t0) = self.start?;
+        let (p1, t1) = cpu_times_ns()?;
+        let process = p1.saturating_sub(p0);
+        let thread = t1.saturating_sub(t0);
+        Some(Duration::from_nanos(process.saturating_sub(thread)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,6 +437,23 @@ mod tests {
         let i = Instrument::measure();
         assert!(i.read_cost_ns > 0.0 && i.read_cost_ns < 100_000.0);
         assert!(i.empty_batch_median_ns >= i.empty_batch_min_ns);
+    }
+
+    #[test]
+    fn other_threads_cpu_is_seen() {
+        let w = CpuWatch::start();
+        let busy = std::thread::spawn(|| {
+            let t = std::time::Instant::now();
+            let mut x = 0u64;
+            while t.elapsed() < Duration::from_millis(60) {
+                x = std::hint::black_box(x.wrapping_add(1));
+            }
+        });
+        busy.join().unwrap();
+        if let Some(other) = w.other_threads() {
+            // The spinning thread burnt most of its 60 ms on a CPU; allow for a busy machine.
+            assert!(other >= Duration::from_millis(5), "{other:?}");
+        }
     }
 
     #[test]

@@ -25,13 +25,13 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::candidate::Candidate;
-use crate::clock::{Clock, MonotonicClock, SuspendWatch};
+use crate::clock::{Clock, CpuWatch, MonotonicClock, SuspendWatch};
 use crate::collect::{CancelToken, CollectOptions, Order, Progress, Session, Stage};
 use crate::env::{Environment, max_rss_bytes};
 use crate::report::{
-    AUTOCORRELATION_THRESHOLD, DRIFT_WARNING_LEVEL, HIGH_AUTOCORRELATION, HIGH_TIE_RATE,
-    LARGE_WORKING_SET_BYTES, MemoryUse, QUANTIZATION_GATE, REPORT_SCHEMA_VERSION, Report, Series,
-    Unresolved, Verdict, Warning,
+    AUTOCORRELATION_THRESHOLD, BUSY_PROCESS_SHARE, DRIFT_WARNING_LEVEL, HIGH_AUTOCORRELATION,
+    HIGH_TIE_RATE, LARGE_WORKING_SET_BYTES, MemoryUse, QUANTIZATION_GATE, REPORT_SCHEMA_VERSION,
+    Report, Series, Unresolved, Verdict, Warning,
 };
 use crate::rng::resolve_seed;
 use crate::stats::{
@@ -264,6 +264,7 @@ pub fn compare_with_clock<C: Clock>(
     let started = Instant::now();
     let o = options.resolved()?;
     let suspend = SuspendWatch::start();
+    let cpu = CpuWatch::start();
     let rss_before = max_rss_bytes();
     let environment = Environment::capture();
     let instrument = clock.instrument();
@@ -335,6 +336,8 @@ pub fn compare_with_clock<C: Clock>(
         f64::MAX
     };
     let verdict = decide(&analysis.estimate, noise_floor, quantization);
+    let elapsed = started.elapsed();
+    let other_threads_cpu = cpu.other_threads();
     let suspended = suspend.suspended_beyond_threshold().unwrap_or_default();
     let memory = MemoryUse {
         max_rss_before: rss_before,
@@ -356,6 +359,8 @@ pub fn compare_with_clock<C: Clock>(
         noise_floor,
         thresholds: &o.thresholds,
         memory_growth: memory.growth_bytes(),
+        other_cpu_share: other_threads_cpu
+            .map_or(0.0, |d| d.as_secs_f64() / elapsed.as_secs_f64().max(1e-9)),
         debug_build: environment.debug_build,
     });
 
@@ -394,7 +399,9 @@ pub fn compare_with_clock<C: Clock>(
         options: options.clone(),
         environment,
         memory,
-        elapsed: started.elapsed(),
+        elapsed,
+        other_threads_cpu,
+        gate: None,
         resolved: matches!(verdict, Verdict::AFaster | Verdict::BFaster),
         verdict,
         warnings,
@@ -511,6 +518,7 @@ struct WarningInputs<'a> {
     noise_floor: f64,
     thresholds: &'a [f64],
     memory_growth: u64,
+    other_cpu_share: f64,
     debug_build: bool,
 }
 
@@ -582,6 +590,11 @@ fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
         w.push(Warning::NoisyFloor {
             noise_floor: i.noise_floor,
             threshold: smallest,
+        });
+    }
+    if i.other_cpu_share > BUSY_PROCESS_SHARE {
+        w.push(Warning::BusyProcess {
+            other_cpu_share: i.other_cpu_share,
         });
     }
     if i.memory_growth > LARGE_WORKING_SET_BYTES {
@@ -682,6 +695,7 @@ mod tests {
             noise_floor: 0.002,
             thresholds: &[0.05],
             memory_growth: 0,
+            other_cpu_share: 0.0,
             debug_build: false,
         };
         assert!(warnings(&base).is_empty());
@@ -774,6 +788,13 @@ mod tests {
                 ..base
             }),
             ["large_working_set"]
+        );
+        assert_eq!(
+            codes(&WarningInputs {
+                other_cpu_share: 0.9,
+                ..base
+            }),
+            ["busy_process"]
         );
     }
 

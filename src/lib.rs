@@ -64,6 +64,7 @@ pub mod collect;
 pub mod compare;
 pub mod env;
 mod error;
+pub mod gate;
 pub mod report;
 pub mod rng;
 pub mod stats;
@@ -78,6 +79,7 @@ pub use collect::{
 pub use compare::{CompareOptions, compare, decide};
 pub use env::Environment;
 pub use error::{Error, Result};
+pub use gate::{Expectation, GateFailure, GateOptions};
 pub use report::{Report, Series, Unresolved, Verdict, Warning};
 pub use stats::{Estimate, EstimateOptions};
 pub use validate::{HarnessValidation, ValidationOptions, validate_harness, validate_pair};

@@ -45,6 +45,10 @@ pub const LARGE_WORKING_SET_BYTES: u64 = 16 << 20;
 /// one comparison in seven.
 pub const DRIFT_WARNING_LEVEL: f64 = 0.01;
 
+/// CPU time of the process's other threads, as a share of the comparison's wall time, above
+/// which a warning says they competed with the measurement (0.25: a quarter of a core).
+pub const BUSY_PROCESS_SHARE: f64 = 0.25;
+
 /// Share of bootstrap replicates tied at exactly zero above which a warning says the clock is
 /// coarse next to the difference (0.2).
 pub const HIGH_TIE_RATE: f64 = 0.2;
@@ -250,6 +254,13 @@ pub enum Warning {
         /// Growth of the peak resident set during the comparison, in bytes.
         growth_bytes: u64,
     },
+    /// Other threads of this process were busy during the comparison (parallel tests, a
+    /// thread pool): they competed with the measured code for cores and caches.
+    BusyProcess {
+        /// CPU time of the other threads as a share of the comparison's wall time (1.0 = one
+        /// whole core).
+        other_cpu_share: f64,
+    },
     /// rtcompare was built without optimisation or with debug assertions: timings of such code
     /// say little about a release build.
     DebugBuild,
@@ -273,6 +284,7 @@ impl Warning {
             Warning::NoisyFloor { .. } => "noisy_floor",
             Warning::UnreliableValidation { .. } => "unreliable_validation",
             Warning::LargeWorkingSet { .. } => "large_working_set",
+            Warning::BusyProcess { .. } => "busy_process",
             Warning::DebugBuild => "debug_build",
         }
     }
@@ -371,6 +383,13 @@ impl fmt::Display for Warning {
                  exceeds the caches, so one process's memory layout may decide the result; run \
                  the comparison in several processes and pool them",
                 growth_bytes as f64 / (1u64 << 20) as f64
+            ),
+            Warning::BusyProcess { other_cpu_share } => write!(
+                f,
+                "other threads of this process used {:.0}% of a core during the comparison \
+                 (parallel tests or a thread pool); they compete with the measured code, so run \
+                 comparisons alone (for tests: --test-threads=1)",
+                100.0 * other_cpu_share
             ),
             Warning::DebugBuild => f.write_str(
                 "this is a debug build: timings of unoptimised code say little about optimised \
@@ -479,6 +498,11 @@ pub struct Report {
     pub memory: MemoryUse,
     /// Wall time the whole comparison took.
     pub elapsed: Duration,
+    /// CPU time the process's other threads used during the comparison (process CPU time
+    /// minus the measuring thread's); `None` where the system cannot tell.
+    pub other_threads_cpu: Option<Duration>,
+    /// The gate this comparison decided, when it ran as one (see [`crate::gate`]).
+    pub gate: Option<crate::gate::GateInfo>,
     /// The short answer: `true` only when the interval excludes zero, |δ| exceeds the noise
     /// floor and |δ| exceeds [`QUANTIZATION_GATE`] clock steps.
     pub resolved: bool,
@@ -528,26 +552,35 @@ impl fmt::Display for Report {
         if e.delta >= 0.0 {
             writeln!(
                 f,
-                "A needs {} less time than B: B takes {:.3} times as long as A.",
+                "A needs {} less time than B: B takes {} times as long as A.",
                 Pct(e.delta),
-                r.ratio
+                Sig(r.ratio)
             )?;
         } else {
             writeln!(
                 f,
-                "A needs {} more time than B: B takes {:.3} times as long as A.",
+                "A needs {} more time than B: B takes {} times as long as A.",
                 Pct(-e.delta),
-                r.ratio
+                Sig(r.ratio)
             )?;
         }
+        let between = if e.low >= 0.0 {
+            format!("between {} and {} less time", Pct(e.low), Pct(e.high))
+        } else if e.high <= 0.0 {
+            format!("between {} and {} more time", Pct(-e.high), Pct(-e.low))
+        } else {
+            format!(
+                "between {} more time and {} less time",
+                Pct(-e.low),
+                Pct(e.high)
+            )
+        };
         writeln!(
             f,
-            "With {level} confidence the difference lies between {} and {} (B takes between \
-             {:.3} and {:.3} times as long as A).",
-            Signed(e.low),
-            Signed(e.high),
-            r.low,
-            r.high
+            "With {level} confidence the difference lies {between} (B takes between {} and {} \
+             times as long as A).",
+            Sig(r.low.min(r.high)),
+            Sig(r.low.max(r.high))
         )?;
         if self.validated {
             writeln!(
@@ -624,16 +657,18 @@ impl fmt::Display for Pct {
     }
 }
 
-/// A fraction as a signed difference in words: "12.30% less time" / "4.00% more time".
-struct Signed(f64);
+/// A ratio with four significant digits (1.771, 0.3293, 12.34).
+struct Sig(f64);
 
-impl fmt::Display for Signed {
+impl fmt::Display for Sig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 >= 0.0 {
-            write!(f, "{} less time", Pct(self.0))
-        } else {
-            write!(f, "{} more time", Pct(-self.0))
+        let v = self.0;
+        if !v.is_finite() || v == 0.0 {
+            return write!(f, "{v}");
         }
+        let magnitude = v.abs().log10().floor() as i32;
+        let decimals = (3 - magnitude).clamp(0, 12) as usize;
+        write!(f, "{v:.decimals$}")
     }
 }
 
@@ -691,7 +726,9 @@ mod tests {
         assert_eq!(Ns(48_000.0).to_string(), "48.00 µs");
         assert_eq!(Pct(0.4353).to_string(), "43.53%");
         assert_eq!(Pct0(0.95).to_string(), "95%");
-        assert_eq!(Signed(-0.04).to_string(), "4.00% more time");
+        assert_eq!(Sig(1.7712).to_string(), "1.771");
+        assert_eq!(Sig(0.329_33).to_string(), "0.3293");
+        assert_eq!(Sig(12.345).to_string(), "12.35");
     }
 
     #[test]
