@@ -181,42 +181,50 @@ fn ar1(rng: &mut Rng, n: usize, rho: f64) -> Vec<f64> {
         .collect()
 }
 
-/// Table 2: false signals of the plain and the block bootstrap on A/A series.
+/// Table 2: false signals of the plain and the block bootstrap on A/A series, unpaired (two
+/// series resampled independently) and paired (the pairs `(a[i], b[i])` resampled together,
+/// as the A/A validation of `compare()` does).
 fn false_signal_table(trials: usize) -> Result<(), rtcompare::Error> {
     let n = 101;
     let block = auto_block_length(n);
-    println!(
-        "## False signals on A/A AR(1) series ({n} values per series, unpaired, blocks of {block})"
-    );
+    println!("## False signals on A/A AR(1) series ({n} values per series, blocks of {block})");
     println!();
     println!(
         "A false signal is a tie-split confidence P*(δ* > 0) + ½P*(δ* = 0) outside [0.05, 0.95] \
          for two independent series of the same process: nominally 10 %."
     );
     println!();
-    println!("| lag-1 ρ | plain | blocks |");
-    println!("|---|---|---|");
+    println!("| lag-1 ρ | unpaired, plain | unpaired, blocks | paired, plain | paired, blocks |");
+    println!("|---|---|---|---|---|");
     for (k, rho) in [0.0, 0.08, 0.2, 0.4, 0.6].into_iter().enumerate() {
-        let (mut plain, mut blocks) = (0usize, 0usize);
+        let mut signals = [0usize; 4];
         for t in 0..trials as u64 {
             let mut data = Rng::new(derive_seed(7_000 + k as u64, 2 * t + 1));
             let a = ar1(&mut data, n, rho);
             let b = ar1(&mut data, n, rho);
-            let opts = EstimateOptions::default()
+            let plain = EstimateOptions::default()
                 .resamples(RESAMPLES)
                 .seed(derive_seed(7_000 + k as u64, 2 * t + 2));
-            let outside = |c: f64| !(0.05..=0.95).contains(&c);
-            if outside(tie_split_confidence(&a, &b, &opts)?.confidence) {
-                plain += 1;
-            }
-            if outside(tie_split_confidence(&a, &b, &opts.block_length(block))?.confidence) {
-                blocks += 1;
+            let variants = [
+                plain,
+                plain.block_length(block),
+                plain.paired(true),
+                plain.paired(true).block_length(block),
+            ];
+            for (count, opts) in signals.iter_mut().zip(&variants) {
+                let c = tie_split_confidence(&a, &b, opts)?.confidence;
+                if !(0.05..=0.95).contains(&c) {
+                    *count += 1;
+                }
             }
         }
+        let pct = |k: usize| 100.0 * k as f64 / trials as f64;
         println!(
-            "| {rho:.2} | {:.1}% | {:.1}% |",
-            100.0 * plain as f64 / trials as f64,
-            100.0 * blocks as f64 / trials as f64
+            "| {rho:.2} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
+            pct(signals[0]),
+            pct(signals[1]),
+            pct(signals[2]),
+            pct(signals[3])
         );
     }
     println!();
