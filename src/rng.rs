@@ -234,6 +234,10 @@ impl Rng {
     /// Consumes exactly two [`next_u64`](Rng::next_u64) outputs per call and keeps no cached
     /// second variate, so the position in the stream is easy to reason about. Always finite:
     /// the radius uses `1 − u` with `u` in `[0, 1)`, so the logarithm never sees 0.
+    ///
+    /// Reproducible on one platform; `ln` and `cos` come from the platform's math library,
+    /// so another platform may differ in the last bit. (The bootstrap itself uses only
+    /// integer draws and is bit-reproducible everywhere.)
     pub fn next_normal(&mut self) -> f64 {
         let u1 = 1.0 - self.next_f64(); // in (0, 1]
         let u2 = self.next_f64();
