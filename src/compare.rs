@@ -27,11 +27,11 @@ use serde::{Deserialize, Serialize};
 use crate::candidate::Candidate;
 use crate::clock::{Clock, CpuWatch, MonotonicClock, SuspendWatch};
 use crate::collect::{CancelToken, CollectOptions, Order, Progress, Session, Stage};
-use crate::env::{Environment, max_rss_bytes};
+use crate::env::Environment;
 use crate::report::{
     AUTOCORRELATION_THRESHOLD, BUSY_PROCESS_SHARE, DRIFT_WARNING_LEVEL, HIGH_AUTOCORRELATION,
-    HIGH_TIE_RATE, LARGE_WORKING_SET_BYTES, MemoryUse, QUANTIZATION_GATE, REPORT_SCHEMA_VERSION,
-    Report, Series, Unresolved, Verdict, Warning,
+    HIGH_TIE_RATE, LARGE_WORKING_SET_BYTES, QUANTIZATION_GATE, REPORT_SCHEMA_VERSION, Report,
+    Series, Unresolved, Verdict, Warning,
 };
 use crate::rng::resolve_seed;
 use crate::stats::{
@@ -81,6 +81,9 @@ pub struct CompareOptions {
     /// Time limit for the validation: once half of it has passed, no further A/A runs start,
     /// provided at least 10 ran. The measurement always runs in full. Zero: no limit.
     pub max_duration: Duration,
+    /// Pin the measuring thread to this CPU for the whole comparison (Linux; the previous
+    /// affinity is restored afterwards). `None`: leave the scheduler free.
+    pub pin_cpu: Option<usize>,
 }
 
 impl Default for CompareOptions {
@@ -94,6 +97,7 @@ impl Default for CompareOptions {
             resamples: DEFAULT_RESAMPLES,
             seed: 0,
             max_duration: Duration::ZERO,
+            pin_cpu: None,
         }
     }
 }
@@ -137,6 +141,11 @@ impl CompareOptions {
     /// Sets [`max_duration`](Self::max_duration).
     pub fn max_duration(mut self, d: Duration) -> Self {
         self.max_duration = d;
+        self
+    }
+    /// Pins the measuring thread to `cpu` for the comparison ([`pin_cpu`](Self::pin_cpu)).
+    pub fn pin_to_cpu(mut self, cpu: usize) -> Self {
+        self.pin_cpu = Some(cpu);
         self
     }
     /// Sets the paired samples per candidate ([`CollectOptions::repeats`]).
@@ -263,10 +272,10 @@ pub fn compare_with_clock<C: Clock>(
 ) -> Result<Report> {
     let started = Instant::now();
     let o = options.resolved()?;
+    let pin = o.pin_cpu.map(crate::pin::pin_current_thread).transpose()?;
     let suspend = SuspendWatch::start();
     let cpu = CpuWatch::start();
-    let rss_before = max_rss_bytes();
-    let environment = Environment::capture();
+    let mut environment = Environment::capture();
     let instrument = clock.instrument();
     let session = Session::new(clock, &o.collect);
 
@@ -339,10 +348,7 @@ pub fn compare_with_clock<C: Clock>(
     let elapsed = started.elapsed();
     let other_threads_cpu = cpu.other_threads();
     let suspended = suspend.suspended_beyond_threshold().unwrap_or_default();
-    let memory = MemoryUse {
-        max_rss_before: rss_before,
-        max_rss_after: max_rss_bytes(),
-    };
+    environment.finish();
     let warnings = warnings(&WarningInputs {
         validation_a: validation_a.as_ref(),
         validation_b: validation_b.as_ref(),
@@ -358,7 +364,7 @@ pub fn compare_with_clock<C: Clock>(
         quantization,
         noise_floor,
         thresholds: &o.thresholds,
-        memory_growth: memory.growth_bytes(),
+        memory_growth: environment.max_rss_growth(),
         other_cpu_share: other_threads_cpu
             .map_or(0.0, |d| d.as_secs_f64() / elapsed.as_secs_f64().max(1e-9)),
         debug_build: environment.debug_build,
@@ -397,8 +403,8 @@ pub fn compare_with_clock<C: Clock>(
         batch_ns_a: samples.batch_ns_a,
         batch_ns_b: samples.batch_ns_b,
         options: options.clone(),
+        pinned_cpu: pin.as_ref().map(crate::pin::PinGuard::cpu),
         environment,
-        memory,
         elapsed,
         other_threads_cpu,
         gate: None,

@@ -65,6 +65,7 @@ pub mod compare;
 pub mod env;
 mod error;
 pub mod gate;
+pub mod pin;
 pub mod report;
 pub mod rng;
 pub mod stats;

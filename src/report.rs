@@ -399,25 +399,6 @@ impl fmt::Display for Warning {
     }
 }
 
-/// Peak resident memory of the process around the comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MemoryUse {
-    /// Peak resident set size before the comparison, in bytes (`None` if unavailable).
-    pub max_rss_before: Option<u64>,
-    /// Peak resident set size after the comparison, in bytes (`None` if unavailable).
-    pub max_rss_after: Option<u64>,
-}
-
-impl MemoryUse {
-    /// Growth of the peak resident set during the comparison in bytes (0 if unknown).
-    pub fn growth_bytes(&self) -> u64 {
-        match (self.max_rss_before, self.max_rss_after) {
-            (Some(b), Some(a)) => a.saturating_sub(b),
-            _ => 0,
-        }
-    }
-}
-
 /// Everything a comparison found, and everything the verdict rests on.
 ///
 /// Recompute the interval from the report's own samples with
@@ -492,10 +473,10 @@ pub struct Report {
     pub batch_ns_b: Vec<u64>,
     /// The options the comparison ran with (as given; zero fields meant defaults).
     pub options: CompareOptions,
-    /// The environment stamp.
+    /// The CPU the measuring thread was pinned to, if it was.
+    pub pinned_cpu: Option<usize>,
+    /// The environment stamp, including the peak resident memory before and after.
     pub environment: Environment,
-    /// Peak resident memory before and after.
-    pub memory: MemoryUse,
     /// Wall time the whole comparison took.
     pub elapsed: Duration,
     /// CPU time the process's other threads used during the comparison (process CPU time

@@ -348,3 +348,32 @@ fn progress_reaches_every_stage_in_order() {
         .collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{stages:?}");
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn pinning_is_recorded_and_undone() {
+    let before = rtcompare::pin::current_affinity().unwrap();
+    let cpu = *before.last().unwrap();
+    let r = compare(
+        Candidate::new("a", work(50)),
+        Candidate::new("b", work(50)),
+        &quick().skip_validation(true).pin_to_cpu(cpu),
+    )
+    .unwrap();
+    assert_eq!(r.pinned_cpu, Some(cpu));
+    assert_eq!(r.environment.affinity, Some(vec![cpu]));
+    assert_eq!(rtcompare::pin::current_affinity().unwrap(), before);
+    let e = compare(
+        Candidate::new("a", work(50)),
+        Candidate::new("b", work(50)),
+        &quick().pin_to_cpu(99_999),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        e,
+        Error::InvalidOption {
+            name: "pin_cpu",
+            ..
+        }
+    ));
+}
