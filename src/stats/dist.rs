@@ -11,8 +11,8 @@
 //!
 //! * above 10⁵ degrees of freedom the t CDF is the two-term Edgeworth expansion around the
 //!   normal, `Φ(x) − φ(x)·(g₁(x)/ν + g₂(x)/ν²)` with `g₁ = (x³ + x)/4` and
-//!   `g₂ = (3x⁷ − 7x⁵ − 5x³ − 3x)/96` (statrs' incomplete beta loses about six digits at
-//!   ν = 10⁹);
+//!   `g₂ = (3x⁷ − 7x⁵ − 5x³ − 3x)/96` (statrs' incomplete beta has a relative error of
+//!   about 1e-6 at ν = 10⁹);
 //! * the t quantile inverts the CDF by bisection instead of using statrs' inverse, which
 //!   panics for `p` near 0 and is inaccurate for small `ν`.
 //!
