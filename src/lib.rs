@@ -68,6 +68,7 @@ pub mod gate;
 pub mod pin;
 pub mod report;
 pub mod rng;
+pub mod selftest;
 pub mod stats;
 pub mod validate;
 
