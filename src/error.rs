@@ -71,6 +71,16 @@ pub enum Error {
         /// Why, in words.
         reason: String,
     },
+    /// The data are valid but not yet enough for the requested analysis (for example no
+    /// batch size brings the batch means' autocorrelation within the limit). Collecting more
+    /// readings may cure it; it is a state to act on, not a mistake in the call.
+    #[error("not enough data for {what}: {reason}")]
+    NotEnoughData {
+        /// The analysis that could not be completed.
+        what: &'static str,
+        /// Why, in words, and what more data would change.
+        reason: String,
+    },
     /// A candidate's setup, batch or teardown panicked; the panic was caught.
     #[error("candidate {candidate:?} panicked in its {stage}: {message}")]
     CandidatePanicked {

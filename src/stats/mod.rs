@@ -9,27 +9,41 @@
 //! `rtcompare::stats::summary::median` are the same function.
 
 pub mod autocorr;
+pub mod batch_means;
 pub mod bootstrap;
+pub mod change_points;
 pub mod dist;
 pub mod drift;
 pub mod few_runs;
 pub mod hypothesis;
+pub mod rank_tests;
+pub mod rates;
 pub mod resample;
+pub mod sample_size;
 pub mod summary;
 pub mod verdict;
+pub mod welch_plan;
+pub mod work_rate;
 
 pub(crate) mod check;
 pub(crate) mod select;
 
 pub use autocorr::*;
+pub use batch_means::*;
 pub use bootstrap::*;
+pub use change_points::*;
 pub use dist::*;
 pub use drift::*;
 pub use few_runs::*;
 pub use hypothesis::*;
+pub use rank_tests::*;
+pub use rates::*;
 pub use resample::*;
+pub use sample_size::*;
 pub use summary::*;
 pub use verdict::*;
+pub use welch_plan::*;
+pub use work_rate::*;
 
 /// Fewest values per candidate that the bootstrap estimates accept (as in the reference:
 /// 11, so that a resampled median is not dominated by one or two values).
