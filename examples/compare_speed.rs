@@ -8,16 +8,7 @@ use std::time::Instant;
 
 use rtcompare::{Candidate, CompareOptions, compare};
 
-/// `units` dependent multiply-adds per operation (about 1 ns each on the development machine).
-fn work(units: u64) -> impl FnMut(u64) {
-    move |n| {
-        let mut acc = 0u64;
-        for i in 0..n * units {
-            acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
-        }
-        black_box(acc);
-    }
-}
+use rtcompare::selftest::workload as work;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);

@@ -9,16 +9,7 @@ use std::time::Duration;
 
 use rtcompare::{CalibrationOptions, Candidate, CollectOptions, Instrument, calibrate, collect};
 
-/// `units` dependent multiply-adds per operation.
-fn work(units: u64) -> impl FnMut(u64) {
-    move |n| {
-        let mut acc = 0u64;
-        for i in 0..n * units {
-            acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
-        }
-        black_box(acc);
-    }
-}
+use rtcompare::selftest::workload as work;
 
 fn sorted(xs: &[f64]) -> Vec<f64> {
     let mut v = xs.to_vec();
@@ -49,7 +40,9 @@ fn main() -> Result<(), rtcompare::Error> {
     println!(
         "machine: {} logical cores, {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
-        cpu_model()
+        rtcompare::Environment::capture()
+            .cpu_model
+            .unwrap_or_else(|| "unknown CPU".into())
     );
     println!();
 
@@ -162,16 +155,4 @@ fn walker() -> Candidate<'static> {
             black_box(s);
         }
     })
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_string())
 }

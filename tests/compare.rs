@@ -12,16 +12,7 @@ use rtcompare::{
     CancelToken, Candidate, CompareOptions, Error, Report, Unresolved, Verdict, compare,
 };
 
-/// `units` dependent multiply-adds per operation.
-fn work(units: u64) -> impl FnMut(u64) {
-    move |n| {
-        let mut acc = 0u64;
-        for i in 0..n * units {
-            acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
-        }
-        black_box(acc);
-    }
-}
+use rtcompare::selftest::workload as work;
 
 /// A simulated candidate: `cost(i)` ns per operation at its i-th batch, times `1 + noise·ε`
 /// with ε standard normal from its own generator, optionally AR(1)-correlated with `rho`.

@@ -9,16 +9,7 @@ use std::time::{Duration, Instant};
 use rtcompare::gate::{self, Effort, Expectation, GateFailure, GateOptions, Skip};
 use rtcompare::{Candidate, Verdict};
 
-/// `units` dependent multiply-adds per operation.
-fn work(units: u64) -> impl FnMut(u64) {
-    move |n| {
-        let mut acc = 0u64;
-        for i in 0..n * units {
-            acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
-        }
-        black_box(acc);
-    }
-}
+use rtcompare::selftest::workload as work;
 
 fn spin(units: u64) -> u64 {
     let mut acc = 0u64;

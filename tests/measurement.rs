@@ -10,16 +10,7 @@ use rtcompare::{
     collect,
 };
 
-/// A batch doing `units` dependent multiply-adds per operation.
-fn work(units: u64) -> impl FnMut(u64) {
-    move |n| {
-        let mut acc = 0u64;
-        for i in 0..n * units {
-            acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
-        }
-        black_box(acc);
-    }
-}
+use rtcompare::selftest::workload as work;
 
 fn median(xs: &[f64]) -> f64 {
     let mut v = xs.to_vec();
