@@ -3,7 +3,6 @@
 //!
 //! Run: `cargo run --release --example compare_speed`
 
-use std::hint::black_box;
 use std::time::Instant;
 
 use rtcompare::{Candidate, CompareOptions, compare};

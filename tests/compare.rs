@@ -1,7 +1,6 @@
 //! compare() as a user calls it. Real-clock tests assert only effects far larger than any
 //! noise on a busy 2-core machine; the protocol's logic is exercised on a simulated clock.
 
-use std::hint::black_box;
 use std::time::Duration;
 
 use rtcompare::clock::SimulatedClock;

@@ -2,7 +2,6 @@
 //! cannot hide them are asserted here; exact ordering and calibration logic is tested on a
 //! simulated clock in the unit tests.
 
-use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use rtcompare::{
