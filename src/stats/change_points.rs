@@ -59,7 +59,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::stats::batch_means::Centered;
 use crate::stats::check;
-use crate::stats::rank_tests::rank_sum_p_unchecked;
+use crate::stats::rank_tests::rank_sum_p_screened;
 use crate::stats::summary::{Moments, neumaier_sum, scale_for};
 use crate::{Error, Result};
 
@@ -74,6 +74,11 @@ pub const CHANGE_POINT_ALPHA: f64 = 0.01;
 /// Autocorrelation limit used to batch each segment before the rank test (0.1, whatever limit a
 /// session uses for its interval).
 pub const CHANGE_POINT_AC_LIMIT: f64 = 0.1;
+
+/// Rank-test p-values above this multiple of the threshold α/n are taken from the normal
+/// approximation when the exact computation would be long: they only decide the order in which
+/// hopeless candidates are pruned, never whether a candidate survives.
+const SCREEN_FACTOR: f64 = 10.0;
 
 /// Options for [`change_points_with`]: a consuming builder.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -201,7 +206,7 @@ pub fn change_points_with(xs: &[f64], options: &ChangePointOptions) -> Result<Ch
         } else {
             cands[i + 1]
         };
-        segment_p(&ys[start..cands[i]], &ys[cands[i]..end])
+        segment_p(&ys[start..cands[i]], &ys[cands[i]..end], threshold)
     };
     let mut ps: Vec<Option<f64>> = (0..candidates.len())
         .map(|i| p_of(&candidates, i))
@@ -262,7 +267,7 @@ fn propose(prefix: &[f64], start: usize, end: usize, min_seg: usize, out: &mut V
 /// Rank-sum p of the batch means of two adjacent segments, batched with the q the longer one
 /// needs for |lag-1 autocorrelation| ≤ 0.1; `None` when the test cannot be run (no such q, or
 /// fewer than two batch means on a side).
-fn segment_p(left: &[f64], right: &[f64]) -> Option<f64> {
+fn segment_p(left: &[f64], right: &[f64], threshold: f64) -> Option<f64> {
     let longer = if left.len() >= right.len() {
         left
     } else {
@@ -281,7 +286,8 @@ fn segment_p(left: &[f64], right: &[f64]) -> Option<f64> {
     if a.len() < 2 || b.len() < 2 {
         return None;
     }
-    Some(rank_sum_p_unchecked(&a, &b))
+    // Only p-values near the threshold need to be exact.
+    Some(rank_sum_p_screened(&a, &b, Some(SCREEN_FACTOR * threshold)))
 }
 
 /// The stable phase of `xs`: the longest segment between change points, only if it holds more

@@ -73,6 +73,18 @@ pub fn rank_sum_p(a: &[f64], b: &[f64]) -> Result<f64> {
 
 /// [`rank_sum_p`] for checked input (both non-empty and finite).
 pub(crate) fn rank_sum_p_unchecked(a: &[f64], b: &[f64]) -> f64 {
+    rank_sum_p_screened(a, b, None)
+}
+
+/// Steps (`k·u`) below which the exact distribution is always used by the screened variant.
+const SCREEN_EXACT_STEPS: u128 = 100_000;
+
+/// [`rank_sum_p_unchecked`], but when `screen = Some(s)` and the exact computation would be
+/// long, a normal-approximation p above `s` is returned as is: callers that only compare p
+/// with a small threshold (the change-point detector, whose threshold is at most α/60) need
+/// the exact value only near that threshold. Below `s`, and whenever `k·u ≤ 100,000`, the
+/// value is exact.
+pub(crate) fn rank_sum_p_screened(a: &[f64], b: &[f64], screen: Option<f64>) -> f64 {
     // `small` is the sample of size k ≤ m.
     let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let k = small.len();
@@ -136,6 +148,14 @@ pub(crate) fn rank_sum_p_unchecked(a: &[f64], b: &[f64]) -> f64 {
     }
     if k128 * tail > RANK_SUM_EXACT_LIMIT {
         return normal_rank_sum_p(tail as f64, k as f64, m as f64, tie_sum);
+    }
+    if let Some(s) = screen
+        && k128 * tail > SCREEN_EXACT_STEPS
+    {
+        let approx = normal_rank_sum_p(tail as f64, k as f64, m as f64, tie_sum);
+        if approx > s {
+            return approx;
+        }
     }
     (2.0 * lower_tail_probability(k, m, tail as usize)).min(1.0)
 }
