@@ -291,7 +291,23 @@ pub const DEFAULT_WIDTH_MAX_PAIRS: usize = 10_000;
 /// Default [`WidthTarget::min_step`].
 pub const DEFAULT_WIDTH_MIN_STEP: usize = 20;
 
+/// Default [`WidthTarget::max_half_width`]: ±1 percentage point of δ.
+pub const DEFAULT_WIDTH_HALF_WIDTH: f64 = 0.01;
+
+impl Default for WidthTarget {
+    /// ±[`DEFAULT_WIDTH_HALF_WIDTH`] with the default budget.
+    fn default() -> Self {
+        WidthTarget::new(DEFAULT_WIDTH_HALF_WIDTH)
+    }
+}
+
 impl WidthTarget {
+    /// Sets [`max_half_width`](Self::max_half_width).
+    pub fn max_half_width(mut self, h: f64) -> Self {
+        self.max_half_width = h;
+        self
+    }
+
     /// A rule asking for a half-width of at most `max_half_width` (a fraction), with the
     /// default budget.
     pub fn new(max_half_width: f64) -> Self {
