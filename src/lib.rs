@@ -62,6 +62,7 @@ pub mod candidate;
 pub mod clock;
 pub mod collect;
 pub mod compare;
+pub mod counters;
 pub mod env;
 mod error;
 pub mod gate;
