@@ -31,6 +31,7 @@ use crate::calibrate::{
 };
 use crate::candidate::Candidate;
 use crate::clock::{Clock, MonotonicClock};
+use crate::counters::{CounterDelta, CounterSet, CounterSummary};
 use crate::rng::Rng;
 use crate::stats::MINIMUM_DATA_POINTS;
 use crate::{Error, Result};
@@ -175,6 +176,11 @@ pub struct CollectOptions {
     /// Seed for [`Order::Random`]; 0 draws one (the one used is recorded in
     /// [`PairedSamples::seed`]).
     pub seed: u64,
+    /// Read hardware counters (cycles, instructions, cache and branch misses) around every
+    /// measured batch and summarise them per operation in [`PairedSamples::counters`]. Needs
+    /// the `counters` feature on Linux and a machine that exposes them; otherwise the summary
+    /// says "unavailable". Diagnostics only: they never decide a verdict.
+    pub counters: bool,
     /// Stop with [`Error::Cancelled`] once this much time has passed since the call started
     /// (checked between batches). `None`: no deadline. A zero timeout is rejected.
     pub timeout: Option<Duration>,
@@ -198,6 +204,7 @@ impl fmt::Debug for CollectOptions {
             .field("warmup_duration", &self.warmup_duration)
             .field("skip_warmup", &self.skip_warmup)
             .field("seed", &self.seed)
+            .field("counters", &self.counters)
             .field("timeout", &self.timeout)
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
@@ -217,6 +224,7 @@ impl PartialEq for CollectOptions {
             && self.warmup_duration == o.warmup_duration
             && self.skip_warmup == o.skip_warmup
             && self.seed == o.seed
+            && self.counters == o.counters
             && self.timeout == o.timeout
     }
 }
@@ -233,6 +241,7 @@ impl Default for CollectOptions {
             warmup_duration: DEFAULT_WARMUP_DURATION,
             skip_warmup: false,
             seed: 0,
+            counters: false,
             timeout: None,
             cancel: None,
             progress: None,
@@ -284,6 +293,11 @@ impl CollectOptions {
     /// Sets [`seed`](Self::seed).
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
+        self
+    }
+    /// Sets [`counters`](Self::counters).
+    pub fn counters(mut self, on: bool) -> Self {
+        self.counters = on;
         self
     }
     /// Sets [`timeout`](Self::timeout).
@@ -379,6 +393,9 @@ pub struct PairedSamples {
     pub warmup_ns: u64,
     /// Calibration of A and of B, when the batch size was calibrated.
     pub calibration: Option<(Calibration, Calibration)>,
+    /// Per-operation hardware counter medians of both sides, when
+    /// [`CollectOptions::counters`] asked for them (possibly "unavailable").
+    pub counters: Option<CounterSummary>,
 }
 
 /// Measures both candidates in interleaved, paired batches on the process's monotonic clock.
@@ -420,7 +437,7 @@ pub fn collect_with_clock<C: Clock>(
     } else {
         session.warm_up(a, b, inner_loops, opts.warmup, opts.warmup_duration)?
     };
-    let mut samples = session.measure(a, b, inner_loops, opts.repeats, opts.order, opts.seed)?;
+    let mut samples = session.measure(a, b, inner_loops, &opts)?;
     samples.warmup_batches = warmup_batches;
     samples.warmup_ns = warmup_ns;
     samples.calibration = calibration;
@@ -550,17 +567,23 @@ impl<'c, C: Clock> Session<'c, C> {
         }
     }
 
-    /// `repeats` paired rounds in `order`.
+    /// `opts.repeats` paired rounds in `opts.order`, reading counters if asked.
     pub(crate) fn measure(
         &self,
         a: &mut Candidate<'_>,
         b: &mut Candidate<'_>,
         n: u64,
-        repeats: usize,
-        order: Order,
-        seed: u64,
+        opts: &CollectOptions,
     ) -> Result<PairedSamples> {
-        let mut rng = (order == Order::Random).then(|| Rng::new(seed));
+        let (repeats, order) = (opts.repeats, opts.order);
+        let mut rng = (order == Order::Random).then(|| Rng::new(opts.seed));
+        let counters = opts.counters.then(CounterSet::open);
+        let set = counters.as_ref().and_then(|c| c.as_ref().ok());
+        let mut deltas: [Vec<CounterDelta>; 2] = if set.is_some() {
+            [Vec::with_capacity(repeats), Vec::with_capacity(repeats)]
+        } else {
+            [Vec::new(), Vec::new()]
+        };
         let mut batch_ns_a = Vec::with_capacity(repeats);
         let mut batch_ns_b = Vec::with_capacity(repeats);
         let mut first = Vec::with_capacity(repeats);
@@ -572,15 +595,32 @@ impl<'c, C: Clock> Session<'c, C> {
                 Order::Sequential => true,
                 Order::Random => rng.as_mut().is_some_and(|r| r.next_u64() >> 63 == 0),
             };
-            if a_first {
-                batch_ns_a.push(self.batch(a, n, Stage::Measuring)?);
-                batch_ns_b.push(self.batch(b, n, Stage::Measuring)?);
-                first.push(Side::A);
+            let sides = if a_first {
+                [Side::A, Side::B]
             } else {
-                batch_ns_b.push(self.batch(b, n, Stage::Measuring)?);
-                batch_ns_a.push(self.batch(a, n, Stage::Measuring)?);
-                first.push(Side::B);
+                [Side::B, Side::A]
+            };
+            for side in sides {
+                self.check(Stage::Measuring)?;
+                let (ns, delta) = match side {
+                    Side::A => a.time_batch_counted(self.clock, n, set)?,
+                    Side::B => b.time_batch_counted(self.clock, n, set)?,
+                };
+                let k = match side {
+                    Side::A => {
+                        batch_ns_a.push(ns);
+                        0
+                    }
+                    Side::B => {
+                        batch_ns_b.push(ns);
+                        1
+                    }
+                };
+                if let Some(d) = delta {
+                    deltas[k].push(d);
+                }
             }
+            first.push(sides[0]);
             if (i + 1) % step == 0 || i + 1 == repeats {
                 self.report(Stage::Measuring, i + 1, repeats);
             }
@@ -598,6 +638,11 @@ impl<'c, C: Clock> Session<'c, C> {
             warmup_batches: (0, 0),
             warmup_ns: 0,
             calibration: None,
+            counters: counters.map(|c| match c {
+                Ok(set) => CounterSummary::from_batches(&deltas[0], &deltas[1], n)
+                    .with_failures(set.failures()),
+                Err(u) => CounterSummary::unavailable(u.reason),
+            }),
         })
     }
 }

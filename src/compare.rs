@@ -183,6 +183,13 @@ impl CompareOptions {
         self.collect.skip_warmup = skip;
         self
     }
+    /// Reads hardware counters around the measured batches ([`CollectOptions::counters`]);
+    /// the report's [`counters`](Report::counters) holds the per-operation medians or says
+    /// they were unavailable.
+    pub fn counters(mut self, on: bool) -> Self {
+        self.collect.counters = on;
+        self
+    }
     /// Sets a cancellation token ([`CollectOptions::cancel`]).
     pub fn cancel(mut self, token: CancelToken) -> Self {
         self.collect.cancel = Some(token);
@@ -321,7 +328,7 @@ pub fn compare_with_clock<C: Clock>(
         };
         session.warm_up(&mut a, &mut b, n, co.warmup, duration)?;
     }
-    let samples = session.measure(&mut a, &mut b, n, co.repeats, co.order, co.seed)?;
+    let samples = session.measure(&mut a, &mut b, n, co)?;
     session.check(Stage::Resampling)?;
     session.report(Stage::Resampling, 0, 1);
 
@@ -402,6 +409,7 @@ pub fn compare_with_clock<C: Clock>(
         samples_b: samples.b,
         batch_ns_a: samples.batch_ns_a,
         batch_ns_b: samples.batch_ns_b,
+        counters: samples.counters,
         options: options.clone(),
         pinned_cpu: pin.as_ref().map(crate::pin::PinGuard::cpu),
         environment,

@@ -471,6 +471,10 @@ pub struct Report {
     pub batch_ns_a: Vec<u64>,
     /// Raw durations of B's batches, in nanoseconds.
     pub batch_ns_b: Vec<u64>,
+    /// Hardware counters per operation for both sides, when requested with
+    /// [`CompareOptions::counters`] (their status says when the machine refused). They explain
+    /// a difference; they never decide the verdict.
+    pub counters: Option<crate::counters::CounterSummary>,
     /// The options the comparison ran with (as given; zero fields meant defaults).
     pub options: CompareOptions,
     /// The CPU the measuring thread was pinned to, if it was.
@@ -604,6 +608,10 @@ impl fmt::Display for Report {
             for w in &self.warnings {
                 writeln!(f, "  - {w} [{}]", w.code())?;
             }
+        }
+        if let Some(c) = &self.counters {
+            writeln!(f)?;
+            writeln!(f, "{c}")?;
         }
         if let Some(cs) = &self.confidences {
             writeln!(f)?;

@@ -367,3 +367,35 @@ fn pinning_is_recorded_and_undone() {
         }
     ));
 }
+
+#[test]
+fn counters_are_reported_or_said_to_be_unavailable() {
+    let r = compare(
+        Candidate::new("a", work(50)),
+        Candidate::new("b", work(100)),
+        &quick().skip_validation(true).counters(true),
+    )
+    .unwrap();
+    let c = r.counters.as_ref().expect("requested, so present");
+    if c.is_available() {
+        // Twice the work: at least half again as many instructions per operation.
+        let (ia, ib) = (c.a.instructions_per_op, c.b.instructions_per_op);
+        if let (Some(ia), Some(ib)) = (ia, ib) {
+            assert!(ib > 1.5 * ia, "{c}");
+        }
+    } else {
+        assert!(c.to_string().contains("unavailable"), "{c}");
+    }
+    // Counters never decide: the verdict is the same kind as without them.
+    assert_eq!(r.verdict, Verdict::AFaster, "{r}");
+    let back = Report::from_json(&r.to_json().unwrap()).unwrap();
+    assert_eq!(back, r);
+    // Not requested: absent.
+    let r = compare(
+        Candidate::new("a", work(50)),
+        Candidate::new("b", work(100)),
+        &quick().skip_validation(true),
+    )
+    .unwrap();
+    assert!(r.counters.is_none());
+}
