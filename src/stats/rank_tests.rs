@@ -78,12 +78,16 @@ pub(crate) fn rank_sum_p_unchecked(a: &[f64], b: &[f64]) -> f64 {
 
 /// Steps (`k·u`) below which the exact distribution is always used by the screened variant.
 const SCREEN_EXACT_STEPS: u128 = 100_000;
+/// Smaller-sample size below which the screened variant is always exact: for very few values
+/// against very many the normal approximation's tail can be off by more than the screen's
+/// factor of 10 (3 values against thousands follow a sum of 3 uniforms, not a normal).
+const SCREEN_MIN_SIZE: usize = 20;
 
 /// [`rank_sum_p_unchecked`], but when `screen = Some(s)` and the exact computation would be
 /// long, a normal-approximation p above `s` is returned as is: callers that only compare p
 /// with a small threshold (the change-point detector, whose threshold is at most α/60) need
 /// the exact value only near that threshold. Below `s`, and whenever `k·u ≤ 100,000`, the
-/// value is exact.
+/// value is exact, and so it is whenever the smaller sample has fewer than 20 values.
 pub(crate) fn rank_sum_p_screened(a: &[f64], b: &[f64], screen: Option<f64>) -> f64 {
     // `small` is the sample of size k ≤ m.
     let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
@@ -150,6 +154,7 @@ pub(crate) fn rank_sum_p_screened(a: &[f64], b: &[f64], screen: Option<f64>) -> 
         return normal_rank_sum_p(tail as f64, k as f64, m as f64, tie_sum);
     }
     if let Some(s) = screen
+        && k >= SCREEN_MIN_SIZE
         && k128 * tail > SCREEN_EXACT_STEPS
     {
         let approx = normal_rank_sum_p(tail as f64, k as f64, m as f64, tie_sum);
