@@ -33,10 +33,10 @@ use crate::report::{
     HIGH_TIE_RATE, LARGE_WORKING_SET_BYTES, QUANTIZATION_GATE, REPORT_SCHEMA_VERSION, Report,
     Series, Unresolved, Verdict, Warning,
 };
-use crate::rng::resolve_seed;
+use crate::rng::{derive_seed, resolve_seed};
 use crate::stats::{
     self, BootstrapDistribution, DEFAULT_LEVEL, DEFAULT_RESAMPLES, DriftReport, Estimate,
-    EstimateOptions, auto_block_length, detect_drift, lag1_autocorrelation,
+    EstimateOptions, WidthDecision, auto_block_length, detect_drift, lag1_autocorrelation,
 };
 use crate::validate::{
     DEFAULT_VALIDATION_LEVEL, DEFAULT_VALIDATION_RUNS, HarnessValidation, ValidationOptions,
@@ -84,6 +84,11 @@ pub struct CompareOptions {
     /// Pin the measuring thread to this CPU for the whole comparison (Linux; the previous
     /// affinity is restored afterwards). `None`: leave the scheduler free.
     pub pin_cpu: Option<usize>,
+    /// Keep collecting paired rounds after the first `repeats` until the interval on δ is at
+    /// most this wide (or the rule's pair budget is spent). The rule looks only at the width,
+    /// fixed before measuring, never at where the interval lies, so it cannot become "stop when
+    /// it looks significant". `None`: exactly `repeats` pairs.
+    pub width_target: Option<stats::WidthTarget>,
 }
 
 impl Default for CompareOptions {
@@ -98,6 +103,7 @@ impl Default for CompareOptions {
             seed: 0,
             max_duration: Duration::ZERO,
             pin_cpu: None,
+            width_target: None,
         }
     }
 }
@@ -146,6 +152,12 @@ impl CompareOptions {
     /// Pins the measuring thread to `cpu` for the comparison ([`pin_cpu`](Self::pin_cpu)).
     pub fn pin_to_cpu(mut self, cpu: usize) -> Self {
         self.pin_cpu = Some(cpu);
+        self
+    }
+    /// Collects more pairs until the interval's half-width meets `target`
+    /// ([`width_target`](Self::width_target)).
+    pub fn width_target(mut self, target: stats::WidthTarget) -> Self {
+        self.width_target = Some(target);
         self
     }
     /// Sets the paired samples per candidate ([`CollectOptions::repeats`]).
@@ -238,6 +250,9 @@ impl CompareOptions {
         if o.resamples == 0 {
             o.resamples = DEFAULT_RESAMPLES;
         }
+        if let Some(w) = &o.width_target {
+            w.validate()?;
+        }
         Ok(o)
     }
 }
@@ -328,11 +343,42 @@ pub fn compare_with_clock<C: Clock>(
         };
         session.warm_up(&mut a, &mut b, n, co.warmup, duration)?;
     }
-    let samples = session.measure(&mut a, &mut b, n, co)?;
+    let mut samples = session.measure(&mut a, &mut b, n, co)?;
     session.check(Stage::Resampling)?;
     session.report(Stage::Resampling, 0, 1);
 
-    let analysis = Analysis::of(&samples.a, &samples.b, &o, seed)?;
+    let mut analysis = Analysis::of(&samples.a, &samples.b, &o, seed)?;
+    let mut width_target_met = None;
+    if let Some(rule) = &o.width_target {
+        let mut round = 0u64;
+        loop {
+            match rule.decide(analysis.estimate.half_width(), samples.a.len())? {
+                WidthDecision::Enough => {
+                    width_target_met = Some(true);
+                    break;
+                }
+                WidthDecision::BudgetExhausted => {
+                    width_target_met = Some(false);
+                    break;
+                }
+                WidthDecision::CollectMore(k) => {
+                    // An even count keeps ABBA balanced: every round starts with A first.
+                    round += 1;
+                    let more = co
+                        .clone()
+                        .repeats(k + k % 2)
+                        .seed(derive_seed(co.seed, round));
+                    let extra = session.measure(&mut a, &mut b, n, &more)?;
+                    samples.a.extend(extra.a);
+                    samples.b.extend(extra.b);
+                    samples.batch_ns_a.extend(extra.batch_ns_a);
+                    samples.batch_ns_b.extend(extra.batch_ns_b);
+                    samples.first.extend(extra.first);
+                    analysis = Analysis::of(&samples.a, &samples.b, &o, seed)?;
+                }
+            }
+        }
+    }
     session.report(Stage::Resampling, 1, 1);
 
     let (validation_a, validation_b) = match validations {
@@ -410,6 +456,7 @@ pub fn compare_with_clock<C: Clock>(
         batch_ns_a: samples.batch_ns_a,
         batch_ns_b: samples.batch_ns_b,
         counters: samples.counters,
+        width_target_met,
         options: options.clone(),
         pinned_cpu: pin.as_ref().map(crate::pin::PinGuard::cpu),
         environment,

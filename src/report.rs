@@ -472,9 +472,12 @@ pub struct Report {
     /// Raw durations of B's batches, in nanoseconds.
     pub batch_ns_b: Vec<u64>,
     /// Hardware counters per operation for both sides, when requested with
-    /// [`CompareOptions::counters`] (their status says when the machine refused). They explain
-    /// a difference; they never decide the verdict.
+    /// [`CompareOptions::counters`] (their status says when the machine refused), from the
+    /// first `repeats` pairs. They explain a difference; they never decide the verdict.
     pub counters: Option<crate::counters::CounterSummary>,
+    /// Whether the interval met [`CompareOptions::width_target`] (`None` when no target was
+    /// set; `Some(false)` when the rule's pair budget ran out first).
+    pub width_target_met: Option<bool>,
     /// The options the comparison ran with (as given; zero fields meant defaults).
     pub options: CompareOptions,
     /// The CPU the measuring thread was pinned to, if it was.
@@ -600,6 +603,21 @@ impl fmt::Display for Report {
             self.inner_loops,
             Pct(self.quantization)
         )?;
+        match (self.width_target_met, &self.options.width_target) {
+            (Some(true), Some(t)) => writeln!(
+                f,
+                "The interval met its width target (±{}) after {} pairs.",
+                Pct(t.max_half_width),
+                self.samples_a.len()
+            )?,
+            (Some(false), Some(t)) => writeln!(
+                f,
+                "The interval did NOT meet its width target (±{}) within {} pairs.",
+                Pct(t.max_half_width),
+                self.samples_a.len()
+            )?,
+            _ => {}
+        }
         writeln!(f)?;
         writeln!(f, "Verdict: {}.", self.verdict)?;
         if !self.warnings.is_empty() {

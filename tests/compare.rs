@@ -399,3 +399,63 @@ fn counters_are_reported_or_said_to_be_unavailable() {
     .unwrap();
     assert!(r.counters.is_none());
 }
+
+#[test]
+fn a_width_target_collects_until_the_interval_is_narrow_enough() {
+    use rtcompare::stats::WidthTarget;
+    let clock = SimulatedClock::new(1);
+    let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 1);
+    let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 2);
+    let target = WidthTarget::new(0.004);
+    let opts = quick()
+        .inner_loops(100)
+        .skip_validation(true)
+        .width_target(target);
+    let r = compare_with_clock(a, b, &opts, &clock).unwrap();
+    assert_eq!(r.width_target_met, Some(true), "{r}");
+    assert!(r.samples_a.len() > 101, "{}", r.samples_a.len());
+    assert_eq!(r.samples_a.len(), r.samples_b.len());
+    assert!(r.estimate.half_width() <= 0.004);
+    assert!(r.to_string().contains("met its width target"));
+    // The interval is still recomputed bit for bit from the grown samples.
+    let e = estimate_difference(
+        &r.samples_a,
+        &r.samples_b,
+        &EstimateOptions::default()
+            .level(r.estimate.level)
+            .resamples(r.estimate.resamples)
+            .block_length(r.block_length)
+            .seed(r.seed)
+            .paired(true),
+    )
+    .unwrap();
+    assert_eq!(e, r.estimate);
+
+    // A budget too small for the target: reported as missed, never an error.
+    let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 3);
+    let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 4);
+    let tight = WidthTarget::new(0.0001).max_pairs(300);
+    let opts = quick()
+        .inner_loops(100)
+        .skip_validation(true)
+        .width_target(tight);
+    let r = compare_with_clock(a, b, &opts, &clock).unwrap();
+    assert_eq!(r.width_target_met, Some(false), "{r}");
+    // Without a target: exactly the repeats, no record.
+    let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 5);
+    let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 6);
+    let r = compare_with_clock(
+        a,
+        b,
+        &quick().inner_loops(100).skip_validation(true),
+        &clock,
+    )
+    .unwrap();
+    assert_eq!((r.samples_a.len(), r.width_target_met), (101, None));
+    // A nonsensical target is a typed error.
+    let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 5);
+    let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 6);
+    let e = compare_with_clock(a, b, &quick().width_target(WidthTarget::new(-1.0)), &clock)
+        .unwrap_err();
+    assert!(matches!(e, Error::OutOfRange { .. }), "{e:?}");
+}
