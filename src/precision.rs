@@ -316,6 +316,63 @@ pub struct Measurement {
     pub elapsed: Duration,
 }
 
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StopReason::TargetMet => "the target precision was met",
+            StopReason::ReadingBudget => "the reading budget ran out",
+            StopReason::TimeBudget => "the time budget ran out",
+            StopReason::Cancelled => "it was cancelled",
+        })
+    }
+}
+
+impl std::fmt::Display for Measurement {
+    /// A plain summary: the mean with its interval, what it rests on, and why the session
+    /// stopped.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.estimate {
+            Some(e) => write!(
+                f,
+                "{}: {} per operation, {:.0}% interval [{}, {}] (±{:.2}%), from {} batch means of \
+                 {} readings (q = {})",
+                self.name,
+                crate::report::Ns(e.mean),
+                100.0 * e.level,
+                crate::report::Ns(e.low),
+                crate::report::Ns(e.high),
+                100.0 * e.half_width / e.mean.abs().max(f64::MIN_POSITIVE),
+                e.batches,
+                e.readings,
+                e.q
+            )?,
+            None => write!(
+                f,
+                "{}: no estimate (the readings never supported one)",
+                self.name
+            )?,
+        }
+        write!(
+            f,
+            "; {} readings taken, {} dropped as warm-up, {} rounds of {} operations per batch, \
+             {:.2} s; stopped because {}",
+            self.readings.len(),
+            self.discarded,
+            self.rounds,
+            self.inner_loops,
+            self.elapsed.as_secs_f64(),
+            self.stop
+        )?;
+        if !self.target_met {
+            f.write_str(" (target NOT met)")?;
+        }
+        if self.later_shift {
+            f.write_str("; a level shift remains after the warm-up, so the mean spans two levels")?;
+        }
+        Ok(())
+    }
+}
+
 impl Measurement {
     /// The throughput in operations per second, with the interval inverted from the one on
     /// ns per operation (asymmetric; upper end `+∞` when the time's interval reaches 0). The
