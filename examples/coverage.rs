@@ -107,7 +107,12 @@ fn main() -> Result<(), rtcompare::Error> {
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         cpu_model()
     );
-    println!("date: {} (UTC)", today());
+    println!(
+        "date: {}",
+        rtcompare::Environment::capture()
+            .start_time
+            .unwrap_or_else(|| "unknown".into())
+    );
     println!("trials per cell: {trials}; bootstrap replicates: {RESAMPLES}; level 0.95");
     println!();
 
@@ -303,22 +308,4 @@ fn cpu_model() -> String {
                 .map(|m| m.trim().to_string())
         })
         .unwrap_or_else(|| "unknown CPU".to_string())
-}
-
-/// Today's date (UTC) as YYYY-MM-DD, from the system clock (days-to-civil conversion of
-/// Howard Hinnant's `chrono`-compatible algorithm).
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
 }

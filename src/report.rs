@@ -501,6 +501,25 @@ pub struct Report {
 }
 
 impl Report {
+    /// Recomputes the interval from the report's own paired samples with its seed, level,
+    /// replicates and block length. Equal to [`estimate`](Self::estimate) bit for bit; a
+    /// check that the report is self-consistent, and the starting point for re-analysing the
+    /// samples with other options. Errors: those of
+    /// [`estimate_difference`](crate::stats::estimate_difference) (a report edited into bad
+    /// samples).
+    pub fn recompute_estimate(&self) -> crate::Result<crate::stats::Estimate> {
+        crate::stats::estimate_difference(
+            &self.samples_a,
+            &self.samples_b,
+            &crate::stats::EstimateOptions::default()
+                .level(self.estimate.level)
+                .resamples(self.estimate.resamples)
+                .block_length(self.block_length)
+                .seed(self.seed)
+                .paired(true),
+        )
+    }
+
     /// Whether a warning with this [`code`](Warning::code) is present.
     pub fn has_warning(&self, code: &str) -> bool {
         self.warnings.iter().any(|w| w.code() == code)
