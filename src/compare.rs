@@ -420,6 +420,8 @@ pub fn compare_with_clock<C: Clock>(
         memory_growth: environment.max_rss_growth(),
         other_cpu_share: other_threads_cpu
             .map_or(0.0, |d| d.as_secs_f64() / elapsed.as_secs_f64().max(1e-9)),
+        load_average: environment.load_average_start.map(|l| l[0]),
+        cores: environment.logical_cores,
         debug_build: environment.debug_build,
     });
 
@@ -580,6 +582,8 @@ struct WarningInputs<'a> {
     thresholds: &'a [f64],
     memory_growth: u64,
     other_cpu_share: f64,
+    load_average: Option<f64>,
+    cores: Option<usize>,
     debug_build: bool,
 }
 
@@ -656,6 +660,14 @@ fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
     if i.other_cpu_share > BUSY_PROCESS_SHARE {
         w.push(Warning::BusyProcess {
             other_cpu_share: i.other_cpu_share,
+        });
+    }
+    if let (Some(load), Some(cores)) = (i.load_average, i.cores)
+        && load >= cores as f64
+    {
+        w.push(Warning::BusyMachine {
+            load_average: load,
+            cores,
         });
     }
     if i.memory_growth > LARGE_WORKING_SET_BYTES {
@@ -757,6 +769,8 @@ mod tests {
             thresholds: &[0.05],
             memory_growth: 0,
             other_cpu_share: 0.0,
+            load_average: Some(0.5),
+            cores: Some(2),
             debug_build: false,
         };
         assert!(warnings(&base).is_empty());
@@ -856,6 +870,21 @@ mod tests {
                 ..base
             }),
             ["busy_process"]
+        );
+        assert_eq!(
+            codes(&WarningInputs {
+                load_average: Some(2.4),
+                ..base
+            }),
+            ["busy_machine"]
+        );
+        // Unknown load or cores: no claim either way.
+        assert!(
+            codes(&WarningInputs {
+                load_average: None,
+                ..base
+            })
+            .is_empty()
         );
     }
 

@@ -261,6 +261,17 @@ pub enum Warning {
         /// whole core).
         other_cpu_share: f64,
     },
+    /// The machine was already busy when the comparison started: the 1-minute load average
+    /// was at least the number of logical cores, so other processes competed for the cores and
+    /// the shared caches. On this crate's development machine a resolved 12 % difference under
+    /// such load reversed to a resolved 2.7 % difference the other way once the machine was
+    /// quiet.
+    BusyMachine {
+        /// The 1-minute load average at the start.
+        load_average: f64,
+        /// Logical cores available.
+        cores: usize,
+    },
     /// rtcompare was built without optimisation or with debug assertions: timings of such code
     /// say little about a release build.
     DebugBuild,
@@ -285,6 +296,7 @@ impl Warning {
             Warning::UnreliableValidation { .. } => "unreliable_validation",
             Warning::LargeWorkingSet { .. } => "large_working_set",
             Warning::BusyProcess { .. } => "busy_process",
+            Warning::BusyMachine { .. } => "busy_machine",
             Warning::DebugBuild => "debug_build",
         }
     }
@@ -390,6 +402,16 @@ impl fmt::Display for Warning {
                  (parallel tests or a thread pool); they compete with the measured code, so run \
                  comparisons alone (for tests: --test-threads=1)",
                 100.0 * other_cpu_share
+            ),
+            Warning::BusyMachine {
+                load_average,
+                cores,
+            } => write!(
+                f,
+                "the machine was busy when the comparison started (load average {load_average:.2} \
+                 on {cores} logical cores): other processes competed for the cores and caches, \
+                 and a verdict under such load may not hold on a quiet machine; measure again \
+                 when the machine is idle"
             ),
             Warning::DebugBuild => f.write_str(
                 "this is a debug build: timings of unoptimised code say little about optimised \
