@@ -88,3 +88,13 @@ pub use precision::{Measurement, Precision, StopReason, measure, measure_with_cl
 pub use report::{Report, Series, Unresolved, Verdict, Warning};
 pub use stats::{Estimate, EstimateOptions};
 pub use validate::{HarnessValidation, ValidationOptions, validate_harness, validate_pair};
+
+/// The README's and HOWTO's examples, compiled and run as doctests so the documents cannot
+/// drift from the API.
+#[cfg(doctest)]
+pub mod doc_examples {
+    #[doc = include_str!("../README.md")]
+    pub struct Readme;
+    #[doc = include_str!("../HOWTO.md")]
+    pub struct Howto;
+}
