@@ -539,7 +539,11 @@ impl<'c, C: Clock> Session<'c, C> {
         let mut round = 0usize;
         loop {
             let elapsed = self.clock.now_ns().saturating_sub(start);
-            if na >= count && nb >= count && elapsed >= want_ns {
+            let counted = na >= count && nb >= count;
+            // A clock that has not moved after a thousand rounds (a simulated clock whose
+            // candidates never advance it) would keep a duration bound from ever being met.
+            let frozen = round >= 1_000 && elapsed == 0;
+            if counted && (elapsed >= want_ns || frozen) {
                 return Ok(((na, nb), elapsed));
             }
             let a_first = round.is_multiple_of(2);
@@ -776,6 +780,17 @@ mod tests {
         let opts = opts.warmup(10).warmup_duration(Duration::from_nanos(1));
         let s = collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
         assert_eq!(s.warmup_batches, (10, 10));
+    }
+
+    #[test]
+    fn a_frozen_clock_cannot_hang_the_warm_up() {
+        let clock = SimulatedClock::new(1);
+        let mut a = Candidate::new("A", |_| {});
+        let mut b = Candidate::new("B", |_| {});
+        let opts = CollectOptions::default().repeats(11).inner_loops(1);
+        let s = collect_with_clock(&mut a, &mut b, &opts, &clock).unwrap();
+        assert_eq!(s.warmup_ns, 0);
+        assert!(s.warmup_batches.0 >= 1_000);
     }
 
     #[test]
