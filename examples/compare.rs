@@ -7,7 +7,7 @@
 //! `target/rtcompare/compare.json`.
 
 use std::hint::black_box;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 use rtcompare::rng::Rng;
@@ -40,8 +40,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .thresholds([0.05, 0.10, 0.20])
         .progress(|p| {
             let mut err = std::io::stderr().lock();
+            // A counter redrawn in place on a terminal; only the stages in a log file.
+            let tty = std::io::stderr().is_terminal();
             match p.stage {
-                Stage::Validating | Stage::Measuring if p.total > 0 => {
+                Stage::Validating | Stage::Measuring if p.total > 0 && tty => {
                     let _ = write!(
                         err,
                         "\r{:<11} {:>3}/{:<3}",
