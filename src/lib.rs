@@ -47,32 +47,36 @@
 //!
 //! # Where things are
 //!
-//! - [`compare`](compare()) runs the whole protocol; [`CompareOptions`] configures it; [`Report`] holds
-//!   the answer and the evidence.
-//! - [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) and
-//!   [`validate_pair`] are the steps, for users who build their own protocol.
-//! - [`clock`] measures the instrument; [`env`](mod@env) stamps the environment.
-//! - [`stats`] holds the pure statistics (summaries, drift, autocorrelation, bootstrap,
-//!   Welch, verdict rules) on any `&[f64]`; [`rng`] the seeded generator they use.
+//! The crate's names are all at its root; the folders show how they depend on each other.
+//! Every arrow points down: nothing imports a module above it.
+//!
+//! | module | owns | touches the machine? |
+//! |---|---|---|
+//! | [`gate`], [`precision`], [`selftest`] | cargo-test gates; Pilot's measure-until-precise driver; calibration before trust | via `compare` |
+//! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`validate_pair`]), the verdict rule ([`decide`]), the warnings, and the [`Report`] as plain data | via `measure` |
+//! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), hardware counters, CPU pinning, the [`Environment`] stamp | yes |
+//! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, verdict rules | **never** |
+//! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum | no |
+//!
+//! The submodules' earlier paths (`rtcompare::clock`, `rtcompare::report`, …) still resolve, as
+//! re-exports.
 #![deny(missing_docs)]
 #![warn(rustdoc::broken_intra_doc_links)]
 
-pub mod calibrate;
-pub mod candidate;
-pub mod clock;
-pub mod collect;
 pub mod compare;
-pub mod counters;
-pub mod env;
+mod display;
 mod error;
 pub mod gate;
-pub mod pin;
+pub mod measure;
 pub mod precision;
-pub mod report;
 pub mod rng;
 pub mod selftest;
 pub mod stats;
-pub mod validate;
+
+// The modules' earlier paths (`rtcompare::clock`, `rtcompare::report`, …), kept so code written
+// against them still compiles.
+pub use compare::{report, validate};
+pub use measure::{calibrate, candidate, clock, collect, counters, env, pin};
 
 pub use calibrate::{Calibration, CalibrationOptions, calibrate};
 pub use candidate::Candidate;

@@ -63,10 +63,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::{CalibrationOptions, DEFAULT_MAX_QUANTIZATION_ERROR, calibrate_with_clock};
-use crate::candidate::Candidate;
-use crate::clock::{Clock, MonotonicClock};
-use crate::collect::CancelToken;
+use crate::measure::calibrate::{
+    CalibrationOptions, DEFAULT_MAX_QUANTIZATION_ERROR, calibrate_with_clock,
+};
+use crate::measure::candidate::Candidate;
+use crate::measure::clock::{Clock, MonotonicClock};
+use crate::measure::collect::CancelToken;
 use crate::stats::{
     BatchMeans, BatchMeansOptions, ChangePointOptions, DEFAULT_LEVEL, PrecisionTarget,
     RateInterval, RequiredSize, batch_means, required_size, warm_up,
@@ -337,10 +339,10 @@ impl std::fmt::Display for Measurement {
                 "{}: {} per operation, {:.0}% interval [{}, {}] (±{:.2}%), from {} batch means of \
                  {} readings (q = {})",
                 self.name,
-                crate::report::Ns(e.mean),
+                crate::display::Ns(e.mean),
                 100.0 * e.level,
-                crate::report::Ns(e.low),
-                crate::report::Ns(e.high),
+                crate::display::Ns(e.low),
+                crate::display::Ns(e.high),
                 100.0 * e.half_width / e.mean.abs().max(f64::MIN_POSITIVE),
                 e.batches,
                 e.readings,
@@ -412,7 +414,7 @@ pub fn measure(candidate: Candidate<'_>, precision: &Precision) -> Result<Measur
 }
 
 /// [`measure`] on any [`Clock`], for example a
-/// [`SimulatedClock`](crate::clock::SimulatedClock) in tests.
+/// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests.
 pub fn measure_with_clock<C: Clock>(
     mut candidate: Candidate<'_>,
     precision: &Precision,
@@ -549,7 +551,7 @@ fn analyse(readings: &[f64], p: &Precision) -> Result<Analysis> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::SimulatedClock;
+    use crate::measure::clock::SimulatedClock;
     use crate::rng::Rng;
     use std::cell::RefCell;
 

@@ -22,10 +22,10 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{Beta, ContinuousCDF};
 
-use crate::candidate::Candidate;
-use crate::clock::{Clock, MonotonicClock};
 use crate::compare::{CompareOptions, compare_with_clock};
-use crate::env::Environment;
+use crate::measure::candidate::Candidate;
+use crate::measure::clock::{Clock, MonotonicClock};
+use crate::measure::env::Environment;
 use crate::{Error, Result, Verdict};
 
 /// Largest A/A false-signal rate a trustworthy machine may show (5 %).
@@ -385,7 +385,7 @@ pub fn expected_duration(options: &SelfTestOptions) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::SimulatedClock;
+    use crate::measure::clock::SimulatedClock;
     use crate::rng::Rng;
 
     #[test]

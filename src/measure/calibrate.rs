@@ -18,8 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::candidate::Candidate;
-use crate::clock::{Clock, MonotonicClock};
+use crate::measure::candidate::Candidate;
+use crate::measure::clock::{Clock, MonotonicClock};
 use crate::{Error, Result};
 
 /// Default largest share of a batch's duration that one clock step may be (0.1 %).
@@ -160,7 +160,7 @@ pub fn calibrate(
 }
 
 /// [`calibrate`] on any [`Clock`], for example a
-/// [`SimulatedClock`](crate::clock::SimulatedClock) in tests.
+/// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests.
 pub fn calibrate_with_clock<C: Clock>(
     candidate: &mut Candidate<'_>,
     options: &CalibrationOptions,
@@ -222,7 +222,7 @@ pub fn calibrate_with_clock<C: Clock>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::SimulatedClock;
+    use crate::measure::clock::SimulatedClock;
 
     /// A candidate costing `per_op` ns per operation plus `fixed` ns per batch on `clock`.
     fn sim<'a>(clock: &SimulatedClock, per_op: f64, fixed: u64) -> Candidate<'a> {

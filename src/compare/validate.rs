@@ -20,9 +20,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::candidate::Candidate;
-use crate::clock::{Clock, MonotonicClock};
-use crate::collect::{CollectOptions, Session, Stage};
+use crate::measure::candidate::Candidate;
+use crate::measure::clock::{Clock, MonotonicClock};
+use crate::measure::collect::{CollectOptions, Session, Stage};
 use crate::rng::{derive_seed, resolve_seed};
 use crate::stats::{
     self, BootstrapDistribution, DEFAULT_RESAMPLES, DRIFT_LEVEL, EstimateOptions, detect_drift,
@@ -371,8 +371,12 @@ pub fn validate_harness(
     let n = if o.collect.inner_loops > 0 {
         o.collect.inner_loops
     } else {
-        crate::calibrate::calibrate_with_clock(c, &o.collect.calibration_options(), &clock)?
-            .inner_loops
+        crate::measure::calibrate::calibrate_with_clock(
+            c,
+            &o.collect.calibration_options(),
+            &clock,
+        )?
+        .inner_loops
     };
     if !o.collect.skip_warmup {
         let want = o.collect.warmup_duration.as_nanos() as u64;
@@ -478,7 +482,7 @@ pub(crate) fn run_pair<C: Clock>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::SimulatedClock;
+    use crate::measure::clock::SimulatedClock;
     use crate::rng::Rng;
     use std::cell::RefCell;
     use std::rc::Rc;

@@ -12,12 +12,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::Calibration;
-use crate::clock::Instrument;
-use crate::compare::CompareOptions;
-use crate::env::Environment;
+use crate::compare::options::CompareOptions;
+use crate::compare::validate::HarnessValidation;
+use crate::display::{Ns, Pct, Pct0, Sig};
+use crate::measure::calibrate::Calibration;
+use crate::measure::clock::Instrument;
+use crate::measure::env::Environment;
 use crate::stats::{Confidences, DriftReport, Estimate, Ratio};
-use crate::validate::HarnessValidation;
 
 /// Version of the report's JSON layout. Raised whenever a field changes meaning or goes away.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
@@ -496,7 +497,7 @@ pub struct Report {
     /// Hardware counters per operation for both sides, when requested with
     /// [`CompareOptions::counters`] (their status says when the machine refused), from the
     /// first `repeats` pairs. They explain a difference; they never decide the verdict.
-    pub counters: Option<crate::counters::CounterSummary>,
+    pub counters: Option<crate::measure::counters::CounterSummary>,
     /// Whether the interval met [`CompareOptions::width_target`] (`None` when no target was
     /// set; `Some(false)` when the rule's pair budget ran out first).
     pub width_target_met: Option<bool>,
@@ -511,8 +512,8 @@ pub struct Report {
     /// CPU time the process's other threads used during the comparison (process CPU time
     /// minus the measuring thread's); `None` where the system cannot tell.
     pub other_threads_cpu: Option<Duration>,
-    /// The gate this comparison decided, when it ran as one (see [`crate::gate`]).
-    pub gate: Option<crate::gate::GateInfo>,
+    /// The gate this comparison decided, when it ran as one (see [`gate`](crate::gate)).
+    pub gate: Option<crate::compare::gate_record::GateInfo>,
     /// The short answer: `true` only when the interval excludes zero, |δ| exceeds the noise
     /// floor and |δ| exceeds [`QUANTIZATION_GATE`] clock steps.
     pub resolved: bool,
@@ -696,88 +697,9 @@ impl fmt::Display for Report {
     }
 }
 
-/// A fraction shown as a percentage with two decimals.
-pub(crate) struct Pct(pub f64);
-
-impl fmt::Display for Pct {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.2}%", 100.0 * self.0)
-    }
-}
-
-/// A ratio with four significant digits (1.771, 0.3293, 12.34).
-struct Sig(f64);
-
-impl fmt::Display for Sig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let v = self.0;
-        if !v.is_finite() || v == 0.0 {
-            return write!(f, "{v}");
-        }
-        let magnitude = v.abs().log10().floor() as i32;
-        let decimals = (3 - magnitude).clamp(0, 12) as usize;
-        write!(f, "{v:.decimals$}")
-    }
-}
-
-/// A level shown as a whole percentage ("95%").
-struct Pct0(f64);
-
-impl fmt::Display for Pct0 {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = 100.0 * self.0;
-        if (p - p.round()).abs() < 1e-9 {
-            write!(f, "{}%", p.round())
-        } else {
-            write!(f, "{p}%")
-        }
-    }
-}
-
-/// A duration in nanoseconds with about four significant digits and a fitting unit.
-pub(crate) struct Ns(pub f64);
-
-impl fmt::Display for Ns {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ns = self.0;
-        let (v, unit) = if ns < 1e4 {
-            (ns, "ns")
-        } else if ns < 1e7 {
-            (ns / 1e3, "µs")
-        } else if ns < 1e10 {
-            (ns / 1e6, "ms")
-        } else {
-            (ns / 1e9, "s")
-        };
-        let decimals = if v < 10.0 {
-            3
-        } else if v < 100.0 {
-            2
-        } else if v < 1000.0 {
-            1
-        } else {
-            0
-        };
-        write!(f, "{v:.decimals$} {unit}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn formats() {
-        assert_eq!(Ns(712.74).to_string(), "712.7 ns");
-        assert_eq!(Ns(1262.0).to_string(), "1262 ns");
-        assert_eq!(Ns(2.13).to_string(), "2.130 ns");
-        assert_eq!(Ns(48_000.0).to_string(), "48.00 µs");
-        assert_eq!(Pct(0.4353).to_string(), "43.53%");
-        assert_eq!(Pct0(0.95).to_string(), "95%");
-        assert_eq!(Sig(1.7712).to_string(), "1.771");
-        assert_eq!(Sig(0.329_33).to_string(), "0.3293");
-        assert_eq!(Sig(12.345).to_string(), "12.35");
-    }
 
     #[test]
     fn verdicts_and_warnings_read_as_sentences() {

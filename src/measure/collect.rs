@@ -25,13 +25,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::{
+use crate::measure::calibrate::{
     Calibration, CalibrationOptions, DEFAULT_MAX_INNER_LOOPS, DEFAULT_MAX_QUANTIZATION_ERROR,
     calibrate_with_clock,
 };
-use crate::candidate::Candidate;
-use crate::clock::{Clock, MonotonicClock};
-use crate::counters::{CounterDelta, CounterSet, CounterSummary};
+use crate::measure::candidate::Candidate;
+use crate::measure::clock::{Clock, MonotonicClock};
+use crate::measure::counters::{CounterDelta, CounterSet, CounterSummary};
 use crate::rng::Rng;
 use crate::stats::MINIMUM_DATA_POINTS;
 use crate::{Error, Result};
@@ -422,7 +422,7 @@ pub fn collect(
 }
 
 /// [`collect`] on any [`Clock`], for example a
-/// [`SimulatedClock`](crate::clock::SimulatedClock) in tests.
+/// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests.
 pub fn collect_with_clock<C: Clock>(
     a: &mut Candidate<'_>,
     b: &mut Candidate<'_>,
@@ -654,7 +654,7 @@ impl<'c, C: Clock> Session<'c, C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::SimulatedClock;
+    use crate::measure::clock::SimulatedClock;
     use std::cell::RefCell;
     use std::rc::Rc;
 

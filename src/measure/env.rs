@@ -88,7 +88,7 @@ impl Environment {
             kernel: read_trimmed("/proc/sys/kernel/osrelease"),
             cpu_model: cpu_model(),
             logical_cores: std::thread::available_parallelism().ok().map(|n| n.get()),
-            affinity: crate::pin::current_affinity(),
+            affinity: crate::measure::pin::current_affinity(),
             governor: read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
             turbo: turbo(),
             clock_source: read_trimmed(

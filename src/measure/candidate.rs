@@ -15,8 +15,8 @@ use std::any::Any;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::clock::Clock;
-use crate::counters::{CounterDelta, CounterSet};
+use crate::measure::clock::{Clock, time_call};
+use crate::measure::counters::{CounterDelta, CounterSet};
 use crate::{Error, Result};
 
 /// One code path under comparison: a name, an optional setup, the batch, an optional teardown.
@@ -123,13 +123,11 @@ impl<'a> Candidate<'a> {
         let batch = &mut self.batch;
         let (ns, delta) = catch_unwind(AssertUnwindSafe(|| {
             let before = counters.map(CounterSet::read);
-            let t0 = clock.now_ns();
-            batch(n);
-            let t1 = clock.now_ns();
+            let ns = time_call(clock, batch.as_mut(), n);
             let delta = counters
                 .zip(before)
                 .map(|(c, b)| CounterSet::delta(&b, &c.read()));
-            (t1.saturating_sub(t0), delta)
+            (ns, delta)
         }))
         .map_err(|p| panicked(&self.name, "batch", p))?;
         if let Some(teardown) = self.teardown.as_mut() {
@@ -159,7 +157,7 @@ fn panicked(name: &str, stage: &'static str, payload: Box<dyn Any + Send>) -> Er
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::SimulatedClock;
+    use crate::measure::clock::SimulatedClock;
     use std::cell::RefCell;
     use std::rc::Rc;
 

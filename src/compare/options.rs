@@ -1,0 +1,265 @@
+//! [`CompareOptions`]: every knob of [`compare`](crate::compare()), as one builder.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::validate::DEFAULT_VALIDATION_RUNS;
+use crate::measure::collect::{CancelToken, CollectOptions, Order, Progress};
+use crate::stats::{self, DEFAULT_LEVEL, DEFAULT_RESAMPLES};
+use crate::{Error, Result};
+
+/// Options for [`compare`](crate::compare()): a builder whose methods consume and return `Self`. Zero means the
+/// documented default for every numeric field.
+///
+/// ```
+/// use std::time::Duration;
+/// use rtcompare::CompareOptions;
+/// let opts = CompareOptions::default()
+///     .thresholds([0.05, 0.10])
+///     .seed(42)
+///     .validation_runs(40)
+///     .repeats(101)
+///     .warmup_duration(Duration::from_millis(300))
+///     .max_duration(Duration::from_secs(10));
+/// assert_eq!(opts.collect.repeats, 101);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CompareOptions {
+    /// Measurement options: repeats, batch size, order, warm-up, cancellation, progress.
+    pub collect: CollectOptions,
+    /// Relative speedups to report confidences for (fractions: 0.05 = "A needs at least 5 %
+    /// less time"). Empty: no confidences. NaN is rejected.
+    pub thresholds: Vec<f64>,
+    /// A/A runs per candidate; at least 2. Default 40.
+    pub validation_runs: usize,
+    /// Skip the A/A validation (the report then has no noise floor and says so).
+    pub skip_validation: bool,
+    /// Coverage of the interval, in (0, 1). Default 0.95.
+    pub level: f64,
+    /// Bootstrap replicates. Default 5,000.
+    pub resamples: usize,
+    /// Seed of every bootstrap; 0 draws one, recorded in [`Report::seed`](crate::Report::seed). It makes the
+    /// analysis reproducible, not the measurement.
+    pub seed: u64,
+    /// Time limit for the validation: once half of it has passed, no further A/A runs start,
+    /// provided at least 10 ran. The measurement always runs in full. Zero: no limit.
+    pub max_duration: Duration,
+    /// Pin the measuring thread to this CPU for the whole comparison (Linux; the previous
+    /// affinity is restored afterwards). `None`: leave the scheduler free.
+    pub pin_cpu: Option<usize>,
+    /// Keep collecting paired rounds after the first `repeats` until the interval on δ is at
+    /// most this wide (or the rule's pair budget is spent). The rule looks only at the width,
+    /// fixed before measuring, never at where the interval lies, so it cannot become "stop when
+    /// it looks significant". `None`: exactly `repeats` pairs.
+    pub width_target: Option<stats::WidthTarget>,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            collect: CollectOptions::default(),
+            thresholds: Vec::new(),
+            validation_runs: DEFAULT_VALIDATION_RUNS,
+            skip_validation: false,
+            level: DEFAULT_LEVEL,
+            resamples: DEFAULT_RESAMPLES,
+            seed: 0,
+            max_duration: Duration::ZERO,
+            pin_cpu: None,
+            width_target: None,
+        }
+    }
+}
+
+impl CompareOptions {
+    /// Sets [`collect`](Self::collect), the measurement options, wholesale.
+    pub fn collect(mut self, c: CollectOptions) -> Self {
+        self.collect = c;
+        self
+    }
+    /// Sets [`thresholds`](Self::thresholds).
+    pub fn thresholds(mut self, t: impl IntoIterator<Item = f64>) -> Self {
+        self.thresholds = t.into_iter().collect();
+        self
+    }
+    /// Sets [`validation_runs`](Self::validation_runs).
+    pub fn validation_runs(mut self, runs: usize) -> Self {
+        self.validation_runs = runs;
+        self
+    }
+    /// Sets [`skip_validation`](Self::skip_validation).
+    pub fn skip_validation(mut self, skip: bool) -> Self {
+        self.skip_validation = skip;
+        self
+    }
+    /// Sets [`level`](Self::level).
+    pub fn level(mut self, level: f64) -> Self {
+        self.level = level;
+        self
+    }
+    /// Sets [`resamples`](Self::resamples).
+    pub fn resamples(mut self, r: usize) -> Self {
+        self.resamples = r;
+        self
+    }
+    /// Sets [`seed`](Self::seed).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+    /// Sets [`max_duration`](Self::max_duration).
+    pub fn max_duration(mut self, d: Duration) -> Self {
+        self.max_duration = d;
+        self
+    }
+    /// Pins the measuring thread to `cpu` for the comparison ([`pin_cpu`](Self::pin_cpu)).
+    pub fn pin_to_cpu(mut self, cpu: usize) -> Self {
+        self.pin_cpu = Some(cpu);
+        self
+    }
+    /// Collects more pairs until the interval's half-width meets `target`
+    /// ([`width_target`](Self::width_target)).
+    pub fn width_target(mut self, target: stats::WidthTarget) -> Self {
+        self.width_target = Some(target);
+        self
+    }
+    /// Sets the paired samples per candidate ([`CollectOptions::repeats`]).
+    pub fn repeats(mut self, repeats: usize) -> Self {
+        self.collect.repeats = repeats;
+        self
+    }
+    /// Fixes the batch size ([`CollectOptions::inner_loops`]; 0 = calibrate).
+    pub fn inner_loops(mut self, n: u64) -> Self {
+        self.collect.inner_loops = n;
+        self
+    }
+    /// Sets [`CollectOptions::max_quantization_error`].
+    pub fn max_quantization_error(mut self, e: f64) -> Self {
+        self.collect.max_quantization_error = e;
+        self
+    }
+    /// Sets [`CollectOptions::order`].
+    pub fn order(mut self, order: Order) -> Self {
+        self.collect.order = order;
+        self
+    }
+    /// Sets [`CollectOptions::warmup`].
+    pub fn warmup(mut self, batches: usize) -> Self {
+        self.collect.warmup = batches;
+        self
+    }
+    /// Sets [`CollectOptions::warmup_duration`].
+    pub fn warmup_duration(mut self, d: Duration) -> Self {
+        self.collect.warmup_duration = d;
+        self
+    }
+    /// Sets [`CollectOptions::skip_warmup`].
+    pub fn skip_warmup(mut self, skip: bool) -> Self {
+        self.collect.skip_warmup = skip;
+        self
+    }
+    /// Reads hardware counters around the measured batches ([`CollectOptions::counters`]);
+    /// the report's [`counters`](crate::Report::counters) holds the per-operation medians or says
+    /// they were unavailable.
+    pub fn counters(mut self, on: bool) -> Self {
+        self.collect.counters = on;
+        self
+    }
+    /// Sets a cancellation token ([`CollectOptions::cancel`]).
+    pub fn cancel(mut self, token: CancelToken) -> Self {
+        self.collect.cancel = Some(token);
+        self
+    }
+    /// Sets a deadline for the whole comparison ([`CollectOptions::timeout`]).
+    pub fn timeout(mut self, d: Duration) -> Self {
+        self.collect.timeout = Some(d);
+        self
+    }
+    /// Sets a progress callback, called between batches only ([`CollectOptions::progress`]).
+    pub fn progress(mut self, f: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        self.collect.progress = Some(Arc::new(f));
+        self
+    }
+
+    pub(crate) fn resolved(&self) -> Result<CompareOptions> {
+        let mut o = self.clone();
+        o.collect = self.collect.resolved()?;
+        if let Some(i) = o.thresholds.iter().position(|t| t.is_nan()) {
+            return Err(Error::invalid_option(
+                "thresholds",
+                format!("threshold {i} is NaN; every threshold must be a number"),
+            ));
+        }
+        if o.validation_runs == 0 {
+            o.validation_runs = DEFAULT_VALIDATION_RUNS;
+        }
+        if !o.skip_validation && o.validation_runs < 2 {
+            return Err(Error::TooFewSamples {
+                what: "validation runs",
+                needed: 2,
+                got: o.validation_runs,
+            });
+        }
+        if o.level == 0.0 {
+            o.level = DEFAULT_LEVEL;
+        }
+        if !(o.level > 0.0 && o.level < 1.0) {
+            return Err(Error::out_of_range(
+                "level",
+                o.level,
+                "0 < level < 1 (0 selects 0.95)",
+            ));
+        }
+        if o.resamples == 0 {
+            o.resamples = DEFAULT_RESAMPLES;
+        }
+        if let Some(w) = &o.width_target {
+            w.validate()?;
+        }
+        Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_resolve_and_reject() {
+        let o = CompareOptions::default()
+            .validation_runs(0)
+            .level(0.0)
+            .resamples(0)
+            .resolved()
+            .unwrap();
+        assert_eq!(o.validation_runs, 40);
+        assert_eq!(o.level, 0.95);
+        assert_eq!(o.resamples, 5000);
+        let bad = |o: CompareOptions| o.resolved().unwrap_err();
+        assert!(matches!(
+            bad(CompareOptions::default().thresholds([0.1, f64::NAN])),
+            Error::InvalidOption {
+                name: "thresholds",
+                ..
+            }
+        ));
+        assert!(matches!(
+            bad(CompareOptions::default().level(1.5)),
+            Error::OutOfRange { name: "level", .. }
+        ));
+        assert!(matches!(
+            bad(CompareOptions::default().validation_runs(1)),
+            Error::TooFewSamples { .. }
+        ));
+        assert!(matches!(
+            bad(CompareOptions::default().repeats(5)),
+            Error::TooFewSamples {
+                what: "repeats",
+                ..
+            }
+        ));
+    }
+}

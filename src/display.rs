@@ -1,0 +1,88 @@
+//! Number formats shared by every `Display` in the crate: percentages, ratios, levels and
+//! durations. Pure; imports nothing of the crate.
+
+use std::fmt;
+
+/// A fraction shown as a percentage with two decimals.
+pub(crate) struct Pct(pub f64);
+
+impl fmt::Display for Pct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.2}%", 100.0 * self.0)
+    }
+}
+
+/// A ratio with four significant digits (1.771, 0.3293, 12.34).
+pub(crate) struct Sig(pub f64);
+
+impl fmt::Display for Sig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if !v.is_finite() || v == 0.0 {
+            return write!(f, "{v}");
+        }
+        let magnitude = v.abs().log10().floor() as i32;
+        let decimals = (3 - magnitude).clamp(0, 12) as usize;
+        write!(f, "{v:.decimals$}")
+    }
+}
+
+/// A level shown as a whole percentage ("95%").
+pub(crate) struct Pct0(pub f64);
+
+impl fmt::Display for Pct0 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = 100.0 * self.0;
+        if (p - p.round()).abs() < 1e-9 {
+            write!(f, "{}%", p.round())
+        } else {
+            write!(f, "{p}%")
+        }
+    }
+}
+
+/// A duration in nanoseconds with about four significant digits and a fitting unit.
+pub(crate) struct Ns(pub f64);
+
+impl fmt::Display for Ns {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ns = self.0;
+        let (v, unit) = if ns < 1e4 {
+            (ns, "ns")
+        } else if ns < 1e7 {
+            (ns / 1e3, "µs")
+        } else if ns < 1e10 {
+            (ns / 1e6, "ms")
+        } else {
+            (ns / 1e9, "s")
+        };
+        let decimals = if v < 10.0 {
+            3
+        } else if v < 100.0 {
+            2
+        } else if v < 1000.0 {
+            1
+        } else {
+            0
+        };
+        write!(f, "{v:.decimals$} {unit}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(Ns(712.74).to_string(), "712.7 ns");
+        assert_eq!(Ns(1262.0).to_string(), "1262 ns");
+        assert_eq!(Ns(2.13).to_string(), "2.130 ns");
+        assert_eq!(Ns(48_000.0).to_string(), "48.00 µs");
+        assert_eq!(Pct(0.4353).to_string(), "43.53%");
+        assert_eq!(Pct0(0.95).to_string(), "95%");
+        assert_eq!(Sig(1.7712).to_string(), "1.771");
+        assert_eq!(Sig(0.329_33).to_string(), "0.3293");
+        assert_eq!(Sig(12.345).to_string(), "12.35");
+    }
+}
