@@ -262,12 +262,18 @@ fn simulated_warnings_fire_on_their_conditions() {
         &clock,
     )
     .unwrap();
+    // The ratio carries the verdict and drifted; B's own shift (a few percent) is below the
+    // 10 % that would make it the machine's problem.
+    assert!(r.has_warning("drift_ratio"), "{r}");
     assert!(
-        r.has_warning("drift_b") && r.has_warning("drift_ratio"),
+        r.drift_b.relative_shift > 0.0 && r.drift_b.p_value < 0.01,
         "{r}"
     );
-    assert!(!r.has_warning("drift_a"), "{r}");
-    assert!(r.drift_b.relative_shift > 0.0);
+    assert!(r.drift_b.relative_shift < rtcompare::report::MACHINE_DRIFT_SHIFT);
+    assert!(
+        !r.has_warning("drift_a") && !r.has_warning("drift_b"),
+        "{r}"
+    );
 
     // Strongly autocorrelated noise: blocks are used and a warning says they do not suffice.
     let a = sim("a", &clock, |_| 100.0, 0.02, 0.9, 5);
@@ -295,7 +301,15 @@ fn simulated_warnings_fire_on_their_conditions() {
     )
     .unwrap();
     assert!(!r.resolved, "{r}");
-    assert!(r.has_warning("quantization_near_difference") || r.has_warning("high_tie_rate"));
+    // Every batch reads the same whole number of ticks: every replicate ties at zero, the
+    // interval collapses to [0, 0], and the tie warning says a finer clock could move it.
+    assert_eq!(
+        (r.estimate.low, r.estimate.high, r.tie_rate),
+        (0.0, 0.0, 1.0),
+        "{r}"
+    );
+    assert!(r.has_warning("high_tie_rate"), "{r}");
+    assert!(!r.has_warning("quantization_near_difference"), "{r}");
 
     // A floor larger than the difference asked about.
     let a = sim("a", &clock, |_| 100.0, 0.2, 0.0, 1);
@@ -448,4 +462,28 @@ fn a_width_target_collects_until_the_interval_is_narrow_enough() {
     let e = compare_with_clock(a, b, &quick().width_target(WidthTarget::new(-1.0)), &clock)
         .unwrap_err();
     assert!(matches!(e, Error::OutOfRange { .. }), "{e:?}");
+}
+
+#[test]
+fn a_batch_timed_at_zero_records_the_ratio_drift_as_not_run() {
+    // Every 40th batch of A reads 0 ns (a fixed batch of one operation on a clock that did not
+    // move): the ratio B/A is infinite there, so its drift test cannot run. The comparison
+    // still answers, with the drift report saying n = 0.
+    let clock = SimulatedClock::new(1);
+    let c = clock.clone();
+    let mut i = 0u64;
+    let a = Candidate::new("a", move |n| {
+        i += 1;
+        if !i.is_multiple_of(40) {
+            c.advance(1_000 * n);
+        }
+    });
+    let b = sim("b", &clock, |_| 1_000.0, 0.01, 0.0, 2);
+    let r =
+        compare_with_clock(a, b, &quick().inner_loops(1).skip_validation(true), &clock).unwrap();
+    assert!(r.samples_a.contains(&0.0), "{r}");
+    assert_eq!(r.drift_ratio.n, 0, "{r}");
+    assert_eq!(r.autocorrelation_ratio, 0.0);
+    assert!(!r.has_warning("drift_ratio"), "{r}");
+    assert!(r.drift_a.n > 0 && r.drift_b.n > 0);
 }

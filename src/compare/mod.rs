@@ -203,10 +203,10 @@ pub fn compare_with_clock<C: Clock>(
             (Series::B, &analysis.drift_b),
             (Series::Ratio, &analysis.drift_ratio),
         ],
-        autocorrelation: analysis.autocorrelation,
+        autocorrelation: analysis.autocorrelation_ratio,
         suspended,
         tie_rate: analysis.tie_rate,
-        delta: analysis.estimate.delta,
+        estimate: &analysis.estimate,
         quantization,
         noise_floor,
         thresholds: &o.thresholds,
@@ -237,6 +237,7 @@ pub fn compare_with_clock<C: Clock>(
         autocorrelation_a: analysis.autocorrelation_a,
         autocorrelation_b: analysis.autocorrelation_b,
         autocorrelation: analysis.autocorrelation,
+        autocorrelation_ratio: analysis.autocorrelation_ratio,
         block_length: analysis.block_length,
         tie_rate: analysis.tie_rate,
         inner_loops: n,
@@ -275,12 +276,16 @@ struct Analysis {
     autocorrelation_a: f64,
     autocorrelation_b: f64,
     autocorrelation: f64,
+    autocorrelation_ratio: f64,
     block_length: usize,
 }
 
 impl Analysis {
     fn of(a: &[f64], b: &[f64], o: &CompareOptions, seed: u64) -> Result<Analysis> {
         let ratios: Vec<f64> = b.iter().zip(a).map(|(b, a)| b / a).collect();
+        // A batch timed at 0 ns makes a ratio infinite: the ratio's diagnostics are then
+        // recorded as not run instead of failing the comparison.
+        let ratios_finite = ratios.iter().all(|r| r.is_finite());
         let autocorrelation_a = lag1_autocorrelation(a)?;
         let autocorrelation_b = lag1_autocorrelation(b)?;
         let autocorrelation = autocorrelation_a.max(autocorrelation_b);
@@ -307,10 +312,19 @@ impl Analysis {
             tie_rate: dist.tie_split().tie_rate,
             drift_a: detect_drift(a)?,
             drift_b: detect_drift(b)?,
-            drift_ratio: detect_drift(&ratios)?,
+            drift_ratio: if ratios_finite {
+                detect_drift(&ratios)?
+            } else {
+                DriftReport::not_run()
+            },
             autocorrelation_a,
             autocorrelation_b,
             autocorrelation,
+            autocorrelation_ratio: if ratios_finite {
+                lag1_autocorrelation(&ratios)?
+            } else {
+                0.0
+            },
             block_length,
         })
     }

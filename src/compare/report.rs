@@ -32,8 +32,10 @@ pub const QUANTIZATION_GATE: f64 = 1.5;
 /// add variance; at 0.2 the plain bootstrap's false signals rise from 10 % to about 13 %).
 pub const AUTOCORRELATION_THRESHOLD: f64 = 0.2;
 
-/// Lag-1 autocorrelation beyond which even blocks do not repair the interval (0.4: the block
-/// bootstrap's false signals were still 12.7 % against a nominal 10 % there).
+/// Lag-1 autocorrelation of the pairs' ratios B/A beyond which even blocks do not repair the
+/// interval (0.4: the block bootstrap's false signals were still 12.7 % against a nominal 10 %
+/// there). The warning looks at the ratio series, the one the verdict is computed from: noise
+/// common to both candidates (the machine's) cancels in it and leaves the interval valid.
 pub const HIGH_AUTOCORRELATION: f64 = 0.4;
 
 /// Growth of the process's peak resident memory during a comparison beyond which the working
@@ -41,10 +43,32 @@ pub const HIGH_AUTOCORRELATION: f64 = 0.4;
 /// result.
 pub const LARGE_WORKING_SET_BYTES: u64 = 16 << 20;
 
-/// Significance level of the drift warnings (0.01). Three drift tests run per comparison (A, B
-/// and the ratio); at 0.05 each, a machine that holds perfectly still would still warn about
-/// one comparison in seven.
+/// Significance level of the drift warnings (0.01), on the Spearman test of each series in
+/// measurement order. On the ratio series B/A no healthy comparison measured for
+/// BACKGROUND.md drifted at this level, and every one with a 5 % step or trend in one
+/// candidate did.
 pub const DRIFT_WARNING_LEVEL: f64 = 0.01;
+
+/// Second-half over first-half shift of candidate A's or B's own series beyond which a
+/// significant drift of that series is reported (0.10 = 10 %). A and B alone mostly see the
+/// machine: their drift tests fired in about one healthy comparison in four on the development
+/// machine, with shifts of a few percent that left the paired ratio, and so the verdict,
+/// untouched. Only a change this large makes the reported ns/op figures a blend of two
+/// machines.
+pub const MACHINE_DRIFT_SHIFT: f64 = 0.10;
+
+/// How many standard errors above its nominal value an A/A validation's false-signal rate, or
+/// its mean confidence away from 0.5, may lie before the validation is called unreliable (3).
+/// The standard errors scale with the run count: √(p(1 − p)/runs) for the rate, with
+/// p = 2·(1 − level), and 0.29/√runs for the mean confidence (a uniform confidence has
+/// standard deviation 1/√12). At 40 runs and level 0.95 the limits are 0.24 and 0.14.
+pub const VALIDATION_LIMIT_SE: f64 = 3.0;
+
+/// How many times wider than its yardstick (the A/A noise floor, or the quantization gate when
+/// that is larger) the interval's half-width may be before a warning says the noise changed
+/// between the validation and the measurement (4). A healthy comparison's ratio is about 1.2:
+/// a 95 % half-width is 1.96 standard errors, the floor (the 0.9 quantile of |δ|) about 1.64.
+pub const NOISE_CHANGE_FACTOR: f64 = 4.0;
 
 /// CPU time of the process's other threads, as a share of the comparison's wall time, above
 /// which a warning says they competed with the measurement (0.25: a quarter of a core).
@@ -197,7 +221,10 @@ pub enum Warning {
         /// Runs requested.
         requested: usize,
     },
-    /// A series drifted during the measurement: the machine did not hold still.
+    /// A series drifted during the measurement. On the ratio B/A (`drift_ratio`) this
+    /// threatens the verdict; on A or B alone (`drift_a`, `drift_b`) it is raised only for a
+    /// shift beyond [`MACHINE_DRIFT_SHIFT`], which makes the ns/op figures a blend of two
+    /// machine states.
     Drift {
         /// Which series.
         series: Series,
@@ -207,10 +234,11 @@ pub enum Warning {
         /// The drift test's p-value.
         p_value: f64,
     },
-    /// Neighbouring samples are so correlated that even block resampling understates the
+    /// Neighbouring pairs are so correlated that even block resampling understates the
     /// uncertainty.
     HighAutocorrelation {
-        /// The larger lag-1 autocorrelation of the two series.
+        /// Lag-1 autocorrelation of the pairs' ratios B/A (reports written by earlier versions
+        /// of the crate held the larger of A's and B's here).
         autocorrelation: f64,
     },
     /// The machine was suspended during the comparison.
@@ -224,7 +252,9 @@ pub enum Warning {
         /// Share of tied replicates.
         tie_rate: f64,
     },
-    /// The difference is within a factor two of the quantization gate.
+    /// The clock's step could change the verdict: moving the estimate and its interval by one
+    /// quantization gate ([`QUANTIZATION_GATE`] clock steps) either way would give another
+    /// outcome. Not raised when the verdict already is "below quantization".
     QuantizationNearDifference {
         /// The point estimate (fraction).
         delta: f64,
@@ -248,6 +278,23 @@ pub enum Warning {
         false_signal_rate: f64,
         /// Its mean A/A confidence (nominal 0.5).
         mean_confidence: f64,
+        /// The nominal false-signal rate, 2·(1 − level) of the validation (0 in reports
+        /// written before the field existed).
+        #[serde(default)]
+        nominal_rate: f64,
+        /// A/A runs the rates rest on (0 in reports written before the field existed).
+        #[serde(default)]
+        runs: usize,
+    },
+    /// The interval is much wider than identical code's A/A differences measured just before:
+    /// the machine's noise changed between the validation and the measurement (a burst of
+    /// interference), so the floor describes a quieter machine than the one measured.
+    NoiseChanged {
+        /// Half the interval's width (fraction).
+        half_width: f64,
+        /// What it was compared with: the larger of the noise floor and the quantization gate
+        /// (fraction).
+        yardstick: f64,
     },
     /// Resident memory grew past [`LARGE_WORKING_SET_BYTES`]: the working set likely exceeds
     /// the caches and one process's memory layout may decide the result.
@@ -295,6 +342,7 @@ impl Warning {
             Warning::QuantizationNearDifference { .. } => "quantization_near_difference",
             Warning::NoisyFloor { .. } => "noisy_floor",
             Warning::UnreliableValidation { .. } => "unreliable_validation",
+            Warning::NoiseChanged { .. } => "noise_changed",
             Warning::LargeWorkingSet { .. } => "large_working_set",
             Warning::BusyProcess { .. } => "busy_process",
             Warning::BusyMachine { .. } => "busy_machine",
@@ -330,23 +378,32 @@ impl fmt::Display for Warning {
                 } else {
                     "higher"
                 };
-                write!(
-                    f,
-                    "{what} drifted during the run: its measurements were {} {dir} in the \
-                     second half than in the first (p = {p_value:.3}), so the machine did not \
-                     hold still",
-                    Pct(relative_shift.abs())
-                )?;
                 if series == Series::Ratio {
-                    f.write_str("; the candidates were not in a steady state, so the difference depends on how long they ran")?;
+                    write!(
+                        f,
+                        "{what} drifted during the run: it was {} {dir} in the second half than \
+                         in the first (p = {p_value:.3}), so the candidates were not in a steady \
+                         state and the difference depends on how long they ran; warm up longer \
+                         or measure on a quieter machine",
+                        Pct(relative_shift.abs())
+                    )?;
+                } else {
+                    write!(
+                        f,
+                        "{what}'s own measurements were {} {dir} in the second half than in the \
+                         first (p = {p_value:.3}): the machine changed speed during the run, so \
+                         its ns/op figure blends two machines (the verdict rests on the paired \
+                         ratio, tested separately)",
+                        Pct(relative_shift.abs())
+                    )?;
                 }
                 Ok(())
             }
             Warning::HighAutocorrelation { autocorrelation } => write!(
                 f,
-                "neighbouring measurements are strongly correlated (lag-1 autocorrelation \
-                 {autocorrelation:+.2}); even block resampling understates the uncertainty, so \
-                 the interval is too narrow"
+                "neighbouring pairs are strongly correlated (lag-1 autocorrelation of the ratio \
+                 B/A {autocorrelation:+.2}); even block resampling understates the uncertainty, \
+                 so the interval is too narrow; measure longer batches or on a quieter machine"
             ),
             Warning::Suspended { seconds } => write!(
                 f,
@@ -363,10 +420,11 @@ impl fmt::Display for Warning {
                 quantization,
             } => write!(
                 f,
-                "the difference ({}) is close to what one clock step can produce ({} of a \
-                 batch); lengthen the batches with a smaller max_quantization_error",
-                Pct(delta.abs()),
-                Pct(quantization)
+                "one clock step is {} of a batch, and moving the difference ({}) by \
+                 {QUANTIZATION_GATE} such steps would change the verdict; lengthen the batches \
+                 with a smaller max_quantization_error",
+                Pct(quantization),
+                Pct(delta)
             ),
             Warning::NoisyFloor {
                 noise_floor,
@@ -382,13 +440,29 @@ impl fmt::Display for Warning {
                 series,
                 false_signal_rate,
                 mean_confidence,
+                nominal_rate,
+                runs,
             } => write!(
                 f,
-                "candidate {}'s A/A validation gave {:.0}% false signals (nominal 10%) and a \
-                 mean confidence of {mean_confidence:.2} (nominal 0.50): the harness is not \
-                 neutral between positions on this machine",
+                "candidate {}'s A/A validation gave {:.0}% false signals (nominal {:.0}%) and a \
+                 mean confidence of {mean_confidence:.2} (nominal 0.50) over {runs} runs: the \
+                 harness is not neutral between positions on this machine, so its noise floor \
+                 cannot be trusted",
                 if series == Series::B { "B" } else { "A" },
-                100.0 * false_signal_rate
+                100.0 * false_signal_rate,
+                100.0 * nominal_rate
+            ),
+            Warning::NoiseChanged {
+                half_width,
+                yardstick,
+            } => write!(
+                f,
+                "the interval (±{}) is {:.1} times wider than identical code's A/A differences \
+                 measured just before ({}): the machine's noise changed during the measurement, \
+                 so the floor describes a quieter machine; measure again",
+                Pct(half_width),
+                half_width / yardstick,
+                Pct(yardstick)
             ),
             Warning::LargeWorkingSet { growth_bytes } => write!(
                 f,
@@ -468,6 +542,11 @@ pub struct Report {
     pub autocorrelation_b: f64,
     /// The larger of the two, which chose the block length.
     pub autocorrelation: f64,
+    /// Lag-1 autocorrelation of the pairs' ratios B/A, the series the verdict is computed
+    /// from; the high-autocorrelation warning reads it (0 when a ratio is not finite, and in
+    /// reports written before the field existed).
+    #[serde(default)]
+    pub autocorrelation_ratio: f64,
     /// Resampling block length used (1: single pairs).
     pub block_length: usize,
     /// Share of the bootstrap replicates tied at exactly zero.

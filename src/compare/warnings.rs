@@ -4,27 +4,37 @@ use std::time::Duration;
 
 use crate::compare::report::{
     BUSY_PROCESS_SHARE, DRIFT_WARNING_LEVEL, HIGH_AUTOCORRELATION, HIGH_TIE_RATE,
-    LARGE_WORKING_SET_BYTES, QUANTIZATION_GATE, Series, Warning,
+    LARGE_WORKING_SET_BYTES, MACHINE_DRIFT_SHIFT, NOISE_CHANGE_FACTOR, QUANTIZATION_GATE, Series,
+    VALIDATION_LIMIT_SE, Verdict, Warning,
 };
 use crate::compare::validate::HarnessValidation;
-use crate::stats::DriftReport;
+use crate::compare::verdict::decide;
+use crate::stats::{DriftReport, Estimate};
 
-/// Mean A/A confidence further than this from 0.5, or a false-signal rate above
-/// [`MAX_FALSE_SIGNAL_RATE`], marks a validation as unreliable.
-const MAX_CONFIDENCE_BIAS: f64 = 0.15;
-/// False-signal rate above which a validation is unreliable (0.25: nominal 0.10, and three
-/// standard errors above it at 40 runs).
-const MAX_FALSE_SIGNAL_RATE: f64 = 0.25;
+/// Standard deviation of a confidence spread uniformly over [0, 1]: 1/√12.
+const UNIFORM_SD: f64 = 0.288_675_134_594_812_9;
+
+/// Whether an A/A validation misbehaved: its false-signal rate, or its mean confidence's
+/// distance from 0.5, more than [`VALIDATION_LIMIT_SE`] standard errors above nominal for its
+/// run count and level. Pure.
+pub(crate) fn validation_unreliable(v: &HarnessValidation) -> bool {
+    let runs = v.runs.max(1) as f64;
+    let p = 2.0 * (1.0 - v.level);
+    let rate_limit = p + VALIDATION_LIMIT_SE * (p * (1.0 - p) / runs).sqrt();
+    let bias_limit = VALIDATION_LIMIT_SE * UNIFORM_SD / runs.sqrt();
+    v.false_signal_rate > rate_limit || (v.mean_confidence - 0.5).abs() > bias_limit
+}
 
 /// What the warnings are decided on.
 pub(crate) struct WarningInputs<'a> {
     pub(crate) validation_a: Option<&'a HarnessValidation>,
     pub(crate) validation_b: Option<&'a HarnessValidation>,
     pub(crate) drift: [(Series, &'a DriftReport); 3],
+    /// Lag-1 autocorrelation of the ratio series B/A.
     pub(crate) autocorrelation: f64,
     pub(crate) suspended: Duration,
     pub(crate) tie_rate: f64,
-    pub(crate) delta: f64,
+    pub(crate) estimate: &'a Estimate,
     pub(crate) quantization: f64,
     pub(crate) noise_floor: f64,
     pub(crate) thresholds: &'a [f64],
@@ -50,13 +60,13 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
                 });
             }
             for (series, v) in [(Series::A, va), (Series::B, vb)] {
-                if v.false_signal_rate > MAX_FALSE_SIGNAL_RATE
-                    || (v.mean_confidence - 0.5).abs() > MAX_CONFIDENCE_BIAS
-                {
+                if validation_unreliable(v) {
                     w.push(Warning::UnreliableValidation {
                         series,
                         false_signal_rate: v.false_signal_rate,
                         mean_confidence: v.mean_confidence,
+                        nominal_rate: 2.0 * (1.0 - v.level),
+                        runs: v.runs,
                     });
                 }
             }
@@ -64,7 +74,10 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
         _ => w.push(Warning::ValidationSkipped),
     }
     for (series, d) in i.drift {
-        if d.drifted(DRIFT_WARNING_LEVEL) {
+        // The ratio carries the verdict; A and B alone mostly see the machine, so their drift
+        // is reported only when it is large enough to blend two machine states.
+        let material = series == Series::Ratio || d.relative_shift.abs() > MACHINE_DRIFT_SHIFT;
+        if d.n > 0 && d.drifted(DRIFT_WARNING_LEVEL) && material {
             w.push(Warning::Drift {
                 series,
                 relative_shift: d.relative_shift,
@@ -82,16 +95,29 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
             seconds: i.suspended.as_secs_f64(),
         });
     }
-    if i.tie_rate > HIGH_TIE_RATE {
+    let e = i.estimate;
+    // Ties matter when they pin an end of the interval to exactly zero: a finer clock could
+    // then move it across.
+    if i.tie_rate > HIGH_TIE_RATE && (e.low == 0.0 || e.high == 0.0) {
         w.push(Warning::HighTieRate {
             tie_rate: i.tie_rate,
         });
     }
-    if i.delta.abs() <= 2.0 * QUANTIZATION_GATE * i.quantization {
+    if quantization_could_change_verdict(e, i.noise_floor, i.quantization) {
         w.push(Warning::QuantizationNearDifference {
-            delta: i.delta,
+            delta: e.delta,
             quantization: i.quantization,
         });
+    }
+    if i.validation_a.is_some() {
+        let yardstick = i.noise_floor.max(QUANTIZATION_GATE * i.quantization);
+        let half_width = e.half_width();
+        if yardstick > 0.0 && half_width > NOISE_CHANGE_FACTOR * yardstick {
+            w.push(Warning::NoiseChanged {
+                half_width,
+                yardstick,
+            });
+        }
     }
     let smallest = i
         .thresholds
@@ -126,10 +152,46 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
     w
 }
 
+/// Whether moving the estimate and its interval by one quantization gate (1.5 clock steps as a
+/// share of the faster batch) either way changes the outcome of [`decide`] (resolved or not,
+/// and which side). When the verdict already is "below quantization" its reason says so.
+fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64) -> bool {
+    let verdict = decide(e, floor, quantization);
+    if matches!(
+        verdict.reason(),
+        Some(crate::compare::report::Unresolved::BelowQuantization { .. })
+    ) {
+        return false;
+    }
+    let outcome = |v: &Verdict| match v {
+        Verdict::AFaster => 1,
+        Verdict::BFaster => -1,
+        Verdict::CannotTell(_) => 0,
+    };
+    let gate = QUANTIZATION_GATE * quantization;
+    [gate, -gate].iter().any(|&g| {
+        let mut moved = *e;
+        moved.delta += g;
+        moved.low += g;
+        moved.high += g;
+        outcome(&decide(&moved, floor, quantization)) != outcome(&verdict)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::detect_drift;
+    use crate::stats::{self, EstimateOptions, detect_drift};
+
+    fn est(delta: f64, low: f64, high: f64) -> Estimate {
+        let a = [100.0; 11];
+        let mut e =
+            stats::estimate_difference(&a, &a, &EstimateOptions::default().seed(1)).unwrap();
+        e.delta = delta;
+        e.low = low;
+        e.high = high;
+        e
+    }
 
     fn drift(p: f64, shift: f64) -> DriftReport {
         let mut d = detect_drift(&[1.0, 2.0, 1.0, 2.0]).unwrap();
@@ -161,6 +223,7 @@ mod tests {
     #[test]
     fn every_warning_has_a_constructed_trigger() {
         let quiet = drift(0.5, 0.0);
+        let resolved = est(0.2, 0.198, 0.202);
         let va = validation(0.002, 0.1, 40, 40);
         let base = WarningInputs {
             validation_a: Some(&va),
@@ -173,7 +236,7 @@ mod tests {
             autocorrelation: 0.05,
             suspended: Duration::ZERO,
             tie_rate: 0.01,
-            delta: 0.2,
+            estimate: &resolved,
             quantization: 0.001,
             noise_floor: 0.002,
             thresholds: &[0.05],
@@ -211,7 +274,23 @@ mod tests {
             }),
             ["validation_cut_short"]
         );
-        let biased = validation(0.002, 0.4, 40, 40);
+        // The limits scale with the runs: 30 % false signals is too many over 40 runs
+        // (limit 24 %), not over 10 (limit 38 %).
+        let biased = validation(0.002, 0.3, 40, 40);
+        let few = validation(0.002, 0.3, 10, 10);
+        assert!(
+            codes(&WarningInputs {
+                validation_a: Some(&few),
+                validation_b: Some(&few),
+                ..base
+            })
+            .is_empty()
+        );
+        let w = warnings(&WarningInputs {
+            validation_b: Some(&biased),
+            ..base
+        });
+        assert!(w[0].to_string().contains("(nominal 10%)"), "{}", w[0]);
         assert_eq!(
             codes(&WarningInputs {
                 validation_b: Some(&biased),
@@ -229,7 +308,32 @@ mod tests {
                 ],
                 ..base
             }),
-            ["drift_a", "drift_b", "drift_ratio"]
+            ["drift_ratio"],
+            "a 7 % shift of A or B alone is the machine's, not the verdict's"
+        );
+        let far = drift(0.001, 0.2);
+        assert_eq!(
+            codes(&WarningInputs {
+                drift: [
+                    (Series::A, &far),
+                    (Series::B, &far),
+                    (Series::Ratio, &quiet)
+                ],
+                ..base
+            }),
+            ["drift_a", "drift_b"]
+        );
+        let untested = DriftReport::not_run();
+        assert!(
+            codes(&WarningInputs {
+                drift: [
+                    (Series::A, &quiet),
+                    (Series::B, &quiet),
+                    (Series::Ratio, &untested)
+                ],
+                ..base
+            })
+            .is_empty()
         );
         assert_eq!(
             codes(&WarningInputs {
@@ -245,20 +349,60 @@ mod tests {
             }),
             ["suspended"]
         );
+        // Ties matter only when they pin an end of the interval to zero.
+        assert!(
+            codes(&WarningInputs {
+                tie_rate: 0.5,
+                ..base
+            })
+            .is_empty()
+        );
+        let pinned = est(0.0, 0.0, 0.0);
         assert_eq!(
             codes(&WarningInputs {
                 tie_rate: 0.5,
+                estimate: &pinned,
                 ..base
             }),
             ["high_tie_rate"]
         );
+        // Resolved 2 % with a 1.5 % gate: one gate lower would be "below quantization".
+        let near = est(0.02, 0.018, 0.022);
         assert_eq!(
             codes(&WarningInputs {
-                delta: 0.002,
-                noise_floor: 0.0,
+                estimate: &near,
+                quantization: 0.01,
                 ..base
             }),
             ["quantization_near_difference"]
+        );
+        // Identical code a fraction of a gate from zero: no step can produce a verdict.
+        let null = est(0.0, -0.001, 0.001);
+        assert!(
+            codes(&WarningInputs {
+                estimate: &null,
+                quantization: 0.001,
+                ..base
+            })
+            .is_empty()
+        );
+        // Already "below quantization": the verdict's reason says it, no warning repeats it.
+        let below = est(0.01, 0.008, 0.012);
+        assert!(
+            codes(&WarningInputs {
+                estimate: &below,
+                quantization: 0.01,
+                ..base
+            })
+            .is_empty()
+        );
+        let wide = est(0.2, 0.1, 0.3);
+        assert_eq!(
+            codes(&WarningInputs {
+                estimate: &wide,
+                ..base
+            }),
+            ["noise_changed"]
         );
         assert_eq!(
             codes(&WarningInputs {

@@ -77,6 +77,21 @@ pub struct DriftReport {
 }
 
 impl DriftReport {
+    /// The report of a drift test that could not be run (for example on a series holding a
+    /// non-finite value): `n` = 0, a p-value of 1, and zero for every other field, so it never
+    /// reads as drift. Callers tell it apart by `n == 0`.
+    pub fn not_run() -> DriftReport {
+        DriftReport {
+            n: 0,
+            spearman: 0.0,
+            z: 0.0,
+            p_value: 1.0,
+            first_half: 0.0,
+            second_half: 0.0,
+            relative_shift: 0.0,
+        }
+    }
+
     /// Whether the trend is significant at `level` (a probability, for example
     /// [`DRIFT_LEVEL`]): `p_value < level`. Says nothing about the size of the drift; read
     /// [`DriftReport::relative_shift`] for that. A NaN `level` gives `false`.
@@ -89,6 +104,9 @@ impl fmt::Display for DriftReport {
     /// One line, for example
     /// `drift over 20 values: Spearman ρ = +1.000, z = 4.36, p = 1.31e-5; second half +181.82% vs first`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.n == 0 {
+            return f.write_str("drift not tested (the series held a value that is not finite)");
+        }
         write!(
             f,
             "drift over {} values: Spearman ρ = {:+.3}, z = {:.2}, p = {}; second half {:+.2}% vs first",
