@@ -23,7 +23,7 @@ pub mod gate_record;
 pub mod options;
 pub mod report;
 pub mod validate;
-mod verdict;
+
 mod warnings;
 
 use std::time::{Duration, Instant};
@@ -44,8 +44,8 @@ use crate::stats::{
     auto_block_length, detect_drift, lag1_autocorrelation,
 };
 
+pub use crate::stats::decide;
 pub use options::CompareOptions;
-pub use verdict::decide;
 
 /// Compares two candidates with the whole protocol on the process's monotonic clock and
 /// returns the answer with its evidence.

@@ -20,13 +20,11 @@ use crate::measure::clock::Instrument;
 use crate::measure::env::Environment;
 use crate::stats::{Confidences, DriftReport, Estimate, Ratio};
 
+// The verdict is the statistics' (pooled results carry one too); the report shows it.
+pub use crate::stats::decision::{QUANTIZATION_GATE, Unresolved, Verdict};
+
 /// Version of the report's JSON layout. Raised whenever a field changes meaning or goes away.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
-
-/// A difference must exceed this many clock steps (as a share of the faster candidate's batch)
-/// before it can count as resolved (1.5, as in the reference, where identical code was reported
-/// one tick apart with an interval excluding zero in 4 of 30 comparisons before the gate).
-pub const QUANTIZATION_GATE: f64 = 1.5;
 
 /// Lag-1 autocorrelation above which samples are resampled in blocks (0.2: below it blocks only
 /// add variance; at 0.2 the plain bootstrap's false signals rise from 10 % to about 13 %).
@@ -77,120 +75,6 @@ pub const BUSY_PROCESS_SHARE: f64 = 0.25;
 /// Share of bootstrap replicates tied at exactly zero above which a warning says the clock is
 /// coarse next to the difference (0.2).
 pub const HIGH_TIE_RATE: f64 = 0.2;
-
-/// The short answer of a comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum Verdict {
-    /// A needs less time than B, and the difference cleared every bar.
-    AFaster,
-    /// B needs less time than A, and the difference cleared every bar.
-    BFaster,
-    /// No verdict; the reason says which bar was missed.
-    CannotTell(Unresolved),
-}
-
-impl Verdict {
-    /// The reason when the verdict is "cannot tell", else `None`.
-    pub fn reason(&self) -> Option<Unresolved> {
-        match self {
-            Verdict::CannotTell(reason) => Some(*reason),
-            _ => None,
-        }
-    }
-}
-
-/// Why a comparison could not call a winner.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "bar", rename_all = "snake_case")]
-pub enum Unresolved {
-    /// The interval contains zero: the data are consistent with no difference at all. More
-    /// samples or a quieter machine may resolve it.
-    IntervalContainsZero {
-        /// Lower end of the interval (fraction).
-        low: f64,
-        /// Upper end of the interval (fraction).
-        high: f64,
-    },
-    /// The interval and the point estimate disagree on the direction: the estimate is
-    /// unstable.
-    Unstable {
-        /// The point estimate (fraction).
-        delta: f64,
-        /// Lower end of the interval (fraction).
-        low: f64,
-        /// Upper end of the interval (fraction).
-        high: f64,
-    },
-    /// The difference is real but no larger than what identical code measured against itself
-    /// showed on this setup.
-    WithinNoiseFloor {
-        /// The point estimate (fraction).
-        delta: f64,
-        /// The larger A/A noise floor (fraction).
-        noise_floor: f64,
-    },
-    /// The difference is no larger than [`QUANTIZATION_GATE`] clock steps of the faster
-    /// candidate's batch: the clock could have rounded it into existence.
-    BelowQuantization {
-        /// The point estimate (fraction).
-        delta: f64,
-        /// The gate: 1.5 clock steps as a share of the faster candidate's batch (fraction).
-        gate: f64,
-    },
-}
-
-impl fmt::Display for Unresolved {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Unresolved::IntervalContainsZero { low, high } => write!(
-                f,
-                "its interval [{}, {}] contains zero, so this run does not separate A from B; \
-                 collect more samples or quieten the machine",
-                Pct(low),
-                Pct(high)
-            ),
-            Unresolved::Unstable { delta, low, high } => write!(
-                f,
-                "the estimate {} lies outside its own interval [{}, {}], so it is unstable; \
-                 collect more samples",
-                Pct(delta),
-                Pct(low),
-                Pct(high)
-            ),
-            Unresolved::WithinNoiseFloor { delta, noise_floor } => write!(
-                f,
-                "the difference ({}) is real but does not exceed the noise floor ({}): \
-                 identical code differs that much on this setup",
-                Pct(delta.abs()),
-                Pct(noise_floor)
-            ),
-            Unresolved::BelowQuantization { delta, gate } => write!(
-                f,
-                "the difference ({}) is within {QUANTIZATION_GATE} clock steps of a batch ({}); \
-                 lengthen the batches with a smaller max_quantization_error",
-                Pct(delta.abs()),
-                Pct(gate)
-            ),
-        }
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::AFaster => f.write_str(
-                "RESOLVED. A is faster than B: the difference is real, as its interval excludes \
-                 zero and it exceeds the noise floor and the clock's resolution",
-            ),
-            Verdict::BFaster => f.write_str(
-                "RESOLVED. B is faster than A: the difference is real, as its interval excludes \
-                 zero and it exceeds the noise floor and the clock's resolution",
-            ),
-            Verdict::CannotTell(reason) => write!(f, "CANNOT TELL. {reason}"),
-        }
-    }
-}
 
 /// The series a drift warning is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use crate::compare::report::{
     VALIDATION_LIMIT_SE, Verdict, Warning,
 };
 use crate::compare::validate::HarnessValidation;
-use crate::compare::verdict::decide;
+use crate::stats::decide;
 use crate::stats::{DriftReport, Estimate};
 
 /// Standard deviation of a confidence spread uniformly over [0, 1]: 1/√12.
@@ -159,7 +159,7 @@ fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64
     let verdict = decide(e, floor, quantization);
     if matches!(
         verdict.reason(),
-        Some(crate::compare::report::Unresolved::BelowQuantization { .. })
+        Some(crate::stats::Unresolved::BelowQuantization { .. })
     ) {
         return false;
     }

@@ -1,0 +1,217 @@
+//! The verdict: which candidate is faster, or why no verdict can be given, and the rule
+//! [`decide`] that turns an estimate, a noise floor and a clock step into one. Pure.
+//!
+//! A verdict is earned: resolved means the interval excludes zero, the point estimate lies on
+//! the same side, the difference clears what identical code showed against itself (the A/A
+//! noise floor) and it clears what the clock could round into existence
+//! ([`QUANTIZATION_GATE`] clock steps). Everything else is [`Verdict::CannotTell`] with the
+//! first bar missed.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::display::Pct;
+use crate::stats::Estimate;
+
+/// A difference must exceed this many clock steps (as a share of the faster candidate's batch)
+/// before it can count as resolved (1.5, as in the reference, where identical code was reported
+/// one tick apart with an interval excluding zero in 4 of 30 comparisons before the gate).
+pub const QUANTIZATION_GATE: f64 = 1.5;
+
+/// The short answer of a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Verdict {
+    /// A needs less time than B, and the difference cleared every bar.
+    AFaster,
+    /// B needs less time than A, and the difference cleared every bar.
+    BFaster,
+    /// No verdict; the reason says which bar was missed.
+    CannotTell(Unresolved),
+}
+
+impl Verdict {
+    /// The reason when the verdict is "cannot tell", else `None`.
+    pub fn reason(&self) -> Option<Unresolved> {
+        match self {
+            Verdict::CannotTell(reason) => Some(*reason),
+            _ => None,
+        }
+    }
+}
+
+/// Why a comparison could not call a winner.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "bar", rename_all = "snake_case")]
+pub enum Unresolved {
+    /// The interval contains zero: the data are consistent with no difference at all. More
+    /// samples or a quieter machine may resolve it.
+    IntervalContainsZero {
+        /// Lower end of the interval (fraction).
+        low: f64,
+        /// Upper end of the interval (fraction).
+        high: f64,
+    },
+    /// The interval and the point estimate disagree on the direction: the estimate is
+    /// unstable.
+    Unstable {
+        /// The point estimate (fraction).
+        delta: f64,
+        /// Lower end of the interval (fraction).
+        low: f64,
+        /// Upper end of the interval (fraction).
+        high: f64,
+    },
+    /// The difference is real but no larger than what identical code measured against itself
+    /// showed on this setup.
+    WithinNoiseFloor {
+        /// The point estimate (fraction).
+        delta: f64,
+        /// The larger A/A noise floor (fraction).
+        noise_floor: f64,
+    },
+    /// The difference is no larger than [`QUANTIZATION_GATE`] clock steps of the faster
+    /// candidate's batch: the clock could have rounded it into existence.
+    BelowQuantization {
+        /// The point estimate (fraction).
+        delta: f64,
+        /// The gate: 1.5 clock steps as a share of the faster candidate's batch (fraction).
+        gate: f64,
+    },
+}
+
+impl fmt::Display for Unresolved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Unresolved::IntervalContainsZero { low, high } => write!(
+                f,
+                "its interval [{}, {}] contains zero, so this run does not separate A from B; \
+                 collect more samples or quieten the machine",
+                Pct(low),
+                Pct(high)
+            ),
+            Unresolved::Unstable { delta, low, high } => write!(
+                f,
+                "the estimate {} lies outside its own interval [{}, {}], so it is unstable; \
+                 collect more samples",
+                Pct(delta),
+                Pct(low),
+                Pct(high)
+            ),
+            Unresolved::WithinNoiseFloor { delta, noise_floor } => write!(
+                f,
+                "the difference ({}) is real but does not exceed the noise floor ({}): \
+                 identical code differs that much on this setup",
+                Pct(delta.abs()),
+                Pct(noise_floor)
+            ),
+            Unresolved::BelowQuantization { delta, gate } => write!(
+                f,
+                "the difference ({}) is within {QUANTIZATION_GATE} clock steps of a batch ({}); \
+                 lengthen the batches with a smaller max_quantization_error",
+                Pct(delta.abs()),
+                Pct(gate)
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::AFaster => f.write_str(
+                "RESOLVED. A is faster than B: the difference is real, as its interval excludes \
+                 zero and it exceeds the noise floor and the clock's resolution",
+            ),
+            Verdict::BFaster => f.write_str(
+                "RESOLVED. B is faster than A: the difference is real, as its interval excludes \
+                 zero and it exceeds the noise floor and the clock's resolution",
+            ),
+            Verdict::CannotTell(reason) => write!(f, "CANNOT TELL. {reason}"),
+        }
+    }
+}
+
+/// The verdict rule of [`compare`](crate::compare()), as a pure function: `AFaster`/`BFaster` only when the
+/// interval excludes zero, the point estimate lies on the same side, |δ| exceeds
+/// `noise_floor`, and |δ| exceeds [`QUANTIZATION_GATE`] × `quantization`; otherwise
+/// `CannotTell` naming the first bar missed in that order. All arguments are fractions.
+///
+/// ```
+/// use rtcompare::{decide, Verdict, stats::{estimate_difference, EstimateOptions}};
+/// let a = [90.0, 91.0, 89.0, 90.5, 90.0, 89.5, 90.2, 90.1, 89.9, 90.3, 90.0];
+/// let b = [100.0, 101.0, 99.0, 100.5, 100.0, 99.5, 100.2, 100.1, 99.9, 100.3, 100.0];
+/// let e = estimate_difference(&a, &b, &EstimateOptions::default().paired(true).seed(1))?;
+/// assert_eq!(decide(&e, 0.01, 0.0001), Verdict::AFaster);
+/// assert!(matches!(decide(&e, 0.5, 0.0001), Verdict::CannotTell(_)));
+/// # Ok::<(), rtcompare::Error>(())
+/// ```
+pub fn decide(estimate: &Estimate, noise_floor: f64, quantization: f64) -> Verdict {
+    let Estimate {
+        delta, low, high, ..
+    } = *estimate;
+    if !estimate.excludes(0.0) {
+        return Verdict::CannotTell(Unresolved::IntervalContainsZero { low, high });
+    }
+    if (low > 0.0) != (delta > 0.0) || delta == 0.0 {
+        return Verdict::CannotTell(Unresolved::Unstable { delta, low, high });
+    }
+    if delta.abs() <= noise_floor {
+        return Verdict::CannotTell(Unresolved::WithinNoiseFloor { delta, noise_floor });
+    }
+    let gate = QUANTIZATION_GATE * quantization;
+    if delta.abs() <= gate {
+        return Verdict::CannotTell(Unresolved::BelowQuantization { delta, gate });
+    }
+    if delta > 0.0 {
+        Verdict::AFaster
+    } else {
+        Verdict::BFaster
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::{self, EstimateOptions};
+
+    fn est(delta: f64, low: f64, high: f64) -> Estimate {
+        let a = [100.0; 11];
+        let mut e =
+            stats::estimate_difference(&a, &a, &EstimateOptions::default().seed(1)).unwrap();
+        e.delta = delta;
+        e.low = low;
+        e.high = high;
+        e
+    }
+
+    #[test]
+    fn decide_names_the_first_bar_missed() {
+        assert_eq!(decide(&est(0.1, 0.08, 0.12), 0.01, 0.001), Verdict::AFaster);
+        assert_eq!(
+            decide(&est(-0.1, -0.12, -0.08), 0.01, 0.001),
+            Verdict::BFaster
+        );
+        assert!(matches!(
+            decide(&est(0.01, -0.01, 0.03), 0.0, 0.0),
+            Verdict::CannotTell(Unresolved::IntervalContainsZero { .. })
+        ));
+        assert!(matches!(
+            decide(&est(0.0, 0.0, 0.01), 0.0, 0.0),
+            Verdict::CannotTell(Unresolved::IntervalContainsZero { .. })
+        ));
+        assert!(matches!(
+            decide(&est(-0.001, 0.001, 0.01), 0.0, 0.0),
+            Verdict::CannotTell(Unresolved::Unstable { .. })
+        ));
+        assert!(matches!(
+            decide(&est(0.01, 0.008, 0.012), 0.01, 0.0),
+            Verdict::CannotTell(Unresolved::WithinNoiseFloor { .. })
+        ));
+        assert!(matches!(
+            decide(&est(0.01, 0.008, 0.012), 0.005, 0.01),
+            Verdict::CannotTell(Unresolved::BelowQuantization { .. })
+        ));
+    }
+}
