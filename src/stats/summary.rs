@@ -446,6 +446,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_median_of_the_smallest_subnormals_is_not_zero() {
+        // Found by proptest: halving each value before adding lost them.
+        assert_eq!(median(&[5e-324, 5e-324]).unwrap(), 5e-324);
+        assert_eq!(median(&[f64::MAX, f64::MAX]).unwrap(), f64::MAX);
+        assert_eq!(median(&[-f64::MAX, f64::MAX]).unwrap(), 0.0);
+    }
+
+    #[test]
     fn empty_nan_inf_are_errors() {
         type F = fn(&[f64]) -> Result<f64>;
         let fs: [(&str, F); 10] = [
