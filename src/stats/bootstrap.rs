@@ -341,8 +341,9 @@ pub struct Estimate {
     pub block_length: usize,
     /// Whether whole pairs were resampled.
     pub paired: bool,
-    /// The seed actually used (never 0): pass it back in [`EstimateOptions::seed`] to
-    /// reproduce this estimate exactly.
+    /// The seed actually used (never 0 for a bootstrap estimate; 0 for one built by
+    /// [`Estimate::from_interval`]): pass it back in [`EstimateOptions::seed`] to reproduce
+    /// this estimate exactly.
     pub seed: u64,
 }
 
@@ -360,6 +361,45 @@ pub struct Ratio {
 }
 
 impl Estimate {
+    /// An estimate from a point and an interval computed anywhere (another tool, a report
+    /// from another machine), so that it can be pooled with
+    /// [`combine`](crate::stats::combine). It records no bootstrap: `resamples` and `seed`
+    /// are 0, `bootstrap_median` is `delta`, `block_length` 1, `paired` false.
+    ///
+    /// Errors: a non-finite value ([`Error::NonFinite`]); `low > delta` or `delta > high`
+    /// ([`Error::InvalidOption`]); a level outside (0, 1) ([`Error::OutOfRange`]).
+    ///
+    /// ```
+    /// use rtcompare::Estimate;
+    /// let e = Estimate::from_interval(0.12, 0.10, 0.14, 0.95)?;
+    /// assert_eq!(e.half_width(), 0.020000000000000004);
+    /// assert!(Estimate::from_interval(0.12, 0.13, 0.14, 0.95).is_err());
+    /// # Ok::<(), rtcompare::Error>(())
+    /// ```
+    pub fn from_interval(delta: f64, low: f64, high: f64, level: f64) -> Result<Estimate> {
+        check::finite("estimate (delta, low, high)", &[delta, low, high])?;
+        check::open_unit("level", level)?;
+        if low > delta || delta > high {
+            return Err(Error::invalid_option(
+                "interval",
+                format!(
+                    "low <= delta <= high is required, got low {low}, delta {delta}, high {high}"
+                ),
+            ));
+        }
+        Ok(Estimate {
+            delta,
+            low,
+            high,
+            level,
+            resamples: 0,
+            bootstrap_median: delta,
+            block_length: 1,
+            paired: false,
+            seed: 0,
+        })
+    }
+
     /// The estimate as a ratio of times B/A with its interval. Since `1/(1 − δ)` increases
     /// with δ (for δ < 1), `low ≤ ratio ≤ high` whenever `low ≤ delta ≤ high`. A delta of
     /// exactly 1 (A's median is 0) gives an infinite ratio.

@@ -1,0 +1,853 @@
+//! Pooling comparisons across processes: the process, not the batch, as the unit of
+//! replication.
+//!
+//! One process is one memory layout, one placement of code, one draw of whatever the loader
+//! and the allocator decided. A comparison's interval covers the noise *inside* its process
+//! only, so two processes can each resolve the same comparison, tightly, in opposite
+//! directions. Pooling treats each process's point estimate as one observation:
+//!
+//! - [`combine`]: δ is the **unweighted** mean of the per-process deltas (the per-process
+//!   intervals understate the real uncertainty, so weighting by them would trust the least
+//!   trustworthy), with a Student t interval on k − 1 degrees of freedom;
+//! - [`combine_staged`]: Stein's two-stage interval, for a run whose total size k was chosen
+//!   from a first stage of `first_stage` processes ([`Pooled::processes_for`]): half-width
+//!   t(level, first_stage − 1) · s₁ / √k with s₁ the first stage's standard deviation. Its
+//!   coverage is exact for normal deltas however k was chosen from the first stage, which a
+//!   "stop once the interval is narrow enough" rule's is not.
+//!
+//! Besides the interval, a [`Pooled`] result says how much wider the processes scatter than
+//! each one's own interval claimed ([`Pooled::inflation`]), Cochran's Q and I², a noise floor
+//! pooled from every process's A/A deltas, a [`Verdict`] with the same bars as a single
+//! comparison, and [`PoolWarning`]s, among them **modes**: per-process deltas that form
+//! separated clusters, whose mean is no typical difference at all.
+//!
+//! ```
+//! use rtcompare::stats::{combine, Estimate};
+//! let est: Vec<Estimate> = [0.10, 0.14, 0.12, 0.11, 0.13]
+//!     .iter()
+//!     .map(|&d| Estimate::from_interval(d, d - 0.002, d + 0.002, 0.95))
+//!     .collect::<Result<_, _>>()?;
+//! let p = combine(&est, 0.95)?;
+//! assert!((p.delta - 0.12).abs() < 1e-12);
+//! assert!((p.inflation - 15.4949).abs() < 1e-3); // processes scatter 15 times as widely
+//! assert_eq!(p.processes_for(0.01, 0.0), 20);
+//! # Ok::<(), rtcompare::Error>(())
+//! ```
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::display::Pct;
+use crate::stats::check;
+use crate::stats::decision::{Unresolved, Verdict, decide};
+use crate::stats::dist::{normal_quantile, student_t_quantile};
+use crate::stats::{Estimate, mean};
+use crate::{Error, Result};
+
+/// Fewest processes [`combine`] accepts: 3 (two degrees of freedom; five or more advisable).
+pub const MIN_PROCESSES: usize = 3;
+
+/// Inflation (between-process spread over within-process spread) above which a warning says
+/// one process's interval understates the uncertainty (2).
+pub const HIGH_INFLATION: f64 = 2.0;
+
+/// I² above which a warning says between-process variance dominates (0.5).
+pub const HIGH_I2: f64 = 0.5;
+
+/// The t quantile may exceed the normal one by this factor before a warning says there are too
+/// few processes for the level (1.5: at level 0.95 that is four processes or fewer, at 0.99
+/// six or fewer).
+pub const FEW_PROCESSES_T_RATIO: f64 = 1.5;
+
+/// A gap between neighbouring sorted per-process deltas counts as a split between modes when
+/// it exceeds this many within-process standard errors (8) and also
+/// [`MODE_GAP_CLUSTER_SD`] times the larger cluster's own standard deviation.
+pub const MODE_GAP_WITHIN: f64 = 8.0;
+
+/// See [`MODE_GAP_WITHIN`] (3): a gap that is large only next to the within-process errors,
+/// but not next to the clusters' own scatter, is a continuous spread, not two modes.
+pub const MODE_GAP_CLUSTER_SD: f64 = 3.0;
+
+/// What one process contributed: its estimate and, when it ran A/A validation, its noise floor
+/// and signed A/A deltas.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProcessEstimate {
+    /// The process's estimate of δ with its interval.
+    pub estimate: Estimate,
+    /// The process's A/A noise floor (fraction); `None` when it was not validated.
+    pub noise_floor: Option<f64>,
+    /// The process's signed A/A deltas (both candidates' validations; fractions). Empty when
+    /// unknown; the pooled floor then falls back to the median of the processes' floors.
+    pub aa_deltas: Vec<f64>,
+    /// One clock step as a share of the process's faster batch (fraction); 0 when unknown.
+    pub quantization: f64,
+}
+
+impl From<Estimate> for ProcessEstimate {
+    fn from(estimate: Estimate) -> Self {
+        ProcessEstimate {
+            estimate,
+            noise_floor: None,
+            aa_deltas: Vec::new(),
+            quantization: 0.0,
+        }
+    }
+}
+
+/// One cluster of per-process deltas.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Mode {
+    /// Share of the processes in this cluster, in (0, 1].
+    pub share: f64,
+    /// Median delta of the cluster (fraction).
+    pub centre: f64,
+    /// Smallest and largest delta of the cluster (fractions).
+    pub low: f64,
+    /// See [`low`](Self::low).
+    pub high: f64,
+}
+
+/// Something that undermines a pooled result, with the numbers behind it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PoolWarning {
+    /// Processes scatter more than [`HIGH_INFLATION`] times as widely as one process's
+    /// interval says: a single process's verdict does not reproduce.
+    HighInflation {
+        /// Between-process over within-process spread.
+        inflation: f64,
+    },
+    /// Between-process variance dominates (I² above [`HIGH_I2`]).
+    Heterogeneous {
+        /// I², in [0, 1].
+        i2: f64,
+    },
+    /// So few processes that the t quantile exceeds the normal one by more than
+    /// [`FEW_PROCESSES_T_RATIO`]: the interval is wide for want of processes.
+    TooFewProcesses {
+        /// Processes pooled.
+        processes: usize,
+        /// Fewest processes that would avoid this warning at this level.
+        advisable: usize,
+        /// The level.
+        level: f64,
+    },
+    /// A process failed (panicked, exited, timed out); it is not in the pool.
+    ProcessFailed {
+        /// The process's index.
+        index: usize,
+        /// What happened, in words.
+        reason: String,
+    },
+    /// The per-process deltas form separated clusters: each process landed in one of several
+    /// states (layouts, placements), so their mean is not a typical difference.
+    Modes {
+        /// The clusters, lowest centre first.
+        modes: Vec<Mode>,
+    },
+}
+
+impl PoolWarning {
+    /// A stable identifier (`"high_inflation"`, `"modes"`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            PoolWarning::HighInflation { .. } => "high_inflation",
+            PoolWarning::Heterogeneous { .. } => "heterogeneous",
+            PoolWarning::TooFewProcesses { .. } => "too_few_processes",
+            PoolWarning::ProcessFailed { .. } => "process_failed",
+            PoolWarning::Modes { .. } => "modes",
+        }
+    }
+}
+
+impl fmt::Display for PoolWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PoolWarning::HighInflation { inflation } => write!(
+                f,
+                "processes scatter {inflation:.1} times as widely as one process's interval \
+                 says: a single process's verdict would not reproduce in the next one"
+            ),
+            PoolWarning::Heterogeneous { i2 } => write!(
+                f,
+                "I² = {i2:.2}: most of the variation is between processes, not within them"
+            ),
+            PoolWarning::TooFewProcesses {
+                processes,
+                advisable,
+                level,
+            } => write!(
+                f,
+                "only {processes} processes: at {:.0}% the interval is wide for want of \
+                 processes; pool at least {advisable}",
+                100.0 * level
+            ),
+            PoolWarning::ProcessFailed { index, reason } => {
+                write!(f, "process {index} failed and is not pooled: {reason}")
+            }
+            PoolWarning::Modes { modes } => {
+                f.write_str("the processes fall into separate modes (")?;
+                for (i, m) in modes.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(
+                        f,
+                        "{:.0}% of them around {:+.2}%",
+                        100.0 * m.share,
+                        100.0 * m.centre
+                    )?;
+                }
+                f.write_str(
+                    "): each process landed in one state, so the mean is not a typical \
+                     difference; read the modes",
+                )
+            }
+        }
+    }
+}
+
+/// The pooled result of one comparison run in several processes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pooled {
+    /// k, the number of processes pooled.
+    pub processes: usize,
+    /// The unweighted mean of the per-process deltas (fraction; positive: A needs less time).
+    pub delta: f64,
+    /// Lower end of the interval: Student t on k − 1 degrees of freedom ([`combine`]) or
+    /// Stein's ([`combine_staged`]).
+    pub low: f64,
+    /// Upper end of the interval.
+    pub high: f64,
+    /// The first stage's size for [`combine_staged`]; 0 for [`combine`].
+    pub first_stage: usize,
+    /// Coverage level of `[low, high]`.
+    pub level: f64,
+    /// Sample standard deviation of the per-process deltas (fraction).
+    pub spread_between: f64,
+    /// Median over processes of `(high − low) / (2z)`, z the normal quantile at each
+    /// interval's level: one process's own standard error (fraction).
+    pub spread_within: f64,
+    /// `spread_between / spread_within`, 0 when `spread_within` is 0. About 1 when processes
+    /// agree as well as their intervals claim; 5 and more on large pointer-heavy data.
+    pub inflation: f64,
+    /// Cochran's Q with inverse-variance weights; about k − 1 without heterogeneity. NaN
+    /// (`null` in JSON) when some process's interval has zero width.
+    #[serde(with = "nan_as_null")]
+    pub q: f64,
+    /// `max(0, (Q − (k − 1)) / Q)`, in [0, 1]; NaN (`null`) when Q is.
+    #[serde(with = "nan_as_null")]
+    pub i2: f64,
+    /// Whether every process ran A/A validation.
+    pub validated: bool,
+    /// Mean over processes of each process's mean signed A/A delta (fraction): the harness's
+    /// systematic error. 0 when the processes carry no A/A deltas.
+    pub bias: f64,
+    /// What |δ| must clear (fraction): `|bias| + t · SE(bias)` when every validated process
+    /// carries A/A deltas, else the median of the processes' floors; 0 when none was
+    /// validated.
+    pub noise_floor: f64,
+    /// `true` when the interval excludes zero, |δ| clears the floor and the quantization gate,
+    /// and the processes do not split into modes of opposite sign.
+    pub resolved: bool,
+    /// The verdict, with the bar missed when it is "cannot tell".
+    pub verdict: Verdict,
+    /// The per-process deltas, in process order (fractions).
+    pub deltas: Vec<f64>,
+    /// The per-process intervals' half-widths, in process order (fractions).
+    pub half_widths: Vec<f64>,
+    /// The clusters when the processes split into modes; empty otherwise.
+    pub modes: Vec<Mode>,
+    /// Everything that undermines the result; empty is the good case.
+    pub warnings: Vec<PoolWarning>,
+}
+
+impl Pooled {
+    /// Half the interval's width (fraction).
+    pub fn half_width(&self) -> f64 {
+        (self.high - self.low) / 2.0
+    }
+
+    /// Whether the interval is narrow enough: half-width at most `abs` (a fraction) **or** at
+    /// most `rel · |delta|`. Negative or NaN targets count as 0.
+    pub fn precise(&self, abs: f64, rel: f64) -> bool {
+        let hw = self.half_width();
+        hw <= abs.max(0.0) || hw <= rel.max(0.0) * self.delta.abs()
+    }
+
+    /// The total number of processes needed for a half-width of `max(abs, rel·|delta|)`,
+    /// judged from this result as a first stage: `⌈(t · s / h)²⌉` with s the spread between
+    /// processes and t the quantile at this level on k − 1 degrees of freedom. At least
+    /// [`processes`](Self::processes); `usize::MAX` when the target is 0 (both 0, or only a
+    /// relative target on a delta of 0) or not a number.
+    pub fn processes_for(&self, abs: f64, rel: f64) -> usize {
+        let h = abs.max(0.0).max(rel.max(0.0) * self.delta.abs());
+        if h.is_nan() || h <= 0.0 {
+            return usize::MAX;
+        }
+        let Ok(t) = t_two_sided(self.level, self.processes.saturating_sub(1)) else {
+            return usize::MAX;
+        };
+        let need = (t * self.spread_between / h).powi(2).ceil();
+        if !need.is_finite() || need >= usize::MAX as f64 {
+            return usize::MAX;
+        }
+        (need as usize).max(self.processes)
+    }
+
+    /// Whether a warning with this [`code`](PoolWarning::code) is present.
+    pub fn has_warning(&self, code: &str) -> bool {
+        self.warnings.iter().any(|w| w.code() == code)
+    }
+}
+
+impl fmt::Display for Pooled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rule = if self.first_stage > 0 {
+            format!(
+                "Stein two-stage interval, first stage {} processes",
+                self.first_stage
+            )
+        } else {
+            "t interval".to_string()
+        };
+        if self.modes.is_empty() {
+            writeln!(
+                f,
+                "Pooled over {} processes: A needs {} {} time than B, {:.0}% interval [{}, {}] \
+                 ({rule}).",
+                self.processes,
+                Pct(self.delta.abs()),
+                if self.delta >= 0.0 { "less" } else { "more" },
+                100.0 * self.level,
+                Pct(self.low),
+                Pct(self.high)
+            )?;
+        } else {
+            writeln!(
+                f,
+                "Pooled over {} processes, which fall into {} modes; their mean ({}, {:.0}% \
+                 interval [{}, {}], {rule}) is not a typical difference:",
+                self.processes,
+                self.modes.len(),
+                Pct(self.delta),
+                100.0 * self.level,
+                Pct(self.low),
+                Pct(self.high)
+            )?;
+            for m in &self.modes {
+                writeln!(
+                    f,
+                    "  {:.0}% of the processes: δ around {} (from {} to {})",
+                    100.0 * m.share,
+                    Pct(m.centre),
+                    Pct(m.low),
+                    Pct(m.high)
+                )?;
+            }
+        }
+        writeln!(
+            f,
+            "Processes scatter {:.1} times as widely as one process's own interval says \
+             (between {}, within {}); I² = {}.",
+            self.inflation,
+            Pct(self.spread_between),
+            Pct(self.spread_within),
+            if self.i2.is_nan() {
+                "undefined".to_string()
+            } else {
+                format!("{:.2}", self.i2)
+            }
+        )?;
+        if self.validated {
+            writeln!(
+                f,
+                "Noise floor across processes: {} (harness bias {}).",
+                Pct(self.noise_floor),
+                Pct(self.bias)
+            )?;
+        } else {
+            writeln!(f, "Noise floor: unknown (not every process was validated).")?;
+        }
+        f.write_str("Per-process deltas:")?;
+        for d in &self.deltas {
+            write!(f, " {:+.2}%", 100.0 * d)?;
+        }
+        writeln!(f)?;
+        writeln!(f, "Verdict: {}.", self.verdict)?;
+        if !self.warnings.is_empty() {
+            writeln!(f, "Warnings:")?;
+            for w in &self.warnings {
+                writeln!(f, "  - {w} [{}]", w.code())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Pools `estimates` (one per process, same comparison, same roles) with a Student t interval
+/// at `level` (0 selects 0.95). The processes carry no A/A information, so the result has no
+/// noise floor; use [`combine_processes`] for estimates with validations.
+///
+/// Errors: fewer than [`MIN_PROCESSES`] estimates ([`Error::TooFewSamples`]); a level outside
+/// (0, 1) ([`Error::OutOfRange`]); a non-finite estimate ([`Error::NonFinite`]).
+pub fn combine(estimates: &[Estimate], level: f64) -> Result<Pooled> {
+    let ps: Vec<ProcessEstimate> = estimates.iter().copied().map(Into::into).collect();
+    combine_processes(&ps, 0, level)
+}
+
+/// Pools `estimates` with Stein's two-stage interval: the first `first_stage` estimates were
+/// the first stage, from which the total was planned. δ is still the mean over all of them.
+///
+/// Errors: those of [`combine`], and `first_stage` below 3 or above the number of estimates
+/// ([`Error::OutOfRange`]).
+pub fn combine_staged(estimates: &[Estimate], first_stage: usize, level: f64) -> Result<Pooled> {
+    let ps: Vec<ProcessEstimate> = estimates.iter().copied().map(Into::into).collect();
+    combine_processes(&ps, first_stage, level)
+}
+
+/// The general form of [`combine`] (`first_stage` = 0) and [`combine_staged`], on processes
+/// that may carry A/A floors and deltas and their quantization.
+///
+/// Errors: as [`combine_staged`] (`first_stage` = 0 selects the plain t interval), plus a
+/// non-finite noise floor, A/A delta or quantization.
+pub fn combine_processes(
+    processes: &[ProcessEstimate],
+    first_stage: usize,
+    level: f64,
+) -> Result<Pooled> {
+    let k = processes.len();
+    if k < MIN_PROCESSES {
+        return Err(Error::TooFewSamples {
+            what: "processes",
+            needed: MIN_PROCESSES,
+            got: k,
+        });
+    }
+    let level = if level == 0.0 { 0.95 } else { level };
+    check::open_unit("level", level)?;
+    if first_stage != 0 && !(MIN_PROCESSES..=k).contains(&first_stage) {
+        return Err(Error::out_of_range(
+            "first_stage",
+            first_stage as f64,
+            "3 <= first_stage <= the number of processes (0: no first stage)",
+        ));
+    }
+    let deltas: Vec<f64> = processes.iter().map(|p| p.estimate.delta).collect();
+    check::finite("process deltas", &deltas)?;
+    let lows: Vec<f64> = processes.iter().map(|p| p.estimate.low).collect();
+    let highs: Vec<f64> = processes.iter().map(|p| p.estimate.high).collect();
+    check::finite("process interval lows", &lows)?;
+    check::finite("process interval highs", &highs)?;
+    for p in processes {
+        check::finite("process A/A deltas", &p.aa_deltas)?;
+        check::finite("process noise floors", &[p.noise_floor.unwrap_or(0.0)])?;
+        check::finite("process quantizations", &[p.quantization])?;
+    }
+
+    let delta = mean(&deltas)?;
+    let spread_between = sd(&deltas, delta);
+    let t = t_two_sided(level, k - 1)?;
+    let half = if first_stage > 0 {
+        let first = &deltas[..first_stage];
+        let m1 = mean(first)?;
+        t_two_sided(level, first_stage - 1)? * sd(first, m1) / (k as f64).sqrt()
+    } else {
+        t * spread_between / (k as f64).sqrt()
+    };
+    let (low, high) = (delta - half, delta + half);
+
+    // Each process's standard error, from its own interval and level.
+    let mut ses = Vec::with_capacity(k);
+    for p in processes {
+        let z = normal_quantile(0.5 + p.estimate.level / 2.0)?;
+        ses.push((p.estimate.high - p.estimate.low) / (2.0 * z));
+    }
+    let spread_within = median_of(&ses);
+    let inflation = if spread_within > 0.0 {
+        spread_between / spread_within
+    } else {
+        0.0
+    };
+    let (q, i2) = if ses.iter().all(|&s| s > 0.0) {
+        let w: Vec<f64> = ses.iter().map(|s| 1.0 / (s * s)).collect();
+        let wsum: f64 = w.iter().sum();
+        let dw = w.iter().zip(&deltas).map(|(w, d)| w * d).sum::<f64>() / wsum;
+        let q: f64 = w
+            .iter()
+            .zip(&deltas)
+            .map(|(w, d)| w * (d - dw).powi(2))
+            .sum();
+        let i2 = if q > 0.0 {
+            ((q - (k - 1) as f64) / q).max(0.0)
+        } else {
+            0.0
+        };
+        (q, i2)
+    } else {
+        (f64::NAN, f64::NAN)
+    };
+
+    let validated = processes.iter().all(|p| p.noise_floor.is_some());
+    let with_aa = processes.iter().all(|p| !p.aa_deltas.is_empty());
+    let biases: Vec<f64> = processes
+        .iter()
+        .filter(|p| !p.aa_deltas.is_empty())
+        .map(|p| p.aa_deltas.iter().sum::<f64>() / p.aa_deltas.len() as f64)
+        .collect();
+    let bias = if biases.is_empty() {
+        0.0
+    } else {
+        biases.iter().sum::<f64>() / biases.len() as f64
+    };
+    let any_validated = processes.iter().any(|p| p.noise_floor.is_some());
+    let noise_floor = if validated && with_aa {
+        bias.abs() + t * sd(&biases, bias) / (k as f64).sqrt()
+    } else if any_validated {
+        let floors: Vec<f64> = processes.iter().filter_map(|p| p.noise_floor).collect();
+        median_of(&floors)
+    } else {
+        0.0
+    };
+    let quantization = median_of(&processes.iter().map(|p| p.quantization).collect::<Vec<_>>());
+
+    let modes = find_modes(&deltas, spread_within);
+    let pooled_estimate = Estimate::from_interval(delta, low, high, level)?;
+    let mut verdict = decide(&pooled_estimate, noise_floor, quantization);
+    let opposite = modes.len() > 1
+        && modes.iter().any(|m| m.centre > 0.0)
+        && modes.iter().any(|m| m.centre < 0.0);
+    if opposite && !matches!(verdict, Verdict::CannotTell(_)) {
+        verdict = Verdict::CannotTell(Unresolved::IntervalContainsZero {
+            low: modes[0].centre,
+            high: modes[modes.len() - 1].centre,
+        });
+    }
+    let resolved = matches!(verdict, Verdict::AFaster | Verdict::BFaster);
+
+    let mut warnings = Vec::new();
+    if inflation > HIGH_INFLATION {
+        warnings.push(PoolWarning::HighInflation { inflation });
+    }
+    if i2 > HIGH_I2 {
+        warnings.push(PoolWarning::Heterogeneous { i2 });
+    }
+    let advisable = advisable_processes(level);
+    if k < advisable {
+        warnings.push(PoolWarning::TooFewProcesses {
+            processes: k,
+            advisable,
+            level,
+        });
+    }
+    if !modes.is_empty() {
+        warnings.push(PoolWarning::Modes {
+            modes: modes.clone(),
+        });
+    }
+    Ok(Pooled {
+        processes: k,
+        delta,
+        low,
+        high,
+        first_stage,
+        level,
+        spread_between,
+        spread_within,
+        inflation,
+        q,
+        i2,
+        validated,
+        bias,
+        noise_floor,
+        resolved,
+        verdict,
+        half_widths: processes.iter().map(|p| p.estimate.half_width()).collect(),
+        deltas,
+        modes,
+        warnings,
+    })
+}
+
+/// Fewest processes for which the t quantile at `level` is within [`FEW_PROCESSES_T_RATIO`]
+/// of the normal one.
+fn advisable_processes(level: f64) -> usize {
+    let Ok(z) = normal_quantile(0.5 + level / 2.0) else {
+        return MIN_PROCESSES;
+    };
+    (MIN_PROCESSES..1_000)
+        .find(|&k| t_two_sided(level, k - 1).is_ok_and(|t| t <= FEW_PROCESSES_T_RATIO * z))
+        .unwrap_or(1_000)
+}
+
+/// Splits the per-process deltas at gaps far larger than both the within-process standard
+/// error and the clusters' own scatter. Empty when the deltas form one cluster.
+fn find_modes(deltas: &[f64], spread_within: f64) -> Vec<Mode> {
+    let mut sorted = deltas.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    // Recursive splitting at the largest qualifying gap, clusters kept in order.
+    let mut clusters: Vec<(usize, usize)> = vec![(0, n)];
+    loop {
+        let mut best: Option<(usize, usize, f64)> = None; // (cluster, split index, gap)
+        for (ci, &(a, b)) in clusters.iter().enumerate() {
+            for i in a + 1..b {
+                let gap = sorted[i] - sorted[i - 1];
+                let (left, right) = (&sorted[a..i], &sorted[i..b]);
+                // The clusters' own scatter, from those with two members or more: two lone
+                // values cannot tell two modes from a spread.
+                let scatter = [left, right]
+                    .iter()
+                    .filter(|c| c.len() >= 2)
+                    .map(|c| sd_or_zero(c))
+                    .reduce(f64::max);
+                let qualifies = scatter.is_some_and(|s| {
+                    gap > MODE_GAP_WITHIN * spread_within && gap > MODE_GAP_CLUSTER_SD * s
+                }) && gap > 0.0;
+                if qualifies && best.is_none_or(|(_, _, g)| gap > g) {
+                    best = Some((ci, i, gap));
+                }
+            }
+        }
+        match best {
+            Some((ci, i, _)) => {
+                let (a, b) = clusters[ci];
+                clusters.splice(ci..=ci, [(a, i), (i, b)]);
+            }
+            None => break,
+        }
+    }
+    if clusters.len() < 2 {
+        return Vec::new();
+    }
+    clusters
+        .into_iter()
+        .map(|(a, b)| {
+            let c = &sorted[a..b];
+            Mode {
+                share: c.len() as f64 / n as f64,
+                centre: median_of(c),
+                low: c[0],
+                high: c[c.len() - 1],
+            }
+        })
+        .collect()
+}
+
+/// Two-sided t quantile at `level` on `df` degrees of freedom.
+fn t_two_sided(level: f64, df: usize) -> Result<f64> {
+    student_t_quantile(0.5 + level / 2.0, df as f64)
+}
+
+/// Sample standard deviation around `m` (n − 1), 0 for fewer than two values.
+fn sd(xs: &[f64], m: f64) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
+    }
+    (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt()
+}
+
+fn sd_or_zero(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    let m = xs.iter().sum::<f64>() / xs.len() as f64;
+    sd(xs, m)
+}
+
+/// Median of finite values; 0 for none.
+fn median_of(xs: &[f64]) -> f64 {
+    crate::stats::median(xs).unwrap_or(0.0)
+}
+
+/// NaN written as JSON `null` and read back as NaN (serde_json cannot carry NaN).
+mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_nan() {
+            s.serialize_none()
+        } else {
+            s.serialize_f64(*v)
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn est(d: f64, hw: f64) -> Estimate {
+        Estimate::from_interval(d, d - hw, d + hw, 0.95).unwrap()
+    }
+
+    #[test]
+    fn the_reference_example() {
+        // Values: digest C.24; t and z from SciPy:
+        // scipy.stats.t.ppf(0.975, 4) = 2.7764451051977987
+        // scipy.stats.norm.ppf(0.975) = 1.959963984540054
+        let e: Vec<Estimate> = [0.10, 0.14, 0.12, 0.11, 0.13]
+            .iter()
+            .map(|&d| est(d, 0.002))
+            .collect();
+        let p = combine(&e, 0.95).unwrap();
+        let close = |a: f64, b: f64, tol: f64| (a - b).abs() <= tol;
+        assert_eq!(p.processes, 5);
+        assert!(close(p.delta, 0.12, 1e-12));
+        assert!(close(p.spread_between, 0.015_811_388, 1e-8));
+        assert!(close(p.low, 0.100_367_6, 1e-7), "{}", p.low);
+        assert!(close(p.high, 0.139_632_4, 1e-7), "{}", p.high);
+        assert!(close(p.spread_within, 0.001_020_43, 1e-8));
+        assert!(close(p.inflation, 15.4949, 1e-4));
+        assert!(close(p.q, 960.365, 1e-3), "{}", p.q);
+        assert!(close(p.i2, 0.995_835, 1e-6));
+        assert_eq!(p.first_stage, 0);
+        assert_eq!(p.processes_for(0.005, 0.0), 78);
+        assert_eq!(p.processes_for(0.01, 0.0), 20);
+        assert_eq!(p.processes_for(0.02, 0.0), 5);
+        assert_eq!(p.processes_for(0.0, 0.0), usize::MAX);
+        assert!(p.precise(0.02, 0.0) && !p.precise(0.01, 0.0) && p.precise(0.0, 0.2));
+        assert!(p.has_warning("high_inflation") && p.has_warning("heterogeneous"));
+        assert!(!p.validated && p.noise_floor == 0.0);
+        assert_eq!(p.verdict, Verdict::AFaster);
+        assert!(p.modes.is_empty(), "{p}");
+    }
+
+    #[test]
+    fn stein_uses_the_first_stage_spread() {
+        // First stage 0.10, 0.12, 0.14: s1 = 0.02; t(0.975, 2) = 4.302652729749464
+        // (scipy.stats.t.ppf(0.975, 2)); k = 6, mean of all six.
+        let e: Vec<Estimate> = [0.10, 0.12, 0.14, 0.11, 0.12, 0.13]
+            .iter()
+            .map(|&d| est(d, 0.01))
+            .collect();
+        let p = combine_staged(&e, 3, 0.95).unwrap();
+        let hw = 4.302_652_729_749_464 * 0.02 / 6f64.sqrt();
+        assert!((p.delta - 0.12).abs() < 1e-12);
+        assert!(
+            (p.half_width() - hw).abs() < 1e-12,
+            "{} vs {hw}",
+            p.half_width()
+        );
+        assert_eq!(p.first_stage, 3);
+    }
+
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let e: Vec<Estimate> = (0..4).map(|i| est(0.01 * i as f64, 0.01)).collect();
+        assert!(matches!(
+            combine(&e[..2], 0.95),
+            Err(Error::TooFewSamples { needed: 3, .. })
+        ));
+        assert!(matches!(
+            combine(&e, 1.0),
+            Err(Error::OutOfRange { name: "level", .. })
+        ));
+        assert!(matches!(
+            combine_staged(&e, 2, 0.95),
+            Err(Error::OutOfRange {
+                name: "first_stage",
+                ..
+            })
+        ));
+        assert!(combine_staged(&e, 5, 0.95).is_err());
+        let mut bad = e.clone();
+        bad[1].delta = f64::NAN;
+        assert!(matches!(combine(&bad, 0.95), Err(Error::NonFinite { .. })));
+        assert!(Estimate::from_interval(0.1, 0.2, 0.3, 0.95).is_err());
+        assert!(Estimate::from_interval(0.1, 0.0, 0.2, 1.0).is_err());
+        assert!(Estimate::from_interval(f64::NAN, 0.0, 0.2, 0.95).is_err());
+    }
+
+    #[test]
+    fn zero_width_intervals_make_q_undefined_and_serialise_as_null() {
+        let e: Vec<Estimate> = [0.01, 0.02, 0.03].iter().map(|&d| est(d, 0.0)).collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert!(p.q.is_nan() && p.i2.is_nan());
+        assert_eq!(p.inflation, 0.0);
+        let json = serde_json::to_string(&p).unwrap();
+        assert!(json.contains("\"q\":null"), "{json}");
+        let back: Pooled = serde_json::from_str(&json).unwrap();
+        assert!(back.q.is_nan());
+        assert_eq!(back.deltas, p.deltas);
+    }
+
+    #[test]
+    fn two_separated_clusters_are_modes_and_block_a_verdict_of_opposite_sign() {
+        // Most processes near −4.4 %, two near +18 %, each interval ±0.2 %.
+        let ds = [
+            -0.044, -0.045, -0.043, -0.046, 0.16, -0.044, -0.042, 0.20, -0.045, -0.044,
+        ];
+        let e: Vec<Estimate> = ds.iter().map(|&d| est(d, 0.002)).collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert_eq!(p.modes.len(), 2, "{p}");
+        assert!((p.modes[0].share - 0.8).abs() < 1e-12);
+        assert!((p.modes[0].centre + 0.044).abs() < 1e-3);
+        assert!(p.modes[1].centre > 0.15);
+        assert!(!p.resolved, "{p}");
+        assert!(p.has_warning("modes"));
+        assert!(p.to_string().contains("not a typical difference"), "{p}");
+    }
+
+    #[test]
+    fn a_continuous_spread_is_not_modes() {
+        // Ten draws of a wide normal spread (inflation about 10): no gap dominates the
+        // clusters' own scatter.
+        let ds = [
+            0.012, -0.008, 0.021, 0.003, -0.015, 0.009, 0.000, -0.004, 0.017, -0.011,
+        ];
+        let e: Vec<Estimate> = ds.iter().map(|&d| est(d, 0.002)).collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert!(p.modes.is_empty(), "{p}");
+        assert!(!p.resolved);
+    }
+
+    #[test]
+    fn the_floor_pools_the_processes_a_a_deltas() {
+        let mk = |d: f64, aa: Vec<f64>| ProcessEstimate {
+            estimate: est(d, 0.002),
+            noise_floor: Some(0.003),
+            aa_deltas: aa,
+            quantization: 0.0,
+        };
+        let ps = vec![
+            mk(0.05, vec![0.001, -0.001, 0.002]),
+            mk(0.051, vec![0.0, 0.002, 0.001]),
+            mk(0.049, vec![0.003, 0.001, -0.001]),
+        ];
+        let p = combine_processes(&ps, 0, 0.95).unwrap();
+        // Per-process biases 2/3000, 1/1000, 1/1000; mean 0.000888…; SD 0.000192…;
+        // t(0.975, 2) = 4.302652729749464.
+        let biases = [2.0 / 3000.0, 0.001, 0.001];
+        let m = biases.iter().sum::<f64>() / 3.0;
+        let s = (biases.iter().map(|b| (b - m).powi(2)).sum::<f64>() / 2.0).sqrt();
+        let floor = m.abs() + 4.302_652_729_749_464 * s / 3f64.sqrt();
+        assert!(p.validated);
+        assert!((p.bias - m).abs() < 1e-15);
+        assert!((p.noise_floor - floor).abs() < 1e-12);
+        assert_eq!(p.verdict, Verdict::AFaster);
+        // Without A/A deltas: the median of the floors.
+        let ps: Vec<ProcessEstimate> = ps
+            .into_iter()
+            .map(|mut p| {
+                p.aa_deltas.clear();
+                p
+            })
+            .collect();
+        assert_eq!(combine_processes(&ps, 0, 0.95).unwrap().noise_floor, 0.003);
+    }
+
+    #[test]
+    fn few_processes_are_flagged_by_level() {
+        assert_eq!(advisable_processes(0.95), 5);
+        assert_eq!(advisable_processes(0.99), 7);
+        let e: Vec<Estimate> = [0.01, 0.02, 0.03].iter().map(|&d| est(d, 0.01)).collect();
+        assert!(combine(&e, 0.95).unwrap().has_warning("too_few_processes"));
+    }
+}

@@ -1,0 +1,44 @@
+//! Pooling across processes never panics nor returns NaN where a number is promised, on any
+//! finite input.
+
+use proptest::prelude::*;
+use rtcompare::Estimate;
+use rtcompare::stats::{combine, combine_staged};
+
+fn estimate() -> impl Strategy<Value = Estimate> {
+    (-1e6..1e6f64, 0.0..1e3f64, 0.0..1e3f64, 0.01..0.999f64).prop_map(|(d, lo, hi, level)| {
+        Estimate::from_interval(d, d - lo, d + hi, level).expect("a valid interval")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn combine_is_total_on_finite_input(
+        es in prop::collection::vec(estimate(), 0..30),
+        level in prop_oneof![0.5..0.999f64, any::<f64>()],
+        first in 0usize..35,
+    ) {
+        if let Ok(p) = combine(&es, level) {
+            prop_assert!(es.len() >= 3);
+            for v in [p.delta, p.low, p.high, p.spread_between, p.spread_within, p.inflation,
+                      p.noise_floor, p.bias] {
+                prop_assert!(v.is_finite(), "{p:?}");
+            }
+            prop_assert!(p.low <= p.delta && p.delta <= p.high);
+            prop_assert!(p.q.is_nan() || p.q >= 0.0);
+            prop_assert!(p.i2.is_nan() || (0.0..=1.0).contains(&p.i2));
+            prop_assert!(p.processes_for(0.01, 0.05) >= p.processes);
+            let shares: f64 = p.modes.iter().map(|m| m.share).sum();
+            prop_assert!(p.modes.is_empty() || (shares - 1.0).abs() < 1e-9);
+            let _ = p.to_string();
+        } else {
+            prop_assert!(es.len() < 3 || !(level > 0.0 && level < 1.0) && level != 0.0);
+        }
+        match combine_staged(&es, first, 0.95) {
+            Ok(p) => prop_assert!(p.low <= p.high && (first == 0 || (3..=es.len()).contains(&first))),
+            Err(_) => prop_assert!(es.len() < 3 || first != 0 && !(3..=es.len()).contains(&first)),
+        }
+    }
+}
