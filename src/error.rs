@@ -134,6 +134,21 @@ pub enum Error {
         /// Time since the run started.
         elapsed: Duration,
     },
+    /// Too few of a pooled comparison's processes succeeded to pool them.
+    #[error(
+        "only {succeeded} of {started} processes succeeded and pooling needs {needed}: {}",
+        failures.join("; ")
+    )]
+    ProcessesFailed {
+        /// Processes that returned a report.
+        succeeded: usize,
+        /// Processes started.
+        started: usize,
+        /// Fewest processes pooling accepts.
+        needed: usize,
+        /// What happened to each failed process, one sentence each.
+        failures: Vec<String>,
+    },
     /// Writing or reading a report failed.
     #[error("i/o on {path}: {message}")]
     Io {

@@ -52,7 +52,9 @@ use crate::compare::report::Report;
 use crate::compare::{CompareOptions, compare};
 use crate::display::Pct;
 use crate::measure::candidate::Candidate;
+use crate::pool::{self, PoolOptions};
 use crate::stats::lower_bound_rule;
+use crate::stats::{Estimate, Pooled};
 use crate::{Error, Verdict};
 
 /// The environment variable that turns gates off (`off`) or forces them in debug builds
@@ -77,6 +79,10 @@ pub struct GateOptions {
     pub name: Option<String>,
     /// Write the report's JSON under `target/rtcompare/` (default true when `None`).
     pub write_json: Option<bool>,
+    /// Processes to pool (see [`pool`]): 0 or 1 measures in the test's own
+    /// process; 3 or more re-run the test binary for this one test that many times and gate
+    /// on the pooled interval and floor. 2 is rejected ([`Error::TooFewSamples`]).
+    pub processes: usize,
 }
 
 impl GateOptions {
@@ -103,6 +109,11 @@ impl GateOptions {
     /// Sets [`write_json`](Self::write_json).
     pub fn write_json(mut self, write: bool) -> Self {
         self.write_json = Some(write);
+        self
+    }
+    /// Sets [`processes`](Self::processes).
+    pub fn processes(mut self, k: usize) -> Self {
+        self.processes = k;
         self
     }
 }
@@ -153,6 +164,13 @@ impl fmt::Display for GateFailure {
                 writeln!(f, "performance gate {name:?} FAILED")?;
                 writeln!(f, "expected: {expectation}")?;
                 writeln!(f, "why: {explanation}")?;
+                if let Some(p) = report.gate.as_ref().and_then(|g| g.pooled.as_ref()) {
+                    writeln!(f, "pooled across processes:")?;
+                    write!(f, "{p}")?;
+                    writeln!(f)?;
+                    writeln!(f, "the median process (A = candidate, B = baseline):")?;
+                    return write!(f, "{report}");
+                }
                 writeln!(f, "verdict: {}", report.verdict)?;
                 let e = &report.estimate;
                 writeln!(
@@ -269,6 +287,7 @@ pub fn skip_reason(options: &GateOptions) -> Result<(), Skip> {
 /// as `Ok` with a notice on stderr (never a false failure); use [`run`] or the macros to skip such
 /// gates instead. Bad expectations (a negative budget, a margin outside (0, 1)) are
 /// [`GateFailure::Measurement`] with [`Error::OutOfRange`].
+#[track_caller]
 pub fn check<'a>(
     candidate: impl IntoCandidate<'a>,
     baseline: impl IntoCandidate<'a>,
@@ -283,10 +302,34 @@ pub fn check<'a>(
     expectation.check().map_err(fail)?;
     let effort = options.effort.unwrap_or_else(effort_from_env);
     let opts = effort.apply(options.compare.clone());
-    let a = candidate.into_candidate("candidate");
-    let b = baseline.into_candidate("baseline");
-    let mut report = compare_exclusive(a, b, &opts).map_err(fail)?;
-    let (passed, explanation) = judge(&expectation, &report);
+    let (mut report, pooled) = if options.processes > 1 {
+        let pool_options = PoolOptions::default()
+            .this_test()
+            .first_stage(options.processes)
+            .max_processes(options.processes)
+            .target(0.0, 0.0)
+            .compare(opts.clone());
+        let run = pool::run_detailed(&pool_options, move |ctx| {
+            let a = candidate.into_candidate("candidate");
+            let b = baseline.into_candidate("baseline");
+            compare_exclusive(a, b, ctx.options())
+        })
+        .map_err(fail)?;
+        // The report kept is the process whose delta is the median; the gate rests on the
+        // pooled result, carried beside it.
+        let mut by_delta: Vec<&Report> = run.reports.iter().collect();
+        by_delta.sort_by(|x, y| x.estimate.delta.total_cmp(&y.estimate.delta));
+        let median = by_delta[by_delta.len() / 2].clone();
+        (median, Some(run.pooled))
+    } else {
+        let a = candidate.into_candidate("candidate");
+        let b = baseline.into_candidate("baseline");
+        (compare_exclusive(a, b, &opts).map_err(fail)?, None)
+    };
+    let (passed, explanation) = match &pooled {
+        Some(p) => judge_pooled(&expectation, p),
+        None => judge(&expectation, &report),
+    };
     let mut info = GateInfo {
         name: name.clone(),
         expectation,
@@ -296,6 +339,7 @@ pub fn check<'a>(
         passed,
         explanation: explanation.clone(),
         json_path: None,
+        pooled,
     };
     if options.write_json.unwrap_or(true) {
         let path = report_dir().join(format!("{}.json", file_stem(&name)));
@@ -330,12 +374,17 @@ pub fn check<'a>(
 
 /// Like [`check`], but first applies the skip policy: `Ok(None)` (with a message on stderr)
 /// when the gate is turned off or this is a debug build that was not forced.
+#[track_caller]
 pub fn run<'a>(
     candidate: impl IntoCandidate<'a>,
     baseline: impl IntoCandidate<'a>,
     expectation: Expectation,
     options: &GateOptions,
 ) -> Result<Option<Report>, GateFailure> {
+    // A pool child started for another gate passes this one without measuring.
+    if pool::is_child_for(&pool::call_site(std::panic::Location::caller())) == Some(false) {
+        return Ok(None);
+    }
     if let Err(skip) = skip_reason(options) {
         eprintln!("rtcompare gate {:?} skipped: {skip}", gate_name(options));
         return Ok(None);
@@ -366,8 +415,44 @@ pub fn assert_gate<'a>(
 
 /// Decides an expectation on a report: `(passed, explanation)`. Pure.
 pub fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
-    let e = &report.estimate;
-    let floor = report.noise_floor;
+    judge_on(
+        expectation,
+        &report.estimate,
+        report.noise_floor,
+        report.resolved,
+        report.verdict,
+    )
+}
+
+/// Decides an expectation on a result pooled across processes: its interval, floor and
+/// verdict, by the same rules as [`judge`]. Pure.
+pub fn judge_pooled(expectation: &Expectation, pooled: &Pooled) -> (bool, String) {
+    let Ok(e) = Estimate::from_interval(pooled.delta, pooled.low, pooled.high, pooled.level) else {
+        return (
+            false,
+            format!("the pooled result is not a valid interval: {pooled}"),
+        );
+    };
+    let (passed, why) = judge_on(
+        expectation,
+        &e,
+        pooled.noise_floor,
+        pooled.resolved,
+        pooled.verdict,
+    );
+    (
+        passed,
+        format!("pooled over {} processes: {why}", pooled.processes),
+    )
+}
+
+fn judge_on(
+    expectation: &Expectation,
+    e: &Estimate,
+    floor: f64,
+    resolved: bool,
+    verdict: Verdict,
+) -> (bool, String) {
     // Slowdown of the candidate = −δ, with interval [−high, −low].
     let (slow_low, slow_high) = (-e.high, -e.low);
     let interval = format!(
@@ -380,7 +465,7 @@ pub fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
     match *expectation {
         Expectation::NotSlower { budget } => {
             let bar = budget.max(floor);
-            if slow_low > bar && report.resolved {
+            if slow_low > bar && resolved {
                 (
                     false,
                     format!(
@@ -389,7 +474,7 @@ pub fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
                         Pct(budget)
                     ),
                 )
-            } else if let Verdict::CannotTell(reason) = report.verdict {
+            } else if let Verdict::CannotTell(reason) = verdict {
                 (
                     true,
                     format!(
@@ -409,7 +494,7 @@ pub fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
         Expectation::Faster { by } => {
             let lower = lower_bound_rule(e.low, by);
             let accepted = lower.is_ok_and(|d| d.accepted);
-            match report.verdict {
+            match verdict {
                 Verdict::AFaster if accepted => (
                     true,
                     format!(
@@ -528,6 +613,9 @@ fn write_json(path: &Path, report: &Report) -> crate::Result<()> {
 /// Fails unless `candidate` is not slower than `baseline` by more than `budget` (a fraction).
 /// Each side is a [`Candidate`] or a closure performing one operation. "Cannot tell" passes.
 /// Skipped in debug builds unless `RTCOMPARE_GATE=force`; see [the module docs](crate::gate).
+/// With `processes = k` (3 or more) the test binary re-runs this one test in `k` processes
+/// and the gate decides on their pooled interval and floor (see [`pool`](crate::pool)); all
+/// three gates take it.
 ///
 /// ```no_run
 /// use std::hint::black_box;
@@ -544,6 +632,14 @@ macro_rules! assert_not_slower {
             $baseline,
             budget = $budget,
             options = $crate::gate::GateOptions::default()
+        )
+    };
+    ($candidate:expr, $baseline:expr, budget = $budget:expr, processes = $k:expr $(,)?) => {
+        $crate::assert_not_slower!(
+            $candidate,
+            $baseline,
+            budget = $budget,
+            options = $crate::gate::GateOptions::default().processes($k)
         )
     };
     ($candidate:expr, $baseline:expr, budget = $budget:expr, options = $options:expr $(,)?) => {
@@ -575,6 +671,14 @@ macro_rules! assert_faster {
             options = $crate::gate::GateOptions::default()
         )
     };
+    ($candidate:expr, $baseline:expr, by = $by:expr, processes = $k:expr $(,)?) => {
+        $crate::assert_faster!(
+            $candidate,
+            $baseline,
+            by = $by,
+            options = $crate::gate::GateOptions::default().processes($k)
+        )
+    };
     ($candidate:expr, $baseline:expr, by = $by:expr, options = $options:expr $(,)?) => {
         $crate::gate::assert_gate(
             $candidate,
@@ -600,6 +704,14 @@ macro_rules! assert_equivalent {
             $baseline,
             within = $m,
             options = $crate::gate::GateOptions::default()
+        )
+    };
+    ($candidate:expr, $baseline:expr, within = $m:expr, processes = $k:expr $(,)?) => {
+        $crate::assert_equivalent!(
+            $candidate,
+            $baseline,
+            within = $m,
+            options = $crate::gate::GateOptions::default().processes($k)
         )
     };
     ($candidate:expr, $baseline:expr, within = $m:expr, options = $options:expr $(,)?) => {

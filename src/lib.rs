@@ -68,6 +68,7 @@ mod display;
 mod error;
 pub mod gate;
 pub mod measure;
+pub mod pool;
 pub mod precision;
 pub mod rng;
 pub mod selftest;

@@ -138,4 +138,8 @@ pub struct GateInfo {
     pub explanation: String,
     /// Where the JSON was written, if it was.
     pub json_path: Option<String>,
+    /// The result pooled across processes the gate decided on, when it ran in several
+    /// ([`GateOptions::processes`](crate::gate::GateOptions::processes)).
+    #[serde(default)]
+    pub pooled: Option<crate::stats::Pooled>,
 }

@@ -259,6 +259,7 @@ pub fn compare_with_clock<C: Clock>(
         elapsed,
         other_threads_cpu,
         gate: None,
+        process: None,
         resolved: matches!(verdict, Verdict::AFaster | Verdict::BFaster),
         verdict,
         warnings,

@@ -380,6 +380,51 @@ impl fmt::Display for Warning {
     }
 }
 
+/// Which fixture a process built first (see [`Child::build`](crate::pool::Child::build)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BuildOrder {
+    /// A's fixture was built before B's.
+    AFirst,
+    /// B's fixture was built before A's.
+    BFirst,
+}
+
+/// Where a report came from when it ran as one process of a pooled comparison: its index and
+/// the perturbation of its memory layout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProcessInfo {
+    /// The process's index in the pool, from 0.
+    pub index: usize,
+    /// Seed of its heap perturbation.
+    pub perturbation_seed: u64,
+    /// Bytes of filler its heap perturbation allocated.
+    pub filler_bytes: u64,
+    /// Bytes of padding in its environment (which moves the initial stack).
+    pub env_padding_bytes: usize,
+    /// Which fixture it built first, if it built them through the pool.
+    pub build_order: Option<BuildOrder>,
+}
+
+impl fmt::Display for ProcessInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Process {} of a pooled comparison: heap perturbed with {:.1} MiB of filler (seed \
+             {}), {} bytes of environment padding",
+            self.index,
+            self.filler_bytes as f64 / (1u64 << 20) as f64,
+            self.perturbation_seed,
+            self.env_padding_bytes
+        )?;
+        match self.build_order {
+            Some(BuildOrder::AFirst) => f.write_str(", A's fixture built first"),
+            Some(BuildOrder::BFirst) => f.write_str(", B's fixture built first"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Everything a comparison found, and everything the verdict rests on.
 ///
 /// Recompute the interval from the report's own samples with
@@ -477,6 +522,11 @@ pub struct Report {
     pub other_threads_cpu: Option<Duration>,
     /// The gate this comparison decided, when it ran as one (see [`gate`](crate::gate)).
     pub gate: Option<crate::compare::gate_record::GateInfo>,
+    /// Which process of a pooled comparison this report came from, with the layout
+    /// perturbation it ran under (see [`pool`](crate::pool)); `None` for a comparison in one
+    /// process.
+    #[serde(default)]
+    pub process: Option<ProcessInfo>,
     /// The short answer: `true` only when the interval excludes zero, |δ| exceeds the noise
     /// floor and |δ| exceeds [`QUANTIZATION_GATE`] clock steps.
     pub resolved: bool,
@@ -575,6 +625,15 @@ impl fmt::Display for Report {
             Sig(r.low.min(r.high)),
             Sig(r.low.max(r.high))
         )?;
+        match &self.process {
+            None => writeln!(
+                f,
+                "This interval covers the noise within this one process; another process (another \
+                 memory layout, another placement of code) can land further away: pool several \
+                 with rtcompare::pool before trusting the direction."
+            )?,
+            Some(p) => writeln!(f, "{p}.")?,
+        }
         if self.validated {
             writeln!(
                 f,

@@ -260,6 +260,14 @@ pub struct Pooled {
     pub half_widths: Vec<f64>,
     /// The clusters when the processes split into modes; empty otherwise.
     pub modes: Vec<Mode>,
+    /// Whether the precision target of a planned run was met (`None` when the processes were
+    /// not planned against a target, as in [`combine`]).
+    #[serde(default)]
+    pub target_met: Option<bool>,
+    /// Processes the two-stage plan asked for (0 when there was no plan); more than
+    /// `processes` when the cap stopped the run first.
+    #[serde(default)]
+    pub planned_processes: usize,
     /// Everything that undermines the result; empty is the good case.
     pub warnings: Vec<PoolWarning>,
 }
@@ -376,6 +384,20 @@ impl fmt::Display for Pooled {
             write!(f, " {:+.2}%", 100.0 * d)?;
         }
         writeln!(f)?;
+        match self.target_met {
+            Some(true) => writeln!(
+                f,
+                "The precision target was met with {} processes (the plan asked for {}).",
+                self.processes, self.planned_processes
+            )?,
+            Some(false) => writeln!(
+                f,
+                "The precision target was NOT met: the plan asked for {} processes and the \
+                 run stopped at {} (the cap on processes, or failed ones).",
+                self.planned_processes, self.processes
+            )?,
+            None => {}
+        }
         writeln!(f, "Verdict: {}.", self.verdict)?;
         if !self.warnings.is_empty() {
             writeln!(f, "Warnings:")?;
@@ -567,6 +589,8 @@ pub fn combine_processes(
         half_widths: processes.iter().map(|p| p.estimate.half_width()).collect(),
         deltas,
         modes,
+        target_met: None,
+        planned_processes: 0,
         warnings,
     })
 }

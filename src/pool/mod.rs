@@ -1,0 +1,871 @@
+//! Several processes: the process as the unit of replication.
+//!
+//! A [`compare`](crate::compare()) interval covers the noise inside one process. A process is
+//! one memory layout, one placement of code, one draw of whatever the loader and the allocator
+//! decided, and on pointer-heavy or cache-sized data those differ by more than the noise: two
+//! processes can each resolve the same comparison, tightly, in opposite directions. [`run`]
+//! makes the verdict rest on several processes instead:
+//!
+//! 1. The program re-executes itself ([`std::env::current_exe`], the same arguments), once per
+//!    process, marked by the environment variable [`CHILD_ENV`]. The parent never measures.
+//! 2. Every child first **perturbs its layout**: [`perturb_heap`] fills the small size classes
+//!    and reserves a large block, and the parent gives each child an environment padded by
+//!    0–4 KiB, which moves the initial stack. [`Child::build`] builds A's fixture first in even
+//!    processes and B's first in odd ones (the structure built second tends to stay faster).
+//! 3. The child runs the closure once, writes its [`Report`] as JSON to a temporary file the
+//!    parent named, and exits; the parent reads and removes the file.
+//! 4. **Stein's two-stage plan**: after a first stage ([`PoolOptions::first_stage`], default 5)
+//!    the parent computes how many processes the precision target needs
+//!    ([`Pooled::processes_for`]), runs the rest up to [`PoolOptions::max_processes`], and
+//!    pools them all with [`combine_staged`](crate::stats::combine_staged), whose interval
+//!    keeps its coverage however the total was chosen.
+//!
+//! A child that panics, fails or times out is named in the pooled warnings; pooling goes on if
+//! at least three processes succeeded. On an error, on cancellation and on Ctrl-C (SIGINT or
+//! SIGTERM while the pool runs) the parent kills its child and removes every file it made.
+//!
+//! In a child, `run` does not return: the process exits once its report is written. Code
+//! before the call runs in every child too, so build fixtures inside the closure (with
+//! [`Child::build`]).
+//!
+//! ```no_run
+//! use std::hint::black_box;
+//! use rtcompare::{Candidate, pool::{self, PoolOptions}};
+//!
+//! fn main() -> Result<(), rtcompare::Error> {
+//!     let pooled = pool::run(&PoolOptions::default(), |ctx| {
+//!         let (mut a, mut b) = ctx.build(
+//!             || (0..1_000u32).rev().collect::<Vec<_>>(),
+//!             || (0..1_000u32).rev().collect::<Vec<_>>(),
+//!         );
+//!         let opts = ctx.options().clone();
+//!         rtcompare::compare(
+//!             Candidate::new("sort_unstable", move |n| {
+//!                 for _ in 0..n { a.sort_unstable(); a.reverse(); black_box(&a); }
+//!             }),
+//!             Candidate::new("sort", move |n| {
+//!                 for _ in 0..n { b.sort(); b.reverse(); black_box(&b); }
+//!             }),
+//!             &opts,
+//!         )
+//!     })?;
+//!     println!("{pooled}");
+//!     Ok(())
+//! }
+//! ```
+
+mod interrupt;
+mod perturb;
+
+use std::ffi::OsString;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::CompareOptions;
+use crate::compare::report::{BuildOrder, ProcessInfo, Report};
+use crate::measure::clock::{Clock, MonotonicClock};
+use crate::measure::collect::{CancelToken, Progress, Stage};
+use crate::rng::{Rng, derive_seed, resolve_seed};
+use crate::stats::{self, MIN_PROCESSES, PoolWarning, Pooled, ProcessEstimate};
+use crate::{Error, Result};
+
+pub use perturb::{HeapPerturbation, MAX_LARGE_FILLER, perturb_heap};
+
+/// Environment variable that marks a child process of [`run`]; its value says which call,
+/// which process and where to write the report.
+pub const CHILD_ENV: &str = "RTCOMPARE_POOL_CHILD";
+/// Environment variable whose random-length value (0–4 KiB) moves a child's initial stack.
+pub const PAD_ENV: &str = "RTCOMPARE_POOL_PAD";
+/// Largest environment padding, in bytes (4 KiB).
+pub const MAX_ENV_PADDING: usize = 4096;
+/// Default first-stage size (5 processes).
+pub const DEFAULT_FIRST_STAGE: usize = 5;
+/// Default cap on the processes of one pooled comparison (30).
+pub const DEFAULT_MAX_PROCESSES: usize = 30;
+/// Default absolute precision target: a half-width of 1 percentage point.
+pub const DEFAULT_TARGET_ABS: f64 = 0.01;
+/// Default relative precision target: a half-width of a quarter of |δ|.
+pub const DEFAULT_TARGET_REL: f64 = 0.25;
+/// Default time limit for one process (5 minutes).
+pub const DEFAULT_PROCESS_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How often the parent looks at its child while it runs (20 ms): a child is a fresh process
+/// that takes about a second, so this costs nothing measurable and bounds the reaction to
+/// Ctrl-C, cancellation and timeouts.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Pools started by this process, numbering their files.
+static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Progress of a pooled run, reported after every process.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolProgress {
+    /// Processes finished (successfully or not).
+    pub done: usize,
+    /// Processes planned so far (grows after the first stage).
+    pub planned: usize,
+    /// The last process's index.
+    pub index: usize,
+    /// Its delta, or `None` when it failed.
+    pub delta: Option<f64>,
+}
+
+/// A progress callback of a pool; called in the parent between processes.
+pub type PoolProgressFn = Arc<dyn Fn(&PoolProgress) + Send + Sync>;
+
+/// Options of [`run`]: a builder whose methods consume and return `Self`.
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct PoolOptions {
+    /// Processes in the first stage (at least 3; default [`DEFAULT_FIRST_STAGE`]).
+    pub first_stage: usize,
+    /// Most processes in all, failures included (default [`DEFAULT_MAX_PROCESSES`]).
+    pub max_processes: usize,
+    /// Absolute precision target: half-width in fractions (default [`DEFAULT_TARGET_ABS`]).
+    /// With `target_rel` also 0 there is no plan: exactly `first_stage` processes run.
+    pub target_abs: f64,
+    /// Relative precision target: half-width as a share of |δ| (default
+    /// [`DEFAULT_TARGET_REL`]). The target is met when either holds.
+    pub target_rel: f64,
+    /// Coverage level of the pooled interval, in (0, 1) (default 0.95).
+    pub level: f64,
+    /// Options of every process's comparison; each process gets its own derived seed.
+    pub compare: CompareOptions,
+    /// Called in the parent after every process.
+    pub progress: Option<PoolProgressFn>,
+    /// Time limit of one process (default [`DEFAULT_PROCESS_TIMEOUT`]); a child that exceeds
+    /// it is killed and counted as failed.
+    pub process_timeout: Duration,
+    /// Seed of the perturbations, paddings and per-process seeds; 0 draws one (recorded).
+    pub seed: u64,
+    /// Arguments for the children; `None` passes the parent's own.
+    pub args: Option<Vec<OsString>>,
+    /// Cancels the pool between polls of the running child.
+    pub cancel: Option<CancelToken>,
+    /// Perturb every child's heap and environment (default true). Off only to measure what
+    /// the perturbation does.
+    pub perturb: bool,
+}
+
+impl Default for PoolOptions {
+    fn default() -> Self {
+        PoolOptions {
+            first_stage: DEFAULT_FIRST_STAGE,
+            max_processes: DEFAULT_MAX_PROCESSES,
+            target_abs: DEFAULT_TARGET_ABS,
+            target_rel: DEFAULT_TARGET_REL,
+            level: stats::DEFAULT_LEVEL,
+            compare: CompareOptions::default(),
+            progress: None,
+            process_timeout: DEFAULT_PROCESS_TIMEOUT,
+            seed: 0,
+            args: None,
+            cancel: None,
+            perturb: true,
+        }
+    }
+}
+
+impl fmt::Debug for PoolOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PoolOptions")
+            .field("first_stage", &self.first_stage)
+            .field("max_processes", &self.max_processes)
+            .field("target_abs", &self.target_abs)
+            .field("target_rel", &self.target_rel)
+            .field("level", &self.level)
+            .field("compare", &self.compare)
+            .field("progress", &self.progress.as_ref().map(|_| "Fn"))
+            .field("process_timeout", &self.process_timeout)
+            .field("seed", &self.seed)
+            .field("args", &self.args)
+            .field("cancel", &self.cancel)
+            .field("perturb", &self.perturb)
+            .finish()
+    }
+}
+
+impl PoolOptions {
+    /// A lighter protocol per process, for quick local runs: 10 A/A runs instead of 40, 2,000
+    /// resamples and a 100 ms warm-up. Pooling across processes covers what the shorter
+    /// validation loses in one process's floor.
+    pub fn light() -> Self {
+        PoolOptions::default().compare(
+            CompareOptions::default()
+                .validation_runs(10)
+                .resamples(2_000)
+                .warmup_duration(Duration::from_millis(100)),
+        )
+    }
+    /// Re-runs only the calling test in every child: sets [`args`](Self::args) to
+    /// `--exact <test name> --nocapture`, the name taken from the current thread (libtest
+    /// names each test's thread after the test). Outside a test thread it leaves the
+    /// arguments alone.
+    pub fn this_test(self) -> Self {
+        match std::thread::current().name() {
+            Some(name) if name != "main" => {
+                let name = name.to_string();
+                self.args(["--exact".to_string(), name, "--nocapture".to_string()])
+            }
+            _ => self,
+        }
+    }
+    /// Sets [`first_stage`](Self::first_stage).
+    pub fn first_stage(mut self, n: usize) -> Self {
+        self.first_stage = n;
+        self
+    }
+    /// Sets [`max_processes`](Self::max_processes).
+    pub fn max_processes(mut self, n: usize) -> Self {
+        self.max_processes = n;
+        self
+    }
+    /// Sets the precision target ([`target_abs`](Self::target_abs),
+    /// [`target_rel`](Self::target_rel)); `(0, 0)` runs exactly the first stage.
+    pub fn target(mut self, abs: f64, rel: f64) -> Self {
+        self.target_abs = abs;
+        self.target_rel = rel;
+        self
+    }
+    /// Sets [`level`](Self::level).
+    pub fn level(mut self, level: f64) -> Self {
+        self.level = level;
+        self
+    }
+    /// Sets [`compare`](Self::compare).
+    pub fn compare(mut self, o: CompareOptions) -> Self {
+        self.compare = o;
+        self
+    }
+    /// Sets [`progress`](Self::progress).
+    pub fn progress(mut self, f: impl Fn(&PoolProgress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(f));
+        self
+    }
+    /// Sets [`process_timeout`](Self::process_timeout).
+    pub fn process_timeout(mut self, d: Duration) -> Self {
+        self.process_timeout = d;
+        self
+    }
+    /// Sets [`seed`](Self::seed).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+    /// Sets [`args`](Self::args).
+    pub fn args(mut self, args: impl IntoIterator<Item = impl Into<OsString>>) -> Self {
+        self.args = Some(args.into_iter().map(Into::into).collect());
+        self
+    }
+    /// Sets [`cancel`](Self::cancel).
+    pub fn cancel(mut self, token: CancelToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+    /// Sets [`perturb`](Self::perturb).
+    pub fn perturb(mut self, on: bool) -> Self {
+        self.perturb = on;
+        self
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.first_stage < MIN_PROCESSES {
+            return Err(Error::TooFewSamples {
+                what: "first_stage processes",
+                needed: MIN_PROCESSES,
+                got: self.first_stage,
+            });
+        }
+        if self.max_processes < self.first_stage {
+            return Err(Error::invalid_option(
+                "max_processes",
+                format!(
+                    "max_processes ({}) must be at least first_stage ({})",
+                    self.max_processes, self.first_stage
+                ),
+            ));
+        }
+        for (name, v) in [
+            ("target_abs", self.target_abs),
+            ("target_rel", self.target_rel),
+        ] {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(Error::out_of_range(name, v, "a finite value >= 0"));
+            }
+        }
+        if !(self.level > 0.0 && self.level < 1.0) {
+            return Err(Error::out_of_range("level", self.level, "0 < level < 1"));
+        }
+        if self.process_timeout.is_zero() {
+            return Err(Error::invalid_option(
+                "process_timeout",
+                "a process needs time to run; use a positive timeout",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What a child process gets: its index, its options and the fixture builder.
+#[derive(Debug)]
+pub struct Child {
+    index: usize,
+    options: CompareOptions,
+    build_order: Option<BuildOrder>,
+}
+
+impl Child {
+    /// The process's index in the pool, from 0.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The options for this process's comparison: the pool's, with a seed derived for this
+    /// process (and a progress hook that times the stages for the pool).
+    pub fn options(&self) -> &CompareOptions {
+        &self.options
+    }
+
+    /// Builds both fixtures, A's first in even processes and B's first in odd ones, and
+    /// records the order in the report. Returns them as `(a, b)` whatever the order.
+    pub fn build<A, B>(&mut self, a: impl FnOnce() -> A, b: impl FnOnce() -> B) -> (A, B) {
+        if self.index.is_multiple_of(2) {
+            self.build_order = Some(BuildOrder::AFirst);
+            let a = a();
+            (a, b())
+        } else {
+            self.build_order = Some(BuildOrder::BFirst);
+            let b = b();
+            (a(), b)
+        }
+    }
+}
+
+/// Where one process's time went, in seconds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProcessTimings {
+    /// The process's index.
+    pub index: usize,
+    /// From spawning the process to the start of the closure: loading, runtime start, the
+    /// heap perturbation.
+    pub startup: f64,
+    /// Time in each stage of the comparison, in the order they began.
+    pub stages: Vec<(Stage, f64)>,
+    /// The whole closure.
+    pub closure: f64,
+    /// Spawn to reaped, as the parent saw it.
+    pub wall: f64,
+}
+
+/// A pooled run with everything behind it.
+#[derive(Debug, Clone)]
+pub struct PoolRun {
+    /// The pooled result.
+    pub pooled: Pooled,
+    /// The processes' reports, in process order (failed processes have none).
+    pub reports: Vec<Report>,
+    /// Where each successful process's time went.
+    pub timings: Vec<ProcessTimings>,
+    /// The pool's seed (the options' or the one drawn for 0).
+    pub seed: u64,
+    /// Wall time of the whole pool.
+    pub elapsed: Duration,
+}
+
+/// Runs the closure in several processes with the Stein plan and pools their reports; see the
+/// [module documentation](self). In a child process it runs the closure once, hands the report
+/// to the parent and exits instead of returning.
+///
+/// Errors: invalid options ([`Error::TooFewSamples`], [`Error::InvalidOption`],
+/// [`Error::OutOfRange`]); the executable could not be started ([`Error::Io`]); fewer than
+/// three processes succeeded ([`Error::ProcessesFailed`], naming what happened to each);
+/// cancellation or Ctrl-C ([`Error::Cancelled`]).
+#[track_caller]
+pub fn run(options: &PoolOptions, f: impl FnOnce(&mut Child) -> Result<Report>) -> Result<Pooled> {
+    run_detailed(options, f).map(|r| r.pooled)
+}
+
+/// [`run`], returning the processes' reports and timings with the pooled result.
+#[track_caller]
+pub fn run_detailed(
+    options: &PoolOptions,
+    f: impl FnOnce(&mut Child) -> Result<Report>,
+) -> Result<PoolRun> {
+    let site = call_site(std::panic::Location::caller());
+    if let Some(spec) = ChildSpec::from_env() {
+        if spec.site == site {
+            child_main(spec, options, f);
+        }
+        // A child started for another call site passes through this one without measuring:
+        // its output is discarded, and the program must reach the site it was started for.
+        return passing_through(&spec.site);
+    }
+    parent_main(&site, options)
+}
+
+/// The stand-in result of a call site that a child process passes on its way to the one it
+/// was started for: no process ran, the verdict is "cannot tell".
+fn passing_through(other: &str) -> Result<PoolRun> {
+    let zero = crate::Estimate::from_interval(0.0, 0.0, 0.0, 0.95)?;
+    let mut pooled = stats::combine(&[zero; MIN_PROCESSES], 0.95)?;
+    pooled.processes = 0;
+    pooled.deltas.clear();
+    pooled.half_widths.clear();
+    pooled.warnings = vec![PoolWarning::ProcessFailed {
+        index: 0,
+        reason: format!("not run: this process was started for the pooled comparison at {other}"),
+    }];
+    Ok(PoolRun {
+        pooled,
+        reports: Vec::new(),
+        timings: Vec::new(),
+        seed: 0,
+        elapsed: Duration::ZERO,
+    })
+}
+
+/// Whether this process is a pool child started for the call site `site` (`file:line:col`).
+pub(crate) fn is_child_for(site: &str) -> Option<bool> {
+    ChildSpec::from_env().map(|s| s.site == site)
+}
+
+pub(crate) fn call_site(l: &std::panic::Location<'_>) -> String {
+    format!("{}:{}:{}", l.file(), l.line(), l.column())
+}
+
+/// Pools reports read back from anywhere (JSON files from a CI matrix, a cluster scheduler):
+/// one per process, same comparison, same roles. Their A/A floors and deltas, when present,
+/// make the pooled floor.
+///
+/// Errors: those of [`combine_processes`](crate::stats::combine_processes).
+///
+/// ```no_run
+/// use rtcompare::{Report, pool::combine_reports};
+/// let reports: Vec<Report> = std::fs::read_dir("reports")?
+///     .map(|e| Report::from_json(&std::fs::read_to_string(e?.path())?).map_err(Into::into))
+///     .collect::<Result<_, Box<dyn std::error::Error>>>()?;
+/// println!("{}", combine_reports(&reports, 0.95)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn combine_reports(reports: &[Report], level: f64) -> Result<Pooled> {
+    let ps: Vec<ProcessEstimate> = reports.iter().map(process_estimate).collect();
+    stats::combine_processes(&ps, 0, level)
+}
+
+fn process_estimate(r: &Report) -> ProcessEstimate {
+    let aa_deltas = [&r.validation_a, &r.validation_b]
+        .iter()
+        .filter_map(|v| v.as_ref())
+        .flat_map(|v| v.deltas.iter().copied())
+        .collect();
+    ProcessEstimate {
+        estimate: r.estimate,
+        noise_floor: r.validated.then_some(r.noise_floor),
+        aa_deltas,
+        quantization: if r.quantization.is_finite() {
+            r.quantization
+        } else {
+            0.0
+        },
+    }
+}
+
+/// What the parent tells a child, through [`CHILD_ENV`].
+struct ChildSpec {
+    index: usize,
+    seed: u64,
+    site: String,
+    path: PathBuf,
+    spawned_ns: u64,
+}
+
+impl ChildSpec {
+    fn encode(&self) -> OsString {
+        let mut s = OsString::from(format!(
+            "{}\t{}\t{}\t{}\t",
+            self.index, self.seed, self.spawned_ns, self.site
+        ));
+        s.push(self.path.as_os_str());
+        s
+    }
+
+    fn from_env() -> Option<ChildSpec> {
+        let v = std::env::var(CHILD_ENV).ok()?;
+        let mut it = v.splitn(5, '\t');
+        Some(ChildSpec {
+            index: it.next()?.parse().ok()?,
+            seed: it.next()?.parse().ok()?,
+            spawned_ns: it.next()?.parse().ok()?,
+            site: it.next()?.to_string(),
+            path: PathBuf::from(it.next()?),
+        })
+    }
+}
+
+/// What a child hands back.
+#[derive(Serialize, Deserialize)]
+enum ChildResult {
+    Report(Box<Report>, ProcessTimings),
+    Failed(String),
+}
+
+fn child_main(
+    spec: ChildSpec,
+    options: &PoolOptions,
+    f: impl FnOnce(&mut Child) -> Result<Report>,
+) -> ! {
+    let clock = MonotonicClock;
+    let start_ns = clock.now_ns();
+    let filler = options
+        .perturb
+        .then(|| perturb_heap(derive_seed(spec.seed, 2 * spec.index as u64 + 1)));
+    let padding = std::env::var_os(PAD_ENV).map_or(0, |v| v.len());
+    let stages: Arc<Mutex<Vec<(Stage, u64)>>> = Arc::default();
+    let mut opts = options
+        .compare
+        .clone()
+        .seed(derive_seed(spec.seed, 2 * spec.index as u64 + 2));
+    let user = opts.collect.progress.clone();
+    let log = stages.clone();
+    opts = opts.progress(move |p: Progress| {
+        if let Ok(mut l) = log.lock()
+            && l.last().is_none_or(|(s, _)| *s != p.stage)
+        {
+            l.push((p.stage, MonotonicClock.now_ns()));
+        }
+        if let Some(u) = &user {
+            u(p);
+        }
+    });
+    let mut ctx = Child {
+        index: spec.index,
+        options: opts,
+        build_order: None,
+    };
+    let closure_start = clock.now_ns();
+    let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut ctx)));
+    let end_ns = clock.now_ns();
+    let result = match outcome {
+        Ok(Ok(mut report)) => {
+            report.process = Some(ProcessInfo {
+                index: spec.index,
+                perturbation_seed: filler.as_ref().map_or(0, HeapPerturbation::seed),
+                filler_bytes: filler.as_ref().map_or(0, HeapPerturbation::bytes),
+                env_padding_bytes: padding,
+                build_order: ctx.build_order,
+            });
+            let marks = stages.lock().map(|l| l.clone()).unwrap_or_default();
+            let stages = marks
+                .iter()
+                .enumerate()
+                .map(|(i, (s, t))| {
+                    let next = marks.get(i + 1).map_or(end_ns, |m| m.1);
+                    (*s, next.saturating_sub(*t) as f64 / 1e9)
+                })
+                .collect();
+            ChildResult::Report(
+                Box::new(report),
+                ProcessTimings {
+                    index: spec.index,
+                    startup: start_ns.saturating_sub(spec.spawned_ns) as f64 / 1e9
+                        + closure_start.saturating_sub(start_ns) as f64 / 1e9,
+                    stages,
+                    closure: end_ns.saturating_sub(closure_start) as f64 / 1e9,
+                    wall: 0.0,
+                },
+            )
+        }
+        Ok(Err(e)) => ChildResult::Failed(format!("the comparison failed: {e}")),
+        Err(payload) => ChildResult::Failed(format!("panicked: {}", panic_message(&*payload))),
+    };
+    let code = i32::from(matches!(result, ChildResult::Failed(_)));
+    let written = serde_json::to_string(&result)
+        .map_err(|e| e.to_string())
+        .and_then(|json| {
+            let tmp = spec.path.with_extension("partial");
+            std::fs::write(&tmp, json)
+                .and_then(|()| std::fs::rename(&tmp, &spec.path))
+                .map_err(|e| e.to_string())
+        });
+    if let Err(e) = written {
+        eprintln!(
+            "rtcompare pool child {}: could not write {}: {e}",
+            spec.index,
+            spec.path.display()
+        );
+        std::process::exit(2);
+    }
+    drop(filler);
+    std::process::exit(code)
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a non-string panic payload".to_string()
+    }
+}
+
+/// A running child and its files; dropping it kills the child if it still runs and removes
+/// the files, whatever path the parent leaves by.
+struct Running {
+    child: std::process::Child,
+    result: PathBuf,
+    stderr: PathBuf,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.result);
+        let _ = std::fs::remove_file(self.result.with_extension("partial"));
+        let _ = std::fs::remove_file(&self.stderr);
+    }
+}
+
+struct Parent<'a> {
+    site: &'a str,
+    options: &'a PoolOptions,
+    seed: u64,
+    exe: PathBuf,
+    args: Vec<OsString>,
+    rng: Rng,
+    interrupt: interrupt::InterruptGuard,
+    started: Instant,
+    /// Tells this run's files from those of other pools in the same process.
+    run_id: usize,
+}
+
+/// One process's outcome as the parent sees it.
+enum Outcome {
+    Report(Box<Report>, ProcessTimings),
+    Failed(String),
+}
+
+impl Parent<'_> {
+    fn spawn(&mut self, index: usize) -> Result<Outcome> {
+        let stem = format!(
+            "rtcompare-pool-{}-{}-{:016x}-{index}",
+            std::process::id(),
+            self.run_id,
+            self.seed
+        );
+        let dir = std::env::temp_dir();
+        let result = dir.join(format!("{stem}.json"));
+        let stderr_path = dir.join(format!("{stem}.stderr"));
+        let stderr = std::fs::File::create(&stderr_path).map_err(|e| io(&stderr_path, &e))?;
+        let padding = if self.options.perturb {
+            self.rng.below(MAX_ENV_PADDING as u64 + 1) as usize
+        } else {
+            0
+        };
+        let spec = ChildSpec {
+            index,
+            seed: self.seed,
+            site: self.site.to_string(),
+            path: result.clone(),
+            spawned_ns: MonotonicClock.now_ns(),
+        };
+        let spawned = Instant::now();
+        let child = Command::new(&self.exe)
+            .args(&self.args)
+            .env(CHILD_ENV, spec.encode())
+            .env(PAD_ENV, "x".repeat(padding))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .spawn();
+        let child = match child {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = std::fs::remove_file(&stderr_path);
+                return Err(io(&self.exe, &e));
+            }
+        };
+        let mut running = Running {
+            child,
+            result,
+            stderr: stderr_path,
+        };
+        let status = loop {
+            match running.child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) => {}
+                Err(e) => return Err(io(&self.exe, &e)),
+            }
+            let cancelled = self
+                .options
+                .cancel
+                .as_ref()
+                .is_some_and(CancelToken::is_cancelled);
+            if cancelled || self.interrupt.interrupted() {
+                return Err(Error::Cancelled {
+                    stage: "pooling processes",
+                    elapsed: self.started.elapsed(),
+                });
+            }
+            if spawned.elapsed() > self.options.process_timeout {
+                return Ok(Outcome::Failed(format!(
+                    "timed out after {:.0?} and was killed",
+                    self.options.process_timeout
+                )));
+            }
+            std::thread::sleep(POLL);
+        };
+        let wall = spawned.elapsed().as_secs_f64();
+        Ok(read_outcome(&running, status, wall))
+    }
+}
+
+fn read_outcome(running: &Running, status: ExitStatus, wall: f64) -> Outcome {
+    let tail = stderr_tail(&running.stderr);
+    match std::fs::read_to_string(&running.result) {
+        Ok(json) => match serde_json::from_str::<ChildResult>(&json) {
+            Ok(ChildResult::Report(r, mut t)) => {
+                t.wall = wall;
+                Outcome::Report(r, t)
+            }
+            Ok(ChildResult::Failed(why)) => Outcome::Failed(why),
+            Err(e) => Outcome::Failed(format!("wrote a report that does not parse: {e}")),
+        },
+        Err(_) => Outcome::Failed(format!(
+            "exited ({status}) without a report{}",
+            if tail.is_empty() {
+                String::new()
+            } else {
+                format!("; its stderr ended: {tail}")
+            }
+        )),
+    }
+}
+
+/// The last few lines of a child's stderr, on one line.
+fn stderr_tail(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(3)..].join(" | ")
+}
+
+fn io(path: &Path, e: &std::io::Error) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
+    options.check()?;
+    let seed = resolve_seed(options.seed);
+    let exe = std::env::current_exe().map_err(|e| io(Path::new("current_exe"), &e))?;
+    let args = options
+        .args
+        .clone()
+        .unwrap_or_else(|| std::env::args_os().skip(1).collect());
+    let mut parent = Parent {
+        site,
+        options,
+        seed,
+        exe,
+        args,
+        rng: Rng::new(derive_seed(seed, 0)),
+        interrupt: interrupt::InterruptGuard::install(),
+        started: Instant::now(),
+        run_id: RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+    };
+    let mut reports: Vec<Report> = Vec::new();
+    let mut timings = Vec::new();
+    let mut failures: Vec<(usize, String)> = Vec::new();
+    let has_target = options.target_abs > 0.0 || options.target_rel > 0.0;
+    let mut planned = options.first_stage;
+    let mut first_stage = 0usize;
+    let mut index = 0usize;
+    loop {
+        if reports.len() >= planned || index >= options.max_processes {
+            if first_stage == 0 {
+                // The first stage is over: plan the rest from it.
+                first_stage = reports.len();
+                if first_stage < MIN_PROCESSES {
+                    break;
+                }
+                if has_target {
+                    let first = combine_reports(&reports, options.level)?;
+                    if !first.precise(options.target_abs, options.target_rel) {
+                        planned = first.processes_for(options.target_abs, options.target_rel);
+                    }
+                }
+                if reports.len() < planned && index < options.max_processes {
+                    continue;
+                }
+            }
+            break;
+        }
+        let outcome = parent.spawn(index)?;
+        let delta = match outcome {
+            Outcome::Report(r, t) => {
+                let d = r.estimate.delta;
+                reports.push(*r);
+                timings.push(t);
+                Some(d)
+            }
+            Outcome::Failed(why) => {
+                failures.push((index, why));
+                None
+            }
+        };
+        index += 1;
+        if let Some(p) = &options.progress {
+            p(&PoolProgress {
+                done: index,
+                planned: planned.min(options.max_processes).max(index),
+                index: index - 1,
+                delta,
+            });
+        }
+    }
+    if reports.len() < MIN_PROCESSES {
+        return Err(Error::ProcessesFailed {
+            succeeded: reports.len(),
+            started: index,
+            needed: MIN_PROCESSES,
+            failures: failures
+                .iter()
+                .map(|(i, why)| format!("process {i} {why}"))
+                .collect(),
+        });
+    }
+    let ps: Vec<ProcessEstimate> = reports.iter().map(process_estimate).collect();
+    let staged = if has_target && first_stage >= MIN_PROCESSES {
+        first_stage.min(ps.len())
+    } else {
+        0
+    };
+    let mut pooled = stats::combine_processes(&ps, staged, options.level)?;
+    if has_target {
+        pooled.target_met = Some(pooled.precise(options.target_abs, options.target_rel));
+        pooled.planned_processes = planned;
+    }
+    for (index, reason) in failures {
+        pooled
+            .warnings
+            .push(PoolWarning::ProcessFailed { index, reason });
+    }
+    Ok(PoolRun {
+        pooled,
+        reports,
+        timings,
+        seed,
+        elapsed: parent.started.elapsed(),
+    })
+}
