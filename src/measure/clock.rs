@@ -48,6 +48,15 @@ pub trait Clock {
             empty_batch_median_ns: 0.0,
         }
     }
+
+    /// Whether this clock's time is made up by the program ([`SimulatedClock`]) rather than
+    /// read from the machine. An emulator cannot distort simulated time, so
+    /// [`compare`](crate::compare()) does not refuse to run on such a clock under Valgrind or
+    /// QEMU (see [`Environment::instrumented_by`](crate::Environment::instrumented_by)).
+    /// Default `false`: a clock is taken to read real time.
+    fn is_simulated(&self) -> bool {
+        false
+    }
 }
 
 /// The process's monotonic clock (`CLOCK_MONOTONIC` on Unix, [`std::time::Instant`] elsewhere).
@@ -156,6 +165,10 @@ impl Clock for SimulatedClock {
 
     fn precision_ns(&self) -> u64 {
         self.tick
+    }
+
+    fn is_simulated(&self) -> bool {
+        true
     }
 }
 
