@@ -4,15 +4,17 @@
 //! and checks nothing more; the child test always runs natively too and checks that nothing
 //! is found there.
 //!
-//! CI installs Valgrind, so the Valgrind check runs there (about a second: the child refuses
-//! before measuring anything); the QEMU check runs where `qemu-x86_64` (or the qemu-user of
+//! CI installs Valgrind, so the Valgrind check runs there (a few seconds: the child's refusals
+//! come before anything is measured, and its one measured gate is tiny); the QEMU check runs where `qemu-x86_64` (or the qemu-user of
 //! the host's architecture) is installed.
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 use rtcompare::env::{Instrumentation, detect_instrumentation};
-use rtcompare::gate::{GateOptions, Skip, skip_reason};
+use rtcompare::gate::{self, Effort, Expectation, GateOptions, Skip, skip_reason};
+use rtcompare::selftest::workload as work;
 use rtcompare::{Candidate, CompareOptions, Environment, Error, Precision, compare, measure};
 
 /// Set by the parent to the tool the child runs under (`valgrind`, `qemu-user`).
@@ -58,13 +60,35 @@ fn the_stamp_names_what_this_process_runs_under() {
     );
     assert_eq!(
         skip_reason(&GateOptions::default().force(true)),
-        Err(Skip::Instrumented(tool))
+        Err(Skip::Instrumented(tool.clone()))
     );
     // Allowed, the gate's skip policy lets it run (what happens then is the debug-build rule).
     let allowed = GateOptions::default()
         .force(true)
         .compare(CompareOptions::default().allow_instrumented(true));
     assert_eq!(skip_reason(&allowed), Ok(()));
+    // check() always measures: here it must, and a failed expectation is not a failure.
+    let small = CompareOptions::default()
+        .seed(1)
+        .skip_validation(true)
+        .repeats(11)
+        .resamples(200)
+        .warmup_duration(Duration::from_millis(10));
+    let gate = GateOptions::default()
+        .compare(small)
+        .effort(Effort::Full)
+        .write_json(false)
+        .name("instrumented");
+    let r = gate::check(
+        Candidate::new("triple", work(900)),
+        Candidate::new("single", work(300)),
+        Expectation::NotSlower { budget: 0.0 },
+        &gate,
+    )
+    .expect("never a failure under an emulator");
+    assert_eq!(r.warnings[0].code(), "instrumented", "{r}");
+    assert_eq!(r.environment.instrumented_by, Some(tool));
+    assert!(!r.gate.unwrap().passed);
 }
 
 /// The first file named `name` in a directory of `PATH`.
