@@ -18,6 +18,12 @@
 //!    confidences at the requested thresholds (from the same replicates), the quantization step
 //!    and the **verdict**: resolved only when the interval excludes zero, |δ| exceeds the noise
 //!    floor and |δ| exceeds [`QUANTIZATION_GATE`](report::QUANTIZATION_GATE) clock steps of the faster batch.
+//!
+//! Before step 1, a process found running under Valgrind or QEMU user mode
+//! ([`Environment::instrumented_by`]) is refused with
+//! [`Error::MeaninglessTimings`](crate::Error::MeaninglessTimings), unless
+//! [`CompareOptions::allow_instrumented`] asks to measure anyway: such timings measure the
+//! translation of every instruction, not the code.
 
 pub mod gate_record;
 pub(crate) mod instrumented;
