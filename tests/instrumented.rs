@@ -87,6 +87,11 @@ fn the_stamp_names_what_this_process_runs_under() {
     )
     .expect("never a failure under an emulator");
     assert_eq!(r.warnings[0].code(), "instrumented", "{r}");
+    assert!(
+        r.to_string()
+            .starts_with("THE TIMINGS MEAN NOTHING: this ran under "),
+        "{r}"
+    );
     assert_eq!(r.environment.instrumented_by, Some(tool));
     assert!(!r.gate.unwrap().passed);
 }
