@@ -126,6 +126,22 @@ pub enum Error {
         /// The batch duration calibration aimed for, in nanoseconds.
         target_ns: f64,
     },
+    /// The process runs under an emulator or instrumentation framework (Valgrind, QEMU user
+    /// mode, …) that translates every instruction before it runs, so any timing would measure
+    /// the translation, not the code. Refused before anything is measured; see
+    /// [`Environment::instrumented_by`](crate::Environment::instrumented_by) and
+    /// [`CompareOptions::allow_instrumented`](crate::CompareOptions::allow_instrumented).
+    #[error(
+        "refusing to time code under {tool}: it translates every instruction before running it, \
+         so timings measure the translation, not the code, and say nothing about native speed; \
+         {hint}"
+    )]
+    MeaninglessTimings {
+        /// What was detected, in words (for example `"Valgrind"`).
+        tool: String,
+        /// How to proceed: run natively, or the option that measures anyway.
+        hint: String,
+    },
     /// The caller cancelled the run (through a token or a deadline).
     #[error("cancelled during {stage} after {elapsed:?}")]
     Cancelled {

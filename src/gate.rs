@@ -35,6 +35,11 @@
 //!   run it (`cargo test --release`), unless `RTCOMPARE_GATE=force` (or
 //!   [`GateOptions::force`]) asks for it anyway; [`check`] measures, and downgrades a failure in
 //!   a debug build to a pass with a printed notice.
+//! - **Emulators.** Under Valgrind or QEMU user mode (see
+//!   [`Environment::instrumented_by`](crate::Environment::instrumented_by)) timings mean
+//!   nothing: the macros and [`run`] **skip** the gate with a notice, whatever
+//!   `RTCOMPARE_GATE` says, unless the gate's [`CompareOptions::allow_instrumented`] is set;
+//!   [`check`] measures anyway and downgrades a failure to a pass with a printed notice.
 //! - **Environment.** `RTCOMPARE_GATE=off` turns every gate off (they pass with a message);
 //!   `RTCOMPARE_GATE=force` runs them in debug builds too. `RTCOMPARE_EFFORT=quick` runs a
 //!   shorter protocol (10 A/A runs, 51 pairs, 2,000 resamples, 100 ms warm-up: for local runs);
@@ -52,6 +57,7 @@ use crate::compare::report::Report;
 use crate::compare::{CompareOptions, compare};
 use crate::display::Pct;
 use crate::measure::candidate::Candidate;
+use crate::measure::env::{Instrumentation, detect_instrumentation};
 use crate::pool::{self, PoolOptions};
 use crate::stats::lower_bound_rule;
 use crate::stats::{Estimate, Pooled};
@@ -242,11 +248,16 @@ pub fn compare_exclusive(
 
 /// Why a gate did not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Skip {
     /// `RTCOMPARE_GATE=off`.
     Disabled,
     /// A debug build without `RTCOMPARE_GATE=force`.
     DebugBuild,
+    /// The process runs under an emulator or instrumentation framework (Valgrind, QEMU user
+    /// mode) and the gate's [`CompareOptions::allow_instrumented`] is off: its timings would
+    /// mean nothing. `RTCOMPARE_GATE=force` does not change this.
+    Instrumented(Instrumentation),
 }
 
 impl fmt::Display for Skip {
@@ -258,17 +269,27 @@ impl fmt::Display for Skip {
                 "this is a debug build, whose timings say little about optimised code; run \
                  `cargo test --release` (or set {GATE_ENV}=force to measure anyway)"
             ),
+            Skip::Instrumented(tool) => write!(
+                f,
+                "this process runs under {tool}, which translates every instruction, so its \
+                 timings say nothing about native speed; run the test natively (or set \
+                 allow_instrumented(true) in the gate's CompareOptions to measure anyway)"
+            ),
         }
     }
 }
 
-/// Whether a gate would run now: `Err(Skip)` in a debug build (unless forced) or when gates are
-/// turned off.
+/// Whether a gate would run now: `Err(Skip)` when gates are turned off, under an emulator or
+/// instrumentation (unless the gate's options allow it), or in a debug build (unless forced),
+/// checked in that order.
 pub fn skip_reason(options: &GateOptions) -> Result<(), Skip> {
     let env = std::env::var(GATE_ENV).ok();
     match env.as_deref().map(str::trim) {
         Some(v) if v.eq_ignore_ascii_case("off") || v == "0" => return Err(Skip::Disabled),
         _ => {}
+    }
+    if let Some(tool) = unallowed_instrumentation(options) {
+        return Err(Skip::Instrumented(tool));
     }
     let forced = options.force
         || env
@@ -285,7 +306,10 @@ pub fn skip_reason(options: &GateOptions) -> Result<(), Skip> {
 /// Returns the report when the expectation holds, and [`GateFailure`] when it does not or when
 /// the comparison failed. In a debug build that was not forced, a failed expectation is returned
 /// as `Ok` with a notice on stderr (never a false failure); use [`run`] or the macros to skip such
-/// gates instead. Bad expectations (a negative budget, a margin outside (0, 1)) are
+/// gates instead. Likewise under Valgrind or QEMU user mode without
+/// [`CompareOptions::allow_instrumented`]: `check` measures anyway (the report's first warning
+/// says the timings mean nothing) and returns a failed expectation as `Ok` with a notice. Bad
+/// expectations (a negative budget, a margin outside (0, 1)) are
 /// [`GateFailure::Measurement`] with [`Error::OutOfRange`].
 #[track_caller]
 pub fn check<'a>(
@@ -301,7 +325,10 @@ pub fn check<'a>(
     };
     expectation.check().map_err(fail)?;
     let effort = options.effort.unwrap_or_else(effort_from_env);
-    let opts = effort.apply(options.compare.clone());
+    let instrumented = unallowed_instrumentation(options);
+    let opts = effort
+        .apply(options.compare.clone())
+        .allow_instrumented(options.compare.allow_instrumented || instrumented.is_some());
     let (mut report, pooled) = if options.processes > 1 {
         let pool_options = PoolOptions::default()
             .this_test()
@@ -356,6 +383,13 @@ pub fn check<'a>(
     }
     report.gate = Some(info);
     if passed {
+        return Ok(report);
+    }
+    if let Some(tool) = instrumented {
+        eprintln!(
+            "rtcompare gate {name:?} would FAIL ({explanation}), but it ran under {tool}, whose \
+             timings mean nothing: not failing. Run the test natively to enforce it."
+        );
         return Ok(report);
     }
     if cfg!(debug_assertions) && skip_reason(options) == Err(Skip::DebugBuild) {
@@ -556,6 +590,16 @@ fn judge_on(
                 )
             }
         }
+    }
+}
+
+/// What hosts this process when the gate's options do not allow it (see
+/// [`Skip::Instrumented`]).
+fn unallowed_instrumentation(options: &GateOptions) -> Option<Instrumentation> {
+    if options.compare.allow_instrumented {
+        None
+    } else {
+        detect_instrumentation()
     }
 }
 

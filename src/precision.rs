@@ -63,12 +63,14 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::compare::instrumented::screen;
 use crate::measure::calibrate::{
     CalibrationOptions, DEFAULT_MAX_QUANTIZATION_ERROR, calibrate_with_clock,
 };
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::CancelToken;
+use crate::measure::env::{Instrumentation, detect_instrumentation};
 use crate::stats::{
     BatchMeans, BatchMeansOptions, ChangePointOptions, DEFAULT_LEVEL, PrecisionTarget,
     RateInterval, RequiredSize, batch_means, required_size, warm_up,
@@ -117,6 +119,13 @@ pub struct Precision {
     pub max_quantization_error: f64,
     /// Detect and drop a warm-up (default `true`).
     pub remove_warm_up: bool,
+    /// Measure even under Valgrind or QEMU user mode
+    /// ([`Environment::instrumented_by`](crate::Environment::instrumented_by)). Off by
+    /// default: [`measure`] then refuses with [`Error::MeaninglessTimings`] before measuring,
+    /// as [`compare`](crate::compare()) does. On: it measures and records the host in
+    /// [`Measurement::instrumented_by`]. Ignored on a simulated clock.
+    #[serde(default)]
+    pub allow_instrumented: bool,
     /// Stops the session between batches when cancelled; the result says
     /// [`StopReason::Cancelled`].
     #[serde(skip)]
@@ -143,6 +152,7 @@ impl Precision {
             inner_loops: 0,
             max_quantization_error: DEFAULT_MAX_QUANTIZATION_ERROR,
             remove_warm_up: true,
+            allow_instrumented: false,
             cancel: None,
         }
     }
@@ -217,6 +227,11 @@ impl Precision {
     /// Sets [`remove_warm_up`](Self::remove_warm_up).
     pub fn remove_warm_up(mut self, on: bool) -> Self {
         self.remove_warm_up = on;
+        self
+    }
+    /// Sets [`allow_instrumented`](Self::allow_instrumented).
+    pub fn allow_instrumented(mut self, allow: bool) -> Self {
+        self.allow_instrumented = allow;
         self
     }
     /// Sets [`cancel`](Self::cancel).
@@ -316,6 +331,11 @@ pub struct Measurement {
     pub inner_loops: u64,
     /// Time spent, calibration included, as read from the clock.
     pub elapsed: Duration,
+    /// The emulator or instrumentation the readings were taken under, when
+    /// [`Precision::allow_instrumented`] let the session run there: then the readings measure
+    /// the translation, not the code. `None`: none was found (or the clock is simulated).
+    #[serde(default)]
+    pub instrumented_by: Option<Instrumentation>,
 }
 
 impl std::fmt::Display for StopReason {
@@ -333,6 +353,13 @@ impl std::fmt::Display for Measurement {
     /// A plain summary: the mean with its interval, what it rests on, and why the session
     /// stopped.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(tool) = &self.instrumented_by {
+            write!(
+                f,
+                "THE TIMINGS MEAN NOTHING: measured under {tool}, which translates every \
+                 instruction. "
+            )?;
+        }
         match &self.estimate {
             Some(e) => write!(
                 f,
@@ -407,8 +434,10 @@ impl Measurement {
 ///
 /// Errors: invalid options ([`Error::OutOfRange`], [`Error::InvalidOption`]); calibration
 /// failures ([`Error::BatchIgnoresN`], [`Error::CalibrationCapReached`]); a panicking
-/// candidate ([`Error::CandidatePanicked`]). Budgets and cancellation are not errors: they
-/// end the session with its result and a [`StopReason`].
+/// candidate ([`Error::CandidatePanicked`]); a process running under Valgrind or QEMU user
+/// mode, unless [`Precision::allow_instrumented`] ([`Error::MeaninglessTimings`], before
+/// anything is measured). Budgets and cancellation are not errors: they end the session with
+/// its result and a [`StopReason`].
 pub fn measure(candidate: Candidate<'_>, precision: &Precision) -> Result<Measurement> {
     measure_with_clock(candidate, precision, &MonotonicClock)
 }
@@ -421,6 +450,17 @@ pub fn measure_with_clock<C: Clock>(
     clock: &C,
 ) -> Result<Measurement> {
     let p = precision.resolved()?;
+    let found = if clock.is_simulated() {
+        None
+    } else {
+        detect_instrumentation()
+    };
+    screen(
+        found.as_ref(),
+        p.allow_instrumented,
+        false,
+        "Precision::allow_instrumented(true)",
+    )?;
     let start = clock.now_ns();
     let elapsed = || Duration::from_nanos(clock.now_ns().saturating_sub(start));
     let n = if p.inner_loops > 0 {
@@ -483,6 +523,7 @@ pub fn measure_with_clock<C: Clock>(
         rounds,
         inner_loops: n,
         elapsed: elapsed(),
+        instrumented_by: found,
     })
 }
 

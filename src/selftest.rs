@@ -219,6 +219,13 @@ impl fmt::Display for SelfTestReport {
             e.profile.as_deref().unwrap_or("?"),
             e.crate_version
         )?;
+        if let Some(tool) = &e.instrumented_by {
+            writeln!(
+                f,
+                "THE TIMINGS MEAN NOTHING: measured under {tool}, which translates every \
+                 instruction; these rates describe the translation, not this machine"
+            )?;
+        }
         write!(
             f,
             "{}",

@@ -37,21 +37,26 @@ fn the_design_contract_compiles_and_runs() -> Result<(), Box<dyn std::error::Err
         .max_duration(std::time::Duration::from_secs(10));
     let report: Report = compare(a, b, &opts)?;
     println!("{report}");
-    let _: bool = report.resolved;
+    let resolved: bool = report.resolved;
+    // The three verdicts, exhaustively; the short answer agrees with the long one.
     match report.verdict {
-        Verdict::AFaster | Verdict::BFaster | Verdict::CannotTell(_) => {}
+        Verdict::AFaster | Verdict::BFaster => assert!(resolved, "{report}"),
+        Verdict::CannotTell(_) => assert!(!resolved, "{report}"),
     }
-    let _: f64 = report.estimate.delta;
-    let (_, _, _) = (
+    let delta: f64 = report.estimate.delta;
+    let (low, high, level) = (
         report.estimate.low,
         report.estimate.high,
         report.estimate.level,
     );
-    let _ = report.estimate.ratio();
-    let _: &Vec<f64> = &report.samples_a;
-    let _: f64 = report.noise_floor;
+    assert!(low <= high && level == 0.95, "{report}");
+    assert_eq!(report.estimate.ratio().ratio, 1.0 / (1.0 - delta));
+    let samples: &Vec<f64> = &report.samples_a;
+    assert_eq!((samples.len(), report.samples_b.len()), (101, 101));
+    let floor: f64 = report.noise_floor;
+    assert!(report.validated && floor.is_finite(), "{report}");
     for w in &report.warnings {
-        let _ = w.to_string();
+        assert!(!w.to_string().is_empty(), "{}", w.code());
     }
     let json = serde_json::to_string(&report)?;
     assert!(json.contains("\"schema_version\""));

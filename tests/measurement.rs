@@ -114,7 +114,12 @@ fn cancellation_stops_promptly() {
 #[test]
 fn the_instrument_is_measured() {
     let i = Instrument::measure();
-    assert!(i.precision_ns >= 1);
-    assert!(i.read_cost_ns > 0.0);
-    assert!(i.empty_batch_min_ns >= 0.0 && i.empty_batch_median_ns >= i.empty_batch_min_ns);
+    // Bounds a broken probe would cross (a unit slip, a sleep in the loop), far from what a
+    // busy 2-core machine shows: a 20 ns clock step, 25 ns reads, 20 ns empty batches.
+    assert!(i.precision_ns < 1_000_000, "{i:?}");
+    assert!(i.read_cost_ns > 0.0 && i.read_cost_ns < 100_000.0, "{i:?}");
+    // The shortest of 1,001 empty batches is a pair of clock reads, not a time slice; the
+    // median dodges the odd preemption.
+    assert!(i.empty_batch_min_ns < 100_000.0, "{i:?}");
+    assert!(i.empty_batch_median_ns < 1_000_000.0, "{i:?}");
 }

@@ -95,11 +95,22 @@ proptest! {
     }
 
     #[test]
-    fn spreads_are_non_negative(xs in prop::collection::vec(finite(), 2..40)) {
-        for f in [iqr, mad, variance, std_dev] {
+    fn spreads_lie_within_the_range(xs in prop::collection::vec(finite(), 2..40)) {
+        // Each spread is at least 0 and at most the range (max − min, which may overflow to
+        // +inf for ±f64::MAX; then only the lower bound bites). Rounding allowance: 1e-12 of
+        // the range and of the largest magnitude (a mean of equal values can miss them by an
+        // ulp).
+        let (lo, hi) = (min(&xs).unwrap(), max(&xs).unwrap());
+        let range = hi - lo;
+        let bound = range * (1.0 + 1e-12) + 1e-12 * lo.abs().max(hi.abs());
+        for (name, f) in [("iqr", iqr as fn(&[f64]) -> rtcompare::Result<f64>), ("mad", mad), ("std_dev", std_dev)] {
             if let Ok(v) = f(&xs) {
-                prop_assert!(v >= 0.0);
+                prop_assert!(v >= 0.0 && v <= bound, "{name} = {v}, range {range}");
             }
+        }
+        // The standard deviation is the root of the variance.
+        if let (Ok(v), Ok(s)) = (variance(&xs), std_dev(&xs)) {
+            prop_assert!((s - v.sqrt()).abs() <= 1e-12 * s.max(f64::MIN_POSITIVE), "{s} vs √{v}");
         }
     }
 

@@ -18,8 +18,15 @@
 //!    confidences at the requested thresholds (from the same replicates), the quantization step
 //!    and the **verdict**: resolved only when the interval excludes zero, |δ| exceeds the noise
 //!    floor and |δ| exceeds [`QUANTIZATION_GATE`](report::QUANTIZATION_GATE) clock steps of the faster batch.
+//!
+//! Before step 1, a process found running under Valgrind or QEMU user mode
+//! ([`Environment::instrumented_by`]) is refused with
+//! [`Error::MeaninglessTimings`](crate::Error::MeaninglessTimings), unless
+//! [`CompareOptions::allow_instrumented`] asks to measure anyway: such timings measure the
+//! translation of every instruction, not the code.
 
 pub mod gate_record;
+pub(crate) mod instrumented;
 pub mod options;
 pub mod report;
 pub mod validate;
@@ -54,7 +61,10 @@ pub use options::CompareOptions;
 /// [`Error::TooFewSamples`](crate::Error::TooFewSamples)); calibration failures ([`Error::BatchIgnoresN`](crate::Error::BatchIgnoresN),
 /// [`Error::CalibrationCapReached`](crate::Error::CalibrationCapReached)); a panicking candidate ([`Error::CandidatePanicked`](crate::Error::CandidatePanicked));
 /// cancellation or a passed deadline ([`Error::Cancelled`](crate::Error::Cancelled)); samples on which the statistics
-/// are undefined ([`Error::Undefined`](crate::Error::Undefined), for example a batch measured as 0 ns).
+/// are undefined ([`Error::Undefined`](crate::Error::Undefined), for example a batch measured as 0 ns);
+/// a process running under Valgrind or QEMU user mode, refused before anything is measured
+/// unless [`CompareOptions::allow_instrumented`] is set
+/// ([`Error::MeaninglessTimings`](crate::Error::MeaninglessTimings)).
 ///
 /// ```no_run
 /// use std::hint::black_box;
@@ -84,6 +94,13 @@ pub fn compare_with_clock<C: Clock>(
 ) -> Result<Report> {
     let started = Instant::now();
     let o = options.resolved()?;
+    // Before anything runs: refuse timings an emulator would make meaningless, unless asked.
+    let instrumented = instrumented::screen(
+        crate::measure::env::detect_instrumentation().as_ref(),
+        o.allow_instrumented,
+        clock.is_simulated(),
+        "CompareOptions::allow_instrumented(true)",
+    )?;
     let pin = o
         .pin_cpu
         .map(crate::measure::pin::pin_current_thread)
@@ -217,6 +234,9 @@ pub fn compare_with_clock<C: Clock>(
         cores: environment.logical_cores,
         debug_build: environment.debug_build,
     });
+
+    // The loudest warning first.
+    let warnings = instrumented.into_iter().chain(warnings).collect();
 
     Ok(Report {
         schema_version: REPORT_SCHEMA_VERSION,

@@ -37,6 +37,14 @@ pub struct CompareOptions {
     pub validation_runs: usize,
     /// Skip the A/A validation (the report then has no noise floor and says so).
     pub skip_validation: bool,
+    /// Measure even under an emulator or instrumentation framework (Valgrind, QEMU user mode;
+    /// see [`Environment::instrumented_by`](crate::Environment::instrumented_by)). Off by
+    /// default: [`compare`](crate::compare()) then refuses with
+    /// [`Error::MeaninglessTimings`] before measuring anything, because such timings measure
+    /// the translator, not the code. On: it measures, and the report's first warning is
+    /// [`Warning::Instrumented`](crate::Warning::Instrumented). Ignored on a simulated clock.
+    #[serde(default)]
+    pub allow_instrumented: bool,
     /// Coverage of the interval, in (0, 1). Default 0.95.
     pub level: f64,
     /// Bootstrap replicates. Default 5,000.
@@ -64,6 +72,7 @@ impl Default for CompareOptions {
             thresholds: Vec::new(),
             validation_runs: DEFAULT_VALIDATION_RUNS,
             skip_validation: false,
+            allow_instrumented: false,
             level: DEFAULT_LEVEL,
             resamples: DEFAULT_RESAMPLES,
             seed: 0,
@@ -93,6 +102,17 @@ impl CompareOptions {
     /// Sets [`skip_validation`](Self::skip_validation).
     pub fn skip_validation(mut self, skip: bool) -> Self {
         self.skip_validation = skip;
+        self
+    }
+    /// Sets [`allow_instrumented`](Self::allow_instrumented): `true` measures under Valgrind
+    /// or QEMU user mode too, with a loud warning, instead of refusing.
+    ///
+    /// ```
+    /// let opts = rtcompare::CompareOptions::default().allow_instrumented(true);
+    /// assert!(opts.allow_instrumented);
+    /// ```
+    pub fn allow_instrumented(mut self, allow: bool) -> Self {
+        self.allow_instrumented = allow;
         self
     }
     /// Sets [`level`](Self::level).

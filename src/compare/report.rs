@@ -17,7 +17,7 @@ use crate::compare::validate::HarnessValidation;
 use crate::display::{Ns, Pct, Pct0, Sig};
 use crate::measure::calibrate::Calibration;
 use crate::measure::clock::Instrument;
-use crate::measure::env::Environment;
+use crate::measure::env::{Environment, Instrumentation};
 use crate::stats::{Confidences, DriftReport, Estimate, Ratio};
 
 // The verdict is the statistics' (pooled results carry one too); the report shows it.
@@ -207,6 +207,14 @@ pub enum Warning {
     /// rtcompare was built without optimisation or with debug assertions: timings of such code
     /// say little about a release build.
     DebugBuild,
+    /// The comparison ran under an emulator or instrumentation framework, because
+    /// [`CompareOptions::allow_instrumented`] asked for it: the timings measure the
+    /// translation of every instruction, not the code, and neither the difference nor the
+    /// verdict says anything about native speed. Always the first warning.
+    Instrumented {
+        /// What the process ran under.
+        tool: Instrumentation,
+    },
 }
 
 impl Warning {
@@ -231,6 +239,7 @@ impl Warning {
             Warning::BusyProcess { .. } => "busy_process",
             Warning::BusyMachine { .. } => "busy_machine",
             Warning::DebugBuild => "debug_build",
+            Warning::Instrumented { .. } => "instrumented",
         }
     }
 }
@@ -375,6 +384,13 @@ impl fmt::Display for Warning {
             Warning::DebugBuild => f.write_str(
                 "this is a debug build: timings of unoptimised code say little about optimised \
                  code; run with --release",
+            ),
+            Warning::Instrumented { ref tool } => write!(
+                f,
+                "THE TIMINGS MEAN NOTHING: this ran under {tool}, which translates every \
+                 instruction before running it, so the numbers measure the translation, not the \
+                 code; do not read the difference or the verdict as native speed, and measure \
+                 again without it"
             ),
         }
     }
@@ -579,6 +595,9 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let e = &self.estimate;
         let r = &self.ratio;
+        if let Some(w) = self.warnings.iter().find(|w| w.code() == "instrumented") {
+            writeln!(f, "{w}.")?;
+        }
         writeln!(
             f,
             "A ({}): {} per operation (median)",
@@ -743,5 +762,17 @@ mod tests {
         assert_eq!(serde_json::from_str::<Warning>(&json).unwrap(), w);
         let json = serde_json::to_string(&v).unwrap();
         assert_eq!(serde_json::from_str::<Verdict>(&json).unwrap(), v);
+        let w = Warning::Instrumented {
+            tool: Instrumentation::QemuUser,
+        };
+        assert_eq!(w.code(), "instrumented");
+        assert!(
+            w.to_string()
+                .starts_with("THE TIMINGS MEAN NOTHING: this ran under QEMU user-mode emulation,"),
+            "{w}"
+        );
+        let json = serde_json::to_string(&w).unwrap();
+        assert_eq!(json, r#"{"kind":"instrumented","tool":"qemu-user"}"#);
+        assert_eq!(serde_json::from_str::<Warning>(&json).unwrap(), w);
     }
 }
