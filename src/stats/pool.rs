@@ -49,7 +49,8 @@ use crate::{Error, Result};
 pub const MIN_PROCESSES: usize = 3;
 
 /// Inflation (between-process spread over within-process spread) above which a warning says
-/// one process's interval understates the uncertainty (2).
+/// one process's interval understates the uncertainty (2). The warning measures the within
+/// spread no finer than one clock step, so tie-bound intervals do not fake an inflation.
 pub const HIGH_INFLATION: f64 = 2.0;
 
 /// I² above which a warning says between-process variance dominates (0.5).
@@ -61,7 +62,8 @@ pub const HIGH_I2: f64 = 0.5;
 pub const FEW_PROCESSES_T_RATIO: f64 = 1.5;
 
 /// A gap between neighbouring sorted per-process deltas counts as a split between modes when
-/// it exceeds this many within-process standard errors (8) and also
+/// it exceeds this many within-process standard errors (8; one clock step as a share of the
+/// batch when that is larger, since ties can shrink a process's interval to nothing) and also
 /// [`MODE_GAP_CLUSTER_SD`] times the larger cluster's own standard deviation.
 pub const MODE_GAP_WITHIN: f64 = 8.0;
 
@@ -535,7 +537,10 @@ pub fn combine_processes(
     };
     let quantization = median_of(&processes.iter().map(|p| p.quantization).collect::<Vec<_>>());
 
-    let modes = find_modes(&deltas, spread_within);
+    // One process's resolution: its own standard error, but never finer than one clock step
+    // (a tie-bound interval of width 0 does not make a process exact).
+    let resolution = spread_within.max(quantization);
+    let modes = find_modes(&deltas, resolution);
     let pooled_estimate = Estimate::from_interval(delta, low, high, level)?;
     let mut verdict = decide(&pooled_estimate, noise_floor, quantization);
     let opposite = modes.len() > 1
@@ -550,7 +555,7 @@ pub fn combine_processes(
     let resolved = matches!(verdict, Verdict::AFaster | Verdict::BFaster);
 
     let mut warnings = Vec::new();
-    if inflation > HIGH_INFLATION {
+    if spread_between > HIGH_INFLATION * resolution {
         warnings.push(PoolWarning::HighInflation { inflation });
     }
     if i2 > HIGH_I2 {
@@ -606,9 +611,10 @@ fn advisable_processes(level: f64) -> usize {
         .unwrap_or(1_000)
 }
 
-/// Splits the per-process deltas at gaps far larger than both the within-process standard
-/// error and the clusters' own scatter. Empty when the deltas form one cluster.
-fn find_modes(deltas: &[f64], spread_within: f64) -> Vec<Mode> {
+/// Splits the per-process deltas at gaps far larger than both one process's resolution (its
+/// standard error, or the clock step if larger) and the clusters' own scatter. Empty when the
+/// deltas form one cluster.
+fn find_modes(deltas: &[f64], resolution: f64) -> Vec<Mode> {
     let mut sorted = deltas.to_vec();
     sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
@@ -628,7 +634,7 @@ fn find_modes(deltas: &[f64], spread_within: f64) -> Vec<Mode> {
                     .map(|c| sd_or_zero(c))
                     .reduce(f64::max);
                 let qualifies = scatter.is_some_and(|s| {
-                    gap > MODE_GAP_WITHIN * spread_within && gap > MODE_GAP_CLUSTER_SD * s
+                    gap > MODE_GAP_WITHIN * resolution && gap > MODE_GAP_CLUSTER_SD * s
                 }) && gap > 0.0;
                 if qualifies && best.is_none_or(|(_, _, g)| gap > g) {
                     best = Some((ci, i, gap));
@@ -865,6 +871,22 @@ mod tests {
             })
             .collect();
         assert_eq!(combine_processes(&ps, 0, 0.95).unwrap().noise_floor, 0.003);
+    }
+
+    #[test]
+    fn one_clock_step_apart_is_neither_modes_nor_inflation() {
+        // Four processes tie at exactly 0, one lands one clock step (0.04 %) away; the clock
+        // step is 0.09 % of a batch.
+        let mk = |d: f64| ProcessEstimate {
+            estimate: est(d, 0.0),
+            noise_floor: Some(0.0),
+            aa_deltas: vec![0.0, 0.0003],
+            quantization: 0.0009,
+        };
+        let ps: Vec<_> = [0.0, 0.0004, 0.0, 0.0, 0.0].into_iter().map(mk).collect();
+        let p = combine_processes(&ps, 0, 0.95).unwrap();
+        assert!(p.modes.is_empty(), "{p}");
+        assert!(!p.has_warning("high_inflation"), "{p}");
     }
 
     #[test]
