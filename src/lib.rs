@@ -54,7 +54,7 @@
 //! |---|---|---|
 //! | [`gate`], [`precision`], [`selftest`] | cargo-test gates; Pilot's measure-until-precise driver; calibration before trust | via `compare` |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`validate_pair`]), the verdict rule ([`decide`]), the warnings, and the [`Report`] as plain data | via `measure` |
-//! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), hardware counters, CPU pinning, the [`Environment`] stamp | yes |
+//! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), hardware counters, the counting allocator ([`alloc::Counting`]), CPU pinning, the [`Environment`] stamp | yes |
 //! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, verdict rules | **never** |
 //! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum | no |
 //!
@@ -78,6 +78,10 @@ pub mod stats;
 // against them still compiles.
 pub use compare::{report, validate};
 pub use measure::{calibrate, candidate, clock, collect, counters, env, pin};
+// Allocations per operation: `rtcompare::alloc::Counting`, also at the root.
+pub use measure::alloc;
+
+pub use alloc::{AllocSummary, Counting, LiveHeap};
 
 pub use calibrate::{Calibration, CalibrationOptions, calibrate};
 pub use candidate::Candidate;
@@ -90,7 +94,7 @@ pub use env::Environment;
 pub use error::{Error, Result};
 pub use gate::{Expectation, GateFailure, GateOptions};
 pub use precision::{Measurement, Precision, StopReason, measure, measure_with_clock};
-pub use report::{Report, Series, Unresolved, Verdict, Warning};
+pub use report::{Report, Series, Unresolved, Verdict, Warning, WorkingSetMeasure};
 pub use stats::{Estimate, EstimateOptions};
 pub use validate::{HarnessValidation, ValidationOptions, validate_harness, validate_pair};
 

@@ -41,6 +41,7 @@ use crate::compare::report::{
 };
 use crate::compare::validate::{DEFAULT_VALIDATION_LEVEL, ValidationOptions, run_pair};
 use crate::compare::warnings::{WarningInputs, warnings};
+use crate::measure::alloc::{self, LiveHeap};
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, CpuWatch, MonotonicClock, SuspendWatch};
 use crate::measure::collect::{Session, Stage};
@@ -105,6 +106,9 @@ pub fn compare_with_clock<C: Clock>(
         .pin_cpu
         .map(crate::measure::pin::pin_current_thread)
         .transpose()?;
+    // The live heap from here on, when a counting allocator is installed: the peak restarts
+    // at the live heap now.
+    let heap_start = alloc::reset_peak();
     let suspend = SuspendWatch::start();
     let cpu = CpuWatch::start();
     let mut environment = Environment::capture();
@@ -212,6 +216,13 @@ pub fn compare_with_clock<C: Clock>(
     let other_threads_cpu = cpu.other_threads();
     let suspended = suspend.suspended_beyond_threshold().unwrap_or_default();
     environment.finish();
+    let live_heap = heap_start
+        .zip(alloc::snapshot())
+        .map(|(start_bytes, now)| LiveHeap {
+            start_bytes,
+            peak_bytes: now.peak_live_bytes,
+            end_bytes: now.live_bytes,
+        });
     let warnings = warnings(&WarningInputs {
         validation_a: validation_a.as_ref(),
         validation_b: validation_b.as_ref(),
@@ -228,6 +239,7 @@ pub fn compare_with_clock<C: Clock>(
         noise_floor,
         thresholds: &o.thresholds,
         memory_growth: environment.max_rss_growth(),
+        live_heap_peak: live_heap.map(|h| h.peak_bytes),
         other_cpu_share: other_threads_cpu
             .map_or(0.0, |d| d.as_secs_f64() / elapsed.as_secs_f64().max(1e-9)),
         load_average: environment.load_average_start.map(|l| l[0]),
@@ -272,6 +284,8 @@ pub fn compare_with_clock<C: Clock>(
         batch_ns_a: samples.batch_ns_a,
         batch_ns_b: samples.batch_ns_b,
         counters: samples.counters,
+        allocations: samples.allocations,
+        live_heap,
         width_target_met,
         options: options.clone(),
         pinned_cpu: pin.as_ref().map(crate::measure::pin::PinGuard::cpu),

@@ -36,9 +36,10 @@ pub const AUTOCORRELATION_THRESHOLD: f64 = 0.2;
 /// common to both candidates (the machine's) cancels in it and leaves the interval valid.
 pub const HIGH_AUTOCORRELATION: f64 = 0.4;
 
-/// Growth of the process's peak resident memory during a comparison beyond which the working
-/// set likely exceeds the last-level cache (16 MiB), so one process's layout may decide the
-/// result.
+/// Live heap (when a [`Counting`](crate::alloc::Counting) allocator counts it) or else growth
+/// of the process's peak resident memory during a comparison, beyond which the working set
+/// likely exceeds the last-level cache (16 MiB, the reference's `LargeHeapThreshold`), so one
+/// process's layout may decide the result.
 pub const LARGE_WORKING_SET_BYTES: u64 = 16 << 20;
 
 /// Significance level of the drift warnings (0.01), on the Spearman test of each series in
@@ -86,6 +87,22 @@ pub enum Series {
     B,
     /// The ratio B/A of each pair.
     Ratio,
+}
+
+/// Which figure a [`Warning::LargeWorkingSet`] judged the working set by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum WorkingSetMeasure {
+    /// The peak live heap during the comparison, counted by a
+    /// [`Counting`](crate::alloc::Counting) allocator: everything the process held, fixtures
+    /// built before the comparison included.
+    LiveHeap,
+    /// The growth of the process's peak resident set during the comparison (no counting
+    /// allocator installed): it misses memory that was already resident when the comparison
+    /// started.
+    #[default]
+    PeakRssGrowth,
 }
 
 /// Something that undermines a report, with the numbers behind it. Read warnings even when the
@@ -180,11 +197,19 @@ pub enum Warning {
         /// (fraction).
         yardstick: f64,
     },
-    /// Resident memory grew past [`LARGE_WORKING_SET_BYTES`]: the working set likely exceeds
-    /// the caches and one process's memory layout may decide the result.
+    /// The working set passed [`LARGE_WORKING_SET_BYTES`]: it likely exceeds the caches and
+    /// one process's memory layout may decide the result. Judged on the peak live heap when a
+    /// [`Counting`](crate::alloc::Counting) allocator is installed, else on the growth of the
+    /// peak resident set during the comparison (which misses fixtures built before it).
     LargeWorkingSet {
-        /// Growth of the peak resident set during the comparison, in bytes.
-        growth_bytes: u64,
+        /// The figure that passed the threshold, in bytes: the peak live heap or the growth of
+        /// the peak resident set, as `measure` says. (Reports written before `measure` existed
+        /// called it `growth_bytes`; they still read.)
+        #[serde(alias = "growth_bytes")]
+        bytes: u64,
+        /// Which figure `bytes` is (missing in older reports: the resident-set growth).
+        #[serde(default)]
+        measure: WorkingSetMeasure,
     },
     /// Other threads of this process were busy during the comparison (parallel tests, a
     /// thread pool): they competed with the measured code for cores and caches.
@@ -357,13 +382,27 @@ impl fmt::Display for Warning {
                 half_width / yardstick,
                 Pct(yardstick)
             ),
-            Warning::LargeWorkingSet { growth_bytes } => write!(
-                f,
-                "resident memory grew by {:.1} MiB during the comparison: the working set likely \
-                 exceeds the caches, so one process's memory layout may decide the result; run \
-                 the comparison in several processes and pool them",
-                growth_bytes as f64 / (1u64 << 20) as f64
-            ),
+            Warning::LargeWorkingSet { bytes, measure } => {
+                let mib = bytes as f64 / (1u64 << 20) as f64;
+                match measure {
+                    WorkingSetMeasure::LiveHeap => write!(
+                        f,
+                        "the live heap reached {mib:.1} MiB during the comparison (counted by \
+                         rtcompare::alloc::Counting)"
+                    )?,
+                    WorkingSetMeasure::PeakRssGrowth => write!(
+                        f,
+                        "the peak resident memory grew by {mib:.1} MiB during the comparison \
+                         (memory resident before it started is not seen; install \
+                         rtcompare::alloc::Counting to judge the live heap)"
+                    )?,
+                }
+                f.write_str(
+                    ": the working set likely exceeds the caches, so one process's memory \
+                     layout may decide the result; run the comparison in several processes and \
+                     pool them",
+                )
+            }
             Warning::BusyProcess { other_cpu_share } => write!(
                 f,
                 "other threads of this process used {:.0}% of a core during the comparison \
@@ -522,6 +561,16 @@ pub struct Report {
     /// [`CompareOptions::counters`] (their status says when the machine refused), from the
     /// first `repeats` pairs. They explain a difference; they never decide the verdict.
     pub counters: Option<crate::measure::counters::CounterSummary>,
+    /// Allocations and bytes per operation for both sides, counted around every measured batch
+    /// (outside the timed region) from the first `repeats` pairs, when a
+    /// [`Counting`](crate::alloc::Counting) allocator is installed; `None` (null) otherwise.
+    /// They explain a difference; they never decide the verdict.
+    #[serde(default)]
+    pub allocations: Option<crate::measure::alloc::AllocSummary>,
+    /// The live heap at the start, at its peak and at the end of the comparison, when a
+    /// [`Counting`](crate::alloc::Counting) allocator is installed; `None` (null) otherwise.
+    #[serde(default)]
+    pub live_heap: Option<crate::measure::alloc::LiveHeap>,
     /// Whether the interval met [`CompareOptions::width_target`] (`None` when no target was
     /// set; `Some(false)` when the rule's pair budget ran out first).
     pub width_target_met: Option<bool>,
@@ -714,6 +763,15 @@ impl fmt::Display for Report {
             writeln!(f)?;
             writeln!(f, "{c}")?;
         }
+        if self.allocations.is_some() || self.live_heap.is_some() {
+            writeln!(f)?;
+        }
+        if let Some(a) = &self.allocations {
+            writeln!(f, "{a}")?;
+        }
+        if let Some(h) = &self.live_heap {
+            writeln!(f, "{h}")?;
+        }
         if let Some(cs) = &self.confidences {
             writeln!(f)?;
             for c in cs.iter() {
@@ -774,5 +832,32 @@ mod tests {
         let json = serde_json::to_string(&w).unwrap();
         assert_eq!(json, r#"{"kind":"instrumented","tool":"qemu-user"}"#);
         assert_eq!(serde_json::from_str::<Warning>(&json).unwrap(), w);
+    }
+
+    #[test]
+    fn the_working_set_warning_names_its_measure() {
+        let heap = Warning::LargeWorkingSet {
+            bytes: 48 << 20,
+            measure: WorkingSetMeasure::LiveHeap,
+        };
+        let s = heap.to_string();
+        assert!(s.starts_with("the live heap reached 48.0 MiB"), "{s}");
+        assert!(s.contains("several processes"), "{s}");
+        let json = serde_json::to_string(&heap).unwrap();
+        assert_eq!(
+            json,
+            r#"{"kind":"large_working_set","bytes":50331648,"measure":"live_heap"}"#
+        );
+        assert_eq!(serde_json::from_str::<Warning>(&json).unwrap(), heap);
+        let rss = Warning::LargeWorkingSet {
+            bytes: 20 << 20,
+            measure: WorkingSetMeasure::PeakRssGrowth,
+        };
+        let s = rss.to_string();
+        assert!(s.starts_with("the peak resident memory grew by 20.0 MiB"), "{s}");
+        assert!(s.contains("install rtcompare::alloc::Counting"), "{s}");
+        // A report written before the measure was recorded still reads, as RSS growth.
+        let old = r#"{"kind":"large_working_set","growth_bytes":20971520}"#;
+        assert_eq!(serde_json::from_str::<Warning>(old).unwrap(), rss);
     }
 }

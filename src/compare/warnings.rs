@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::compare::report::{
     BUSY_PROCESS_SHARE, DRIFT_WARNING_LEVEL, HIGH_AUTOCORRELATION, HIGH_TIE_RATE,
     LARGE_WORKING_SET_BYTES, MACHINE_DRIFT_SHIFT, NOISE_CHANGE_FACTOR, QUANTIZATION_GATE, Series,
-    VALIDATION_LIMIT_SE, Verdict, Warning,
+    VALIDATION_LIMIT_SE, Verdict, Warning, WorkingSetMeasure,
 };
 use crate::compare::validate::HarnessValidation;
 use crate::stats::decide;
@@ -39,6 +39,8 @@ pub(crate) struct WarningInputs<'a> {
     pub(crate) noise_floor: f64,
     pub(crate) thresholds: &'a [f64],
     pub(crate) memory_growth: u64,
+    /// The peak live heap, when a counting allocator knows it; preferred over `memory_growth`.
+    pub(crate) live_heap_peak: Option<u64>,
     pub(crate) other_cpu_share: f64,
     pub(crate) load_average: Option<f64>,
     pub(crate) cores: Option<usize>,
@@ -144,10 +146,13 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
             cores,
         });
     }
-    if i.memory_growth > LARGE_WORKING_SET_BYTES {
-        w.push(Warning::LargeWorkingSet {
-            growth_bytes: i.memory_growth,
-        });
+    // The live heap sees fixtures built before the comparison; peak-RSS growth does not.
+    let (bytes, measure) = match i.live_heap_peak {
+        Some(peak) => (peak, WorkingSetMeasure::LiveHeap),
+        None => (i.memory_growth, WorkingSetMeasure::PeakRssGrowth),
+    };
+    if bytes > LARGE_WORKING_SET_BYTES {
+        w.push(Warning::LargeWorkingSet { bytes, measure });
     }
     w
 }
@@ -241,6 +246,7 @@ mod tests {
             noise_floor: 0.002,
             thresholds: &[0.05],
             memory_growth: 0,
+            live_heap_peak: None,
             other_cpu_share: 0.0,
             load_average: Some(0.5),
             cores: Some(2),
@@ -417,6 +423,43 @@ mod tests {
                 ..base
             }),
             ["large_working_set"]
+        );
+        // The live heap, when known, decides instead of the RSS growth, and the warning says
+        // which it used.
+        let large = |i: &WarningInputs<'_>| {
+            warnings(i)
+                .into_iter()
+                .filter(|w| w.code() == "large_working_set")
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            large(&WarningInputs {
+                memory_growth: 64 << 20,
+                ..base
+            }),
+            [Warning::LargeWorkingSet {
+                bytes: 64 << 20,
+                measure: WorkingSetMeasure::PeakRssGrowth
+            }]
+        );
+        assert_eq!(
+            large(&WarningInputs {
+                live_heap_peak: Some(40 << 20),
+                ..base
+            }),
+            [Warning::LargeWorkingSet {
+                bytes: 40 << 20,
+                measure: WorkingSetMeasure::LiveHeap
+            }]
+        );
+        assert!(
+            large(&WarningInputs {
+                live_heap_peak: Some(LARGE_WORKING_SET_BYTES),
+                memory_growth: 64 << 20,
+                ..base
+            })
+            .is_empty(),
+            "a known live heap at the threshold is not above it, whatever the RSS did"
         );
         assert_eq!(
             codes(&WarningInputs {

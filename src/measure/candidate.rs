@@ -15,6 +15,7 @@ use std::any::Any;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::measure::alloc::{self, AllocDelta};
 use crate::measure::clock::{Clock, time_call};
 use crate::measure::counters::{CounterDelta, CounterSet};
 use crate::{Error, Result};
@@ -117,24 +118,44 @@ impl<'a> Candidate<'a> {
         n: u64,
         counters: Option<&CounterSet>,
     ) -> Result<(u64, Option<CounterDelta>)> {
+        let (ns, delta, _) = self.time_batch_measured(clock, n, counters, false)?;
+        Ok((ns, delta))
+    }
+
+    /// [`time_batch_counted`](Self::time_batch_counted), also reading the counting allocator
+    /// around the batch when `count_allocs` is set (and a [`Counting`](crate::alloc::Counting)
+    /// is installed): setup and teardown allocate outside the counted region, and the
+    /// allocator's snapshots (a few atomic loads) sit outside the hardware counters' reads, so
+    /// neither measure sees the other.
+    pub(crate) fn time_batch_measured<C: Clock>(
+        &mut self,
+        clock: &C,
+        n: u64,
+        counters: Option<&CounterSet>,
+        count_allocs: bool,
+    ) -> Result<(u64, Option<CounterDelta>, Option<AllocDelta>)> {
         if let Some(setup) = self.setup.as_mut() {
             catch_unwind(AssertUnwindSafe(setup)).map_err(|p| panicked(&self.name, "setup", p))?;
         }
         let batch = &mut self.batch;
-        let (ns, delta) = catch_unwind(AssertUnwindSafe(|| {
+        let (ns, delta, allocs) = catch_unwind(AssertUnwindSafe(|| {
+            let heap_before = if count_allocs { alloc::snapshot() } else { None };
             let before = counters.map(CounterSet::read);
             let ns = time_call(clock, batch.as_mut(), n);
             let delta = counters
                 .zip(before)
                 .map(|(c, b)| CounterSet::delta(&b, &c.read()));
-            (ns, delta)
+            let allocs = heap_before
+                .zip(alloc::snapshot())
+                .map(|(b, a)| a.delta_since(&b));
+            (ns, delta, allocs)
         }))
         .map_err(|p| panicked(&self.name, "batch", p))?;
         if let Some(teardown) = self.teardown.as_mut() {
             catch_unwind(AssertUnwindSafe(teardown))
                 .map_err(|p| panicked(&self.name, "teardown", p))?;
         }
-        Ok((ns, delta))
+        Ok((ns, delta, allocs))
     }
 }
 

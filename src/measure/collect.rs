@@ -25,6 +25,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::measure::alloc::{self, AllocDelta, AllocSummary};
 use crate::measure::calibrate::{
     Calibration, CalibrationOptions, DEFAULT_MAX_INNER_LOOPS, DEFAULT_MAX_QUANTIZATION_ERROR,
     calibrate_with_clock,
@@ -396,6 +397,10 @@ pub struct PairedSamples {
     /// Per-operation hardware counter medians of both sides, when
     /// [`CollectOptions::counters`] asked for them (possibly "unavailable").
     pub counters: Option<CounterSummary>,
+    /// Per-operation allocation medians of both sides, when a
+    /// [`Counting`](crate::alloc::Counting) allocator is installed; else `None`.
+    #[serde(default)]
+    pub allocations: Option<AllocSummary>,
 }
 
 /// Measures both candidates in interleaved, paired batches on the process's monotonic clock.
@@ -588,6 +593,14 @@ impl<'c, C: Clock> Session<'c, C> {
         } else {
             [Vec::new(), Vec::new()]
         };
+        // Allocations are counted whenever the counting allocator is installed: its snapshots
+        // are a few atomic loads, read outside the timed region.
+        let count_allocs = alloc::is_installed();
+        let mut alloc_deltas: [Vec<AllocDelta>; 2] = if count_allocs {
+            [Vec::with_capacity(repeats), Vec::with_capacity(repeats)]
+        } else {
+            [Vec::new(), Vec::new()]
+        };
         let mut batch_ns_a = Vec::with_capacity(repeats);
         let mut batch_ns_b = Vec::with_capacity(repeats);
         let mut first = Vec::with_capacity(repeats);
@@ -606,9 +619,9 @@ impl<'c, C: Clock> Session<'c, C> {
             };
             for side in sides {
                 self.check(Stage::Measuring)?;
-                let (ns, delta) = match side {
-                    Side::A => a.time_batch_counted(self.clock, n, set)?,
-                    Side::B => b.time_batch_counted(self.clock, n, set)?,
+                let (ns, delta, allocs) = match side {
+                    Side::A => a.time_batch_measured(self.clock, n, set, count_allocs)?,
+                    Side::B => b.time_batch_measured(self.clock, n, set, count_allocs)?,
                 };
                 let k = match side {
                     Side::A => {
@@ -622,6 +635,9 @@ impl<'c, C: Clock> Session<'c, C> {
                 };
                 if let Some(d) = delta {
                     deltas[k].push(d);
+                }
+                if let Some(d) = allocs {
+                    alloc_deltas[k].push(d);
                 }
             }
             first.push(sides[0]);
@@ -647,6 +663,7 @@ impl<'c, C: Clock> Session<'c, C> {
                     .with_failures(set.failures()),
                 Err(u) => CounterSummary::unavailable(u.reason),
             }),
+            allocations: AllocSummary::from_batches(&alloc_deltas[0], &alloc_deltas[1], n),
         })
     }
 }

@@ -1,12 +1,13 @@
 //! Everything that touches the clock, the operating system or the hardware: the instrument,
 //! the candidates and their batches, calibration, the interleaved collection of paired
-//! samples, hardware counters, CPU pinning and the environment stamp.
+//! samples, hardware counters, the counting allocator, CPU pinning and the environment stamp.
 //!
 //! Nothing here decides a verdict: measurement hands plain samples to [`stats`](crate::stats)
 //! and [`compare`](mod@crate::compare) and keeps no opinion about them. Inside the package the
-//! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `counters`, `pin` and `env` stand
-//! alone.
+//! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `counters`, `alloc`, `pin` and
+//! `env` stand alone.
 
+pub mod alloc;
 pub mod calibrate;
 pub mod candidate;
 pub mod clock;
