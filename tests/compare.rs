@@ -505,3 +505,26 @@ fn a_batch_timed_at_zero_records_the_ratio_drift_as_not_run() {
     assert!(!r.has_warning("drift_ratio"), "{r}");
     assert!(r.drift_a.n > 0 && r.drift_b.n > 0);
 }
+
+#[test]
+fn without_the_counting_allocator_there_are_no_allocation_figures() {
+    // This binary runs on the system allocator.
+    assert!(!rtcompare::alloc::is_installed());
+    assert!(rtcompare::alloc::snapshot().is_none());
+    let clock = SimulatedClock::new(1);
+    let a = sim("a", &clock, |_| 100.0, 0.01, 0.0, 1);
+    let b = sim("b", &clock, |_| 150.0, 0.01, 0.0, 2);
+    let r = compare_with_clock(
+        a,
+        b,
+        &quick().inner_loops(100).skip_validation(true),
+        &clock,
+    )
+    .unwrap();
+    assert_eq!((r.allocations, r.live_heap), (None, None));
+    let text = r.to_string();
+    assert!(!text.contains("Allocations") && !text.contains("Live heap"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&r.to_json().unwrap()).unwrap();
+    assert!(json["allocations"].is_null() && json["live_heap"].is_null());
+    assert_eq!(Report::from_json(&r.to_json().unwrap()).unwrap(), r);
+}
