@@ -27,7 +27,10 @@ fn now() -> AllocSnapshot {
 fn installed_and_snapshots_are_some() {
     assert!(alloc::is_installed());
     let s = now();
-    assert!(s.allocations > 0, "the runtime and main allocated already: {s}");
+    assert!(
+        s.allocations > 0,
+        "the runtime and main allocated already: {s}"
+    );
     assert_eq!(s.live_bytes, s.bytes_allocated - s.bytes_deallocated, "{s}");
     assert!(s.peak_live_bytes >= s.live_bytes, "{s}");
 }
@@ -53,7 +56,10 @@ fn one_vec_is_one_allocation_of_its_capacity() {
     let mid = now();
     drop(black_box(boxes));
     let d = mid.delta_since(&before);
-    assert_eq!(d.allocations, 1_001, "1000 boxes and the vector holding them");
+    assert_eq!(
+        d.allocations, 1_001,
+        "1000 boxes and the vector holding them"
+    );
     assert_eq!(d.bytes_allocated, 1_000 * 24 + 1_000 * 8);
     assert_eq!(now().live_bytes, before.live_bytes);
 
@@ -132,7 +138,9 @@ fn candidate<'a>(
     })
     .with_setup(move || {
         scratch.clear();
-        scratch.push(black_box(String::from("setup allocates, and is not counted")));
+        scratch.push(black_box(String::from(
+            "setup allocates, and is not counted",
+        )));
     })
 }
 
@@ -164,7 +172,10 @@ fn a_comparison_reports_allocations_per_operation() {
     assert_eq!(s.b.batches, r.samples_b.len());
 
     let h = r.live_heap.expect("Counting is installed");
-    assert!(h.start_bytes <= h.peak_bytes && h.end_bytes <= h.peak_bytes, "{h}");
+    assert!(
+        h.start_bytes <= h.peak_bytes && h.end_bytes <= h.peak_bytes,
+        "{h}"
+    );
     // rtcompare's own working memory during a comparison is small.
     assert!(h.peak_bytes - h.start_bytes < 4 << 20, "{h}");
     assert!(!r.has_warning("large_working_set"), "{r}");

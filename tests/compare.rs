@@ -523,7 +523,10 @@ fn without_the_counting_allocator_there_are_no_allocation_figures() {
     .unwrap();
     assert_eq!((r.allocations, r.live_heap), (None, None));
     let text = r.to_string();
-    assert!(!text.contains("Allocations") && !text.contains("Live heap"), "{text}");
+    assert!(
+        !text.contains("Allocations") && !text.contains("Live heap"),
+        "{text}"
+    );
     let json: serde_json::Value = serde_json::from_str(&r.to_json().unwrap()).unwrap();
     assert!(json["allocations"].is_null() && json["live_heap"].is_null());
     assert_eq!(Report::from_json(&r.to_json().unwrap()).unwrap(), r);

@@ -854,7 +854,10 @@ mod tests {
             measure: WorkingSetMeasure::PeakRssGrowth,
         };
         let s = rss.to_string();
-        assert!(s.starts_with("the peak resident memory grew by 20.0 MiB"), "{s}");
+        assert!(
+            s.starts_with("the peak resident memory grew by 20.0 MiB"),
+            "{s}"
+        );
         assert!(s.contains("install rtcompare::alloc::Counting"), "{s}");
         // A report written before the measure was recorded still reads, as RSS growth.
         let old = r#"{"kind":"large_working_set","growth_bytes":20971520}"#;

@@ -137,7 +137,8 @@ struct Counters {
     reallocations: AtomicU64,
     deallocations: AtomicU64,
     bytes_allocated: AtomicU64,
-    bytes_deallocated: AtomicU64,
+    // Bytes deallocated are `bytes_allocated − live`, derived when read: one atomic addition
+    // fewer on every deallocation.
     live: AtomicU64,
     peak: AtomicU64,
 }
@@ -150,7 +151,6 @@ impl Counters {
             reallocations: AtomicU64::new(0),
             deallocations: AtomicU64::new(0),
             bytes_allocated: AtomicU64::new(0),
-            bytes_deallocated: AtomicU64::new(0),
             live: AtomicU64::new(0),
             peak: AtomicU64::new(0),
         }
@@ -170,7 +170,6 @@ impl Counters {
     #[inline]
     fn on_dealloc(&self, size: usize) {
         self.deallocations.fetch_add(1, Relaxed);
-        self.bytes_deallocated.fetch_add(size as u64, Relaxed);
         self.live.fetch_sub(size as u64, Relaxed);
     }
 
@@ -182,9 +181,7 @@ impl Counters {
             self.bytes_allocated.fetch_add(by, Relaxed);
             self.grow(by);
         } else {
-            let by = (old - new) as u64;
-            self.bytes_deallocated.fetch_add(by, Relaxed);
-            self.live.fetch_sub(by, Relaxed);
+            self.live.fetch_sub((old - new) as u64, Relaxed);
         }
     }
 
@@ -209,14 +206,16 @@ impl Counters {
     }
 
     fn snapshot(&self) -> AllocSnapshot {
+        let live_bytes = self.live.load(Relaxed);
+        let bytes_allocated = self.bytes_allocated.load(Relaxed);
         AllocSnapshot {
             allocations: self.allocations.load(Relaxed),
             reallocations: self.reallocations.load(Relaxed),
             deallocations: self.deallocations.load(Relaxed),
-            bytes_allocated: self.bytes_allocated.load(Relaxed),
-            bytes_deallocated: self.bytes_deallocated.load(Relaxed),
-            live_bytes: self.live.load(Relaxed),
-            peak_live_bytes: self.peak.load(Relaxed),
+            bytes_allocated,
+            bytes_deallocated: bytes_allocated.saturating_sub(live_bytes),
+            live_bytes,
+            peak_live_bytes: self.peak.load(Relaxed).max(live_bytes),
         }
     }
 }
@@ -265,7 +264,8 @@ pub struct AllocSnapshot {
     pub deallocations: u64,
     /// Bytes allocated: the sizes of new blocks plus the growth of reallocated ones.
     pub bytes_allocated: u64,
-    /// Bytes deallocated: the sizes of freed blocks plus the shrinkage of reallocated ones.
+    /// Bytes deallocated: the sizes of freed blocks plus the shrinkage of reallocated ones
+    /// (kept as `bytes_allocated − live_bytes`).
     pub bytes_deallocated: u64,
     /// Bytes live now: `bytes_allocated − bytes_deallocated`.
     pub live_bytes: u64,

@@ -139,7 +139,11 @@ impl<'a> Candidate<'a> {
         }
         let batch = &mut self.batch;
         let (ns, delta, allocs) = catch_unwind(AssertUnwindSafe(|| {
-            let heap_before = if count_allocs { alloc::snapshot() } else { None };
+            let heap_before = if count_allocs {
+                alloc::snapshot()
+            } else {
+                None
+            };
             let before = counters.map(CounterSet::read);
             let ns = time_call(clock, batch.as_mut(), n);
             let delta = counters
