@@ -24,6 +24,11 @@
 //! [`Error::MeaninglessTimings`](crate::Error::MeaninglessTimings), unless
 //! [`CompareOptions::allow_instrumented`] asks to measure anyway: such timings measure the
 //! translation of every instruction, not the code.
+//!
+//! With a [`Counting`](crate::alloc::Counting) allocator installed, the measured batches are
+//! also counted (allocations and bytes per operation, outside the timed region) and the live
+//! heap is followed from the start (its peak reset) to the end; both go into the report and the
+//! live heap decides the large-working-set warning.
 
 pub mod gate_record;
 pub(crate) mod instrumented;
