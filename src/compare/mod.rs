@@ -244,7 +244,8 @@ pub fn compare_with_clock<C: Clock>(
         noise_floor,
         thresholds: &o.thresholds,
         memory_growth: environment.max_rss_growth(),
-        live_heap_peak: live_heap.map(|h| h.peak_bytes),
+        // A pool child's heap-perturbation filler is the harness's, not the candidates'.
+        live_heap_peak: live_heap.map(|h| h.peak_bytes.saturating_sub(alloc::harness_bytes())),
         other_cpu_share: other_threads_cpu
             .map_or(0.0, |d| d.as_secs_f64() / elapsed.as_secs_f64().max(1e-9)),
         load_average: environment.load_average_start.map(|l| l[0]),

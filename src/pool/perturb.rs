@@ -82,10 +82,17 @@ pub fn perturb_heap(seed: u64) -> HeapPerturbation {
         blocks.push(v);
     }
     std::hint::black_box(&blocks);
+    crate::measure::alloc::harness_holds(bytes, true);
     HeapPerturbation {
         seed,
         blocks,
         bytes,
+    }
+}
+
+impl Drop for HeapPerturbation {
+    fn drop(&mut self) {
+        crate::measure::alloc::harness_holds(self.bytes, false);
     }
 }
 
