@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use rtcompare::pool::{self, PoolOptions};
 use rtcompare::rng::Rng;
-use rtcompare::{Candidate, CompareOptions, Stage, compare};
+use rtcompare::{Candidate, CompareOptions, Stage, Verdict, compare};
 
 const LEN: usize = 1_000;
 
@@ -35,7 +35,24 @@ fn sorter(name: &str, data: &[u32], sort: fn(&mut [u32])) -> Candidate<'static> 
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let single = std::env::args().skip(1).any(|a| a == "--single");
+    let (mut single, mut processes, mut repeat) = (false, None::<usize>, 1usize);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--single" => single = true,
+            "--processes" => {
+                processes = Some(args.next().ok_or("--processes needs a count")?.parse()?)
+            }
+            "--repeat" => repeat = args.next().ok_or("--repeat needs a count")?.parse()?,
+            other => {
+                return Err(format!(
+                    "unknown argument {other:?}; use --single, --processes K (exactly K \
+                     processes), --repeat R (R pooled comparisons, tallied)"
+                )
+                .into());
+            }
+        }
+    }
     let data = || {
         let mut rng = Rng::new(2026);
         (0..LEN)
@@ -58,28 +75,63 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::create_dir_all(&dir)?;
         std::fs::write(&path, report.to_json()?)?;
     } else {
-        let options = PoolOptions::default()
-            .compare(CompareOptions::default().thresholds([0.05, 0.10, 0.20]))
-            .progress(|p| {
-                eprintln!(
-                    "process {}/{}: {}",
-                    p.done,
-                    p.planned,
-                    p.delta
-                        .map_or("failed".to_string(), |d| format!("δ {:+.2}%", 100.0 * d))
-                );
-            });
-        let pooled = pool::run(&options, |ctx| {
-            let (da, db) = ctx.build(data, data);
-            let a = sorter("slice::sort_unstable", &da, |v| v.sort_unstable());
-            let b = sorter("slice::sort", &db, |v| v.sort());
-            compare(a, b, ctx.options())
-        })?;
-        eprintln!("compared in {:.2} s", started.elapsed().as_secs_f64());
-        println!("A = slice::sort_unstable, B = slice::sort\n");
-        println!("{pooled}");
-        std::fs::create_dir_all(&dir)?;
-        std::fs::write(&path, serde_json::to_string_pretty(&pooled)?)?;
+        let mut options = PoolOptions::default()
+            .compare(CompareOptions::default().thresholds([0.05, 0.10, 0.20]));
+        if let Some(k) = processes {
+            options = options.first_stage(k).max_processes(k).target(0.0, 0.0);
+        }
+        let options = options.progress(|p| {
+            eprintln!(
+                "process {}/{}: {}",
+                p.done,
+                p.planned,
+                p.delta
+                    .map_or("failed".to_string(), |d| format!("δ {:+.2}%", 100.0 * d))
+            );
+        });
+        let mut tally = [0usize; 3];
+        for r in 0..repeat {
+            let run = pool::run_detailed(&options, |ctx| {
+                let (da, db) = ctx.build(data, data);
+                let a = sorter("slice::sort_unstable", &da, |v| v.sort_unstable());
+                let b = sorter("slice::sort", &db, |v| v.sort());
+                compare(a, b, ctx.options())
+            })?;
+            let pooled = &run.pooled;
+            eprintln!("compared in {:.2} s", started.elapsed().as_secs_f64());
+            if repeat > 1 {
+                eprintln!("pooled comparison {}/{repeat}", r + 1);
+            }
+            println!("A = slice::sort_unstable, B = slice::sort\n");
+            println!("{pooled}");
+            let verdicts: Vec<String> = run
+                .reports
+                .iter()
+                .map(|r| match r.verdict {
+                    Verdict::AFaster => "A".to_string(),
+                    Verdict::BFaster => "B".to_string(),
+                    Verdict::CannotTell(_) => "?".to_string(),
+                })
+                .collect();
+            println!(
+                "Each process alone (A faster, B faster, ? cannot tell): {}\n",
+                verdicts.join(" ")
+            );
+            tally[match pooled.verdict {
+                Verdict::AFaster => 0,
+                Verdict::BFaster => 1,
+                Verdict::CannotTell(_) => 2,
+            }] += 1;
+            std::fs::create_dir_all(&dir)?;
+            std::fs::write(&path, serde_json::to_string_pretty(pooled)?)?;
+        }
+        if repeat > 1 {
+            println!(
+                "{repeat} pooled comparisons: sort_unstable faster {}, sort faster {}, cannot \
+                 tell {}.",
+                tally[0], tally[1], tally[2]
+            );
+        }
     }
     eprintln!("report written to {}", path.display());
     Ok(())
