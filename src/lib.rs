@@ -54,7 +54,7 @@
 //! |---|---|---|
 //! | [`gate`], [`precision`], [`selftest`] | cargo-test gates; Pilot's measure-until-precise driver; calibration before trust | via `compare` |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`validate_pair`]), the verdict rule ([`decide`]), the warnings, and the [`Report`] as plain data | via `measure` |
-//! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), hardware counters, the counting allocator ([`alloc::Counting`]), CPU pinning, the [`Environment`] stamp | yes |
+//! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters, the counting allocator ([`alloc::Counting`]), CPU pinning, the [`Environment`] stamp | yes |
 //! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, verdict rules | **never** |
 //! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum | no |
 //!
@@ -77,12 +77,13 @@ pub mod stats;
 // The modules' earlier paths (`rtcompare::clock`, `rtcompare::report`, …), kept so code written
 // against them still compiles.
 pub use compare::{report, validate};
-pub use measure::{calibrate, candidate, clock, collect, counters, env, pin};
+pub use measure::{cache, calibrate, candidate, clock, collect, counters, env, pin};
 // Allocations per operation: `rtcompare::alloc::Counting`, also at the root.
 pub use measure::alloc;
 
 pub use alloc::{AllocSummary, Counting, LiveHeap};
 
+pub use cache::{Cache, CacheInfo};
 pub use calibrate::{Calibration, CalibrationOptions, calibrate};
 pub use candidate::Candidate;
 pub use clock::Instrument;

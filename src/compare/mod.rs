@@ -3,7 +3,9 @@
 //! [`compare`] runs these steps and keeps the evidence of each in the [`Report`]:
 //!
 //! 1. **Calibrate** both candidates once and use the larger batch size for everything that
-//!    follows, so the noise floor describes the setup actually measured.
+//!    follows, so the noise floor describes the setup actually measured. A cold run
+//!    ([`Cache::Cold`](crate::Cache::Cold)) instead runs one operation per batch and evicts the
+//!    caches before every batch of every step below, outside the timed region.
 //! 2. **Validate A/A** (unless skipped): both candidates against themselves, interleaved
 //!    A, B, B′, A′ and back, `validation_runs` times, after one full warm-up. The larger of the
 //!    two 0.9-quantile floors is what a difference must clear.
@@ -111,6 +113,10 @@ pub fn compare_with_clock<C: Clock>(
         .pin_cpu
         .map(crate::measure::pin::pin_current_thread)
         .transpose()?;
+    // A cold session's eviction buffer is allocated and faulted in here, before the live heap
+    // and the peak resident memory are first read, so that it does not count as the
+    // candidates' growth.
+    let session = Session::new(clock, &o.collect);
     // The live heap from here on, when a counting allocator is installed: the peak restarts
     // at the live heap now.
     let heap_start = alloc::reset_peak();
@@ -118,7 +124,6 @@ pub fn compare_with_clock<C: Clock>(
     let cpu = CpuWatch::start();
     let mut environment = Environment::capture();
     let instrument = clock.instrument();
-    let session = Session::new(clock, &o.collect);
 
     let (n, calibration) = session.batch_size(&mut a, &mut b, &o.collect)?;
     let seed = resolve_seed(o.seed);
@@ -292,6 +297,8 @@ pub fn compare_with_clock<C: Clock>(
         counters: samples.counters,
         allocations: samples.allocations,
         live_heap,
+        cache: co.cache,
+        cache_info: session.cache_info(),
         width_target_met,
         options: options.clone(),
         pinned_cpu: pin.as_ref().map(crate::measure::pin::PinGuard::cpu),

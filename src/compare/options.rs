@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::validate::DEFAULT_VALIDATION_RUNS;
+use crate::compare::validate::default_validation_runs;
+use crate::measure::cache::Cache;
 use crate::measure::collect::{CancelToken, CollectOptions, Order, Progress};
 use crate::stats::{self, DEFAULT_LEVEL, DEFAULT_RESAMPLES};
 use crate::{Error, Result};
@@ -33,7 +34,10 @@ pub struct CompareOptions {
     /// Relative speedups to report confidences for (fractions: 0.05 = "A needs at least 5 %
     /// less time"). Empty: no confidences. NaN is rejected.
     pub thresholds: Vec<f64>,
-    /// A/A runs per candidate; at least 2. Default 40.
+    /// A/A runs per candidate; at least 2. 0 (the default) selects the cache mode's default:
+    /// 40 warm ([`DEFAULT_VALIDATION_RUNS`](crate::validate::DEFAULT_VALIDATION_RUNS)), 10 cold
+    /// ([`DEFAULT_COLD_VALIDATION_RUNS`](crate::validate::DEFAULT_COLD_VALIDATION_RUNS), where
+    /// every batch pays an eviction).
     pub validation_runs: usize,
     /// Skip the A/A validation (the report then has no noise floor and says so).
     pub skip_validation: bool,
@@ -70,7 +74,7 @@ impl Default for CompareOptions {
         CompareOptions {
             collect: CollectOptions::default(),
             thresholds: Vec::new(),
-            validation_runs: DEFAULT_VALIDATION_RUNS,
+            validation_runs: 0,
             skip_validation: false,
             allow_instrumented: false,
             level: DEFAULT_LEVEL,
@@ -181,6 +185,25 @@ impl CompareOptions {
         self.collect.skip_warmup = skip;
         self
     }
+    /// Chooses the experiment ([`CollectOptions::cache`]): [`Cache::Warm`] (the default) measures
+    /// code whose data stay in the caches from batch to batch; [`Cache::Cold`] evicts the caches
+    /// before every batch (warm-up, A/A validation and measurement alike, outside the timed
+    /// region), runs one operation per batch unless [`inner_loops`](Self::inner_loops) is
+    /// fixed, and runs
+    /// [`DEFAULT_COLD_VALIDATION_RUNS`](crate::validate::DEFAULT_COLD_VALIDATION_RUNS) (10) A/A
+    /// runs unless
+    /// [`validation_runs`](Self::validation_runs) says otherwise. The report records and
+    /// prints the mode.
+    ///
+    /// ```
+    /// use rtcompare::{Cache, CompareOptions};
+    /// let opts = CompareOptions::default().cache(Cache::Cold);
+    /// assert_eq!(opts.collect.cache, Cache::Cold);
+    /// ```
+    pub fn cache(mut self, cache: Cache) -> Self {
+        self.collect.cache = cache;
+        self
+    }
     /// Reads hardware counters around the measured batches ([`CollectOptions::counters`]);
     /// the report's [`counters`](crate::Report::counters) holds the per-operation medians or says
     /// they were unavailable.
@@ -214,7 +237,7 @@ impl CompareOptions {
             ));
         }
         if o.validation_runs == 0 {
-            o.validation_runs = DEFAULT_VALIDATION_RUNS;
+            o.validation_runs = default_validation_runs(o.collect.cache);
         }
         if !o.skip_validation && o.validation_runs < 2 {
             return Err(Error::TooFewSamples {
@@ -246,6 +269,7 @@ impl CompareOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::validate::DEFAULT_COLD_VALIDATION_RUNS;
 
     #[test]
     fn options_resolve_and_reject() {
@@ -256,6 +280,17 @@ mod tests {
             .resolved()
             .unwrap();
         assert_eq!(o.validation_runs, 40);
+        let cold = CompareOptions::default()
+            .cache(Cache::Cold)
+            .resolved()
+            .unwrap();
+        assert_eq!(cold.validation_runs, DEFAULT_COLD_VALIDATION_RUNS);
+        let asked = CompareOptions::default()
+            .cache(Cache::Cold)
+            .validation_runs(40)
+            .resolved()
+            .unwrap();
+        assert_eq!(asked.validation_runs, 40, "an explicit count is kept");
         assert_eq!(o.level, 0.95);
         assert_eq!(o.resamples, 5000);
         let bad = |o: CompareOptions| o.resolved().unwrap_err();

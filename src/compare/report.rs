@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::compare::options::CompareOptions;
 use crate::compare::validate::HarnessValidation;
 use crate::display::{Ns, Pct, Pct0, Sig};
+use crate::measure::cache::{Cache, CacheInfo};
 use crate::measure::calibrate::Calibration;
 use crate::measure::clock::Instrument;
 use crate::measure::env::{Environment, Instrumentation};
@@ -571,6 +572,15 @@ pub struct Report {
     /// [`Counting`](crate::alloc::Counting) allocator is installed; `None` (null) otherwise.
     #[serde(default)]
     pub live_heap: Option<crate::measure::alloc::LiveHeap>,
+    /// The experiment: [`Cache::Warm`] (batches found the caches as the previous batch left
+    /// them) or [`Cache::Cold`] (caches evicted before every batch). Reports written before
+    /// the option existed read as warm, which is what they measured.
+    #[serde(default)]
+    pub cache: Cache,
+    /// In a cold run, the last-level cache found, the eviction buffer's size and the number of
+    /// evictions (one per batch); `None` in a warm run.
+    #[serde(default)]
+    pub cache_info: Option<CacheInfo>,
     /// Whether the interval met [`CompareOptions::width_target`] (`None` when no target was
     /// set; `Some(false)` when the rule's pair budget ran out first).
     pub width_target_met: Option<bool>,
@@ -729,12 +739,28 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "{} paired samples of {} operations per batch; one clock step is {} of the faster \
+            "{} paired samples of {} operation{} per batch; one clock step is {} of the faster \
              batch.",
             self.samples_a.len(),
             self.inner_loops,
+            if self.inner_loops == 1 { "" } else { "s" },
             Pct(self.quantization)
         )?;
+        match (self.cache, &self.cache_info) {
+            (Cache::Cold, Some(info)) => writeln!(
+                f,
+                "Cache: cold (caches evicted before every batch, outside the timing: {info}; {} \
+                 evictions). This measures code whose data are in memory but in no cache, not \
+                 code running in a loop.",
+                info.evictions
+            )?,
+            (Cache::Cold, None) => writeln!(f, "Cache: cold (caches evicted before every batch).")?,
+            _ => writeln!(
+                f,
+                "Cache: warm (no eviction: each batch found the caches as the previous one left \
+                 them). This measures code running in a loop, not its first run."
+            )?,
+        }
         match (self.width_target_met, &self.options.width_target) {
             (Some(true), Some(t)) => writeln!(
                 f,

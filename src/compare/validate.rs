@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::measure::cache::Cache;
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::{CollectOptions, Session, Stage};
@@ -34,6 +35,28 @@ use crate::{Error, Result};
 /// proportions whose standard error is √(p(1−p)/runs), 4.7 points at p = 0.10 with 40 runs
 /// against 9.5 with 10.
 pub const DEFAULT_VALIDATION_RUNS: usize = 40;
+
+/// Default number of A/A runs per candidate in a cold run ([`Cache::Cold`]): 10.
+///
+/// Every cold batch pays an eviction outside its timing (about 3 ms to sweep the 64 MiB buffer
+/// of a 32 MiB L3 on this crate's development machine), and one A/A run of a pair is
+/// 4 × `repeats` batches. At the warm default of 40 runs of 101 repeats that is 16,160
+/// evictions, about 50 s before the first measured pair; 10 runs (4,040 evictions, about 12 s)
+/// keep a default cold comparison of sub-millisecond candidates within about 15 s. The price is
+/// a rougher floor: the false-signal rate's standard error is 9.5 points instead of 4.7, and
+/// the 0.9 quantile of 10 |δ| rests on the largest two. Ask for more with
+/// [`CompareOptions::validation_runs`](crate::CompareOptions::validation_runs) when the time is
+/// there.
+pub const DEFAULT_COLD_VALIDATION_RUNS: usize = 10;
+
+/// The default number of A/A runs for a cache mode: [`DEFAULT_VALIDATION_RUNS`] (40) warm,
+/// [`DEFAULT_COLD_VALIDATION_RUNS`] (10) cold.
+pub(crate) fn default_validation_runs(cache: Cache) -> usize {
+    match cache {
+        Cache::Cold => DEFAULT_COLD_VALIDATION_RUNS,
+        _ => DEFAULT_VALIDATION_RUNS,
+    }
+}
 
 /// Default level against which A/A runs are judged for false signals (0.95).
 pub const DEFAULT_VALIDATION_LEVEL: f64 = 0.95;
@@ -53,7 +76,8 @@ pub struct ValidationOptions {
     /// The options the real comparison will use. A zero `inner_loops` is calibrated once and
     /// then held fixed for all runs.
     pub collect: CollectOptions,
-    /// A/A runs per candidate; at least 2. Default [`DEFAULT_VALIDATION_RUNS`] (40).
+    /// A/A runs per candidate; at least 2. 0 (the default) selects the cache mode's default:
+    /// [`DEFAULT_VALIDATION_RUNS`] (40) warm, [`DEFAULT_COLD_VALIDATION_RUNS`] (10) cold.
     pub runs: usize,
     /// Bootstrap replicates per run. Default 5,000.
     pub resamples: usize,
@@ -71,7 +95,7 @@ impl Default for ValidationOptions {
     fn default() -> Self {
         ValidationOptions {
             collect: CollectOptions::default(),
-            runs: DEFAULT_VALIDATION_RUNS,
+            runs: 0,
             resamples: DEFAULT_RESAMPLES,
             level: DEFAULT_VALIDATION_LEVEL,
             seed: 0,
@@ -116,7 +140,7 @@ impl ValidationOptions {
         let mut o = self.clone();
         o.collect = self.collect.resolved()?;
         if o.runs == 0 {
-            o.runs = DEFAULT_VALIDATION_RUNS;
+            o.runs = default_validation_runs(o.collect.cache);
         }
         if o.runs < 2 {
             return Err(Error::TooFewSamples {
@@ -332,8 +356,9 @@ impl std::fmt::Display for HarnessValidation {
 /// Validates two candidates together, interleaved batch by batch (A, B, B′, A′ and back), on
 /// the process's monotonic clock. Returns the validations of A and of B.
 ///
-/// A zero `inner_loops` calibrates both and uses the larger size for both. One warm-up of the
-/// options' duration precedes the first run. Errors: invalid options, calibration failures, a
+/// A zero `inner_loops` calibrates both and uses the larger size for both (one operation per
+/// batch in a cold run, whose every batch follows an eviction). One warm-up of the options'
+/// duration precedes the first run. Errors: invalid options, calibration failures, a
 /// panicking candidate, cancellation.
 pub fn validate_pair(
     a: &mut Candidate<'_>,
@@ -370,6 +395,8 @@ pub fn validate_harness(
     let session = Session::new(&clock, &o.collect);
     let n = if o.collect.inner_loops > 0 {
         o.collect.inner_loops
+    } else if o.collect.cache == Cache::Cold {
+        1
     } else {
         crate::measure::calibrate::calibrate_with_clock(
             c,
@@ -592,6 +619,69 @@ mod tests {
         assert_eq!(s.len(), 2 * 11 * 4);
         assert!(s.starts_with("abbaabbaabba"), "{s}");
         assert!(!s.contains("aaa") && !s.contains("bbb"));
+    }
+
+    #[test]
+    fn cold_validation_evicts_before_every_batch() {
+        let clock = SimulatedClock::new(1);
+        let log = Rc::new(RefCell::new(String::new()));
+        let (la, lb, le) = (log.clone(), log.clone(), log.clone());
+        let (ca, cb, ce) = (clock.clone(), clock.clone(), clock.clone());
+        let mut a = Candidate::new("a", move |n| {
+            la.borrow_mut().push('a');
+            ca.advance(1000 * n + la.borrow().len() as u64 % 7);
+        });
+        let mut b = Candidate::new("b", move |n| {
+            lb.borrow_mut().push('b');
+            cb.advance(1000 * n + lb.borrow().len() as u64 % 5);
+        });
+        let evictor = crate::measure::cache::Evictor::with_hook(4096, move || {
+            le.borrow_mut().push('e');
+            ce.advance(3_000_000);
+        });
+        let opts = ValidationOptions::default()
+            .runs(2)
+            .resamples(200)
+            .seed(1)
+            .collect(
+                CollectOptions::default()
+                    .cache(Cache::Cold)
+                    .repeats(11)
+                    .skip_warmup(true),
+            )
+            .resolved()
+            .unwrap();
+        let session = Session::new(&clock, &opts.collect).with_evictor(evictor);
+        let (n, _) = session.batch_size(&mut a, &mut b, &opts.collect).unwrap();
+        assert_eq!(n, 1);
+        let (va, vb) = run_pair(&session, &mut a, &mut b, n, &opts, 1, Duration::ZERO).unwrap();
+        assert_eq!((va.runs, vb.runs, va.inner_loops), (2, 2, 1));
+        let s = log.borrow();
+        assert_eq!(s.len(), 2 * 2 * 11 * 4);
+        // An eviction, then a batch, every time.
+        let evictions: String = s.chars().step_by(2).collect();
+        let batches: String = s.chars().skip(1).step_by(2).collect();
+        assert!(evictions.chars().all(|c| c == 'e'), "{s}");
+        assert!(batches.starts_with("abbaabba"), "{s}");
+        assert_eq!(session.cache_info().unwrap().evictions, 2 * 11 * 4);
+        // The 3 ms sweeps are in no batch: every A/A difference stays at the candidates' own
+        // few-nanosecond jitter on 1 µs.
+        assert!(
+            va.max_observed_noise < 0.01 && vb.max_observed_noise < 0.01,
+            "{va}"
+        );
+    }
+
+    #[test]
+    fn cold_runs_fewer_validation_runs_by_default() {
+        let cold = CollectOptions::default().cache(Cache::Cold);
+        let o = ValidationOptions::default()
+            .collect(cold)
+            .resolved()
+            .unwrap();
+        assert_eq!(o.runs, DEFAULT_COLD_VALIDATION_RUNS);
+        let o = ValidationOptions::default().resolved().unwrap();
+        assert_eq!(o.runs, DEFAULT_VALIDATION_RUNS);
     }
 
     #[test]

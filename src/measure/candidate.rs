@@ -5,7 +5,8 @@
 //! production (inlining, hoisting), and the harness pays one indirect call per batch instead of
 //! one per operation. Work that is not being compared belongs in the optional **setup** and
 //! **teardown**, which run before and after every batch (warm-up batches included), outside the
-//! measured region.
+//! measured region. In a cold run ([`Cache::Cold`](crate::Cache::Cold)) the caches are evicted
+//! between the setup and the batch, so what the setup prepared is cold too.
 //!
 //! A panic in any of the three is caught and returned as
 //! [`Error::CandidatePanicked`], naming the candidate; it never
@@ -16,6 +17,7 @@ use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::measure::alloc::{self, AllocDelta};
+use crate::measure::cache::Evictor;
 use crate::measure::clock::{Clock, time_call};
 use crate::measure::counters::{CounterDelta, CounterSet};
 use crate::{Error, Result};
@@ -118,7 +120,7 @@ impl<'a> Candidate<'a> {
         n: u64,
         counters: Option<&CounterSet>,
     ) -> Result<(u64, Option<CounterDelta>)> {
-        let (ns, delta, _) = self.time_batch_measured(clock, n, counters, false)?;
+        let (ns, delta, _) = self.time_batch_measured(clock, n, counters, false, None)?;
         Ok((ns, delta))
     }
 
@@ -126,16 +128,22 @@ impl<'a> Candidate<'a> {
     /// around the batch when `count_allocs` is set (and a [`Counting`](crate::alloc::Counting)
     /// is installed): setup and teardown allocate outside the counted region, and the
     /// allocator's snapshots (a few atomic loads) sit outside the hardware counters' reads, so
-    /// neither measure sees the other.
+    /// neither measure sees the other. An `evictor` (cold runs) sweeps the caches after the
+    /// setup and before the allocator, the counters and the clock are read, so neither the
+    /// sweep nor its misses are timed or counted.
     pub(crate) fn time_batch_measured<C: Clock>(
         &mut self,
         clock: &C,
         n: u64,
         counters: Option<&CounterSet>,
         count_allocs: bool,
+        evictor: Option<&mut Evictor>,
     ) -> Result<(u64, Option<CounterDelta>, Option<AllocDelta>)> {
         if let Some(setup) = self.setup.as_mut() {
             catch_unwind(AssertUnwindSafe(setup)).map_err(|p| panicked(&self.name, "setup", p))?;
+        }
+        if let Some(e) = evictor {
+            e.evict();
         }
         let batch = &mut self.batch;
         let (ns, delta, allocs) = catch_unwind(AssertUnwindSafe(|| {

@@ -14,10 +14,16 @@
 //! (300 ms by default: the reference needed about 250 ms before two identical 16 MB pointer
 //! chases stopped favouring whichever had last run alone).
 //!
+//! By default the caches stay **warm**: every batch finds them as the previous one left them.
+//! [`Cache::Cold`] runs the other experiment: the caches are evicted before every batch
+//! (warm-up included), outside the timed region, and batches hold one operation unless
+//! `inner_loops` is fixed (see [`cache`](crate::measure::cache)).
+//!
 //! Samples are nanoseconds per operation (batch duration / batch size); the raw batch durations
 //! are kept too. Between batches, and only there, the loop checks for cancellation and reports
 //! progress; inside a measured region nothing allocates, logs, locks or calls back.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +32,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::measure::alloc::{self, AllocDelta, AllocSummary};
+use crate::measure::cache::{Cache, CacheInfo, Evictor};
 use crate::measure::calibrate::{
     Calibration, CalibrationOptions, DEFAULT_MAX_INNER_LOOPS, DEFAULT_MAX_QUANTIZATION_ERROR,
     calibrate_with_clock,
@@ -158,7 +165,8 @@ pub struct CollectOptions {
     /// Paired samples per candidate. Default [`DEFAULT_REPEATS`] (101); at least
     /// [`MINIMUM_DATA_POINTS`] (11). More repeats narrow the interval, not the noise floor.
     pub repeats: usize,
-    /// Operations per batch. 0 calibrates both candidates and uses the larger size for both.
+    /// Operations per batch. 0 calibrates both candidates and uses the larger size for both;
+    /// in a cold run ([`Cache::Cold`]) 0 means one operation per batch, without calibrating.
     pub inner_loops: u64,
     /// Largest share of a batch one clock step may be, for calibration; in (0, 1). Default
     /// 0.001.
@@ -182,6 +190,13 @@ pub struct CollectOptions {
     /// the `counters` feature on Linux and a machine that exposes them; otherwise the summary
     /// says "unavailable". Diagnostics only: they never decide a verdict.
     pub counters: bool,
+    /// What the caches hold when a batch starts. Default [`Cache::Warm`] (the batches follow
+    /// one another). [`Cache::Cold`] evicts the caches before every batch, outside the timed
+    /// region, with a buffer of twice the last-level cache allocated once per call (64 MiB on
+    /// a 32 MiB L3, about 3 ms per batch), and runs batches of one operation unless
+    /// `inner_loops` is fixed. Absent from JSON written before the option existed: warm.
+    #[serde(default)]
+    pub cache: Cache,
     /// Stop with [`Error::Cancelled`] once this much time has passed since the call started
     /// (checked between batches). `None`: no deadline. A zero timeout is rejected.
     pub timeout: Option<Duration>,
@@ -206,6 +221,7 @@ impl fmt::Debug for CollectOptions {
             .field("skip_warmup", &self.skip_warmup)
             .field("seed", &self.seed)
             .field("counters", &self.counters)
+            .field("cache", &self.cache)
             .field("timeout", &self.timeout)
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
@@ -226,6 +242,7 @@ impl PartialEq for CollectOptions {
             && self.skip_warmup == o.skip_warmup
             && self.seed == o.seed
             && self.counters == o.counters
+            && self.cache == o.cache
             && self.timeout == o.timeout
     }
 }
@@ -243,6 +260,7 @@ impl Default for CollectOptions {
             skip_warmup: false,
             seed: 0,
             counters: false,
+            cache: Cache::Warm,
             timeout: None,
             cancel: None,
             progress: None,
@@ -299,6 +317,11 @@ impl CollectOptions {
     /// Sets [`counters`](Self::counters).
     pub fn counters(mut self, on: bool) -> Self {
         self.counters = on;
+        self
+    }
+    /// Sets [`cache`](Self::cache): [`Cache::Warm`] (the default) or [`Cache::Cold`].
+    pub fn cache(mut self, cache: Cache) -> Self {
+        self.cache = cache;
         self
     }
     /// Sets [`timeout`](Self::timeout).
@@ -401,6 +424,13 @@ pub struct PairedSamples {
     /// [`Counting`](crate::alloc::Counting) allocator is installed; else `None`.
     #[serde(default)]
     pub allocations: Option<AllocSummary>,
+    /// The cache mode the samples were taken in (warm when read from JSON that predates it).
+    #[serde(default)]
+    pub cache: Cache,
+    /// In a cold run, the last-level cache found, the eviction buffer's size and the number of
+    /// evictions (one per batch, warm-up included); `None` in a warm run.
+    #[serde(default)]
+    pub cache_info: Option<CacheInfo>,
 }
 
 /// Measures both candidates in interleaved, paired batches on the process's monotonic clock.
@@ -446,6 +476,7 @@ pub fn collect_with_clock<C: Clock>(
     samples.warmup_batches = warmup_batches;
     samples.warmup_ns = warmup_ns;
     samples.calibration = calibration;
+    samples.cache_info = session.cache_info();
     Ok(samples)
 }
 
@@ -457,11 +488,16 @@ pub(crate) struct Session<'c, C: Clock> {
     deadline_ns: Option<u64>,
     cancel: Option<CancelToken>,
     progress: Option<ProgressFn>,
+    /// The eviction buffer of a cold run, allocated once per session.
+    evictor: Option<RefCell<Evictor>>,
 }
 
 impl<'c, C: Clock> Session<'c, C> {
     /// A session starting now, honouring the options' timeout, token and callback.
+    /// A cold session allocates (and faults in) its eviction buffer here, before the clock
+    /// starts.
     pub(crate) fn new(clock: &'c C, opts: &CollectOptions) -> Self {
+        let evictor = (opts.cache == Cache::Cold).then(|| RefCell::new(Evictor::new()));
         let start_ns = clock.now_ns();
         Session {
             clock,
@@ -471,7 +507,39 @@ impl<'c, C: Clock> Session<'c, C> {
                 .map(|t| start_ns.saturating_add(t.as_nanos().min(u64::MAX as u128) as u64)),
             cancel: opts.cancel.clone(),
             progress: opts.progress.clone(),
+            evictor,
         }
+    }
+
+    /// Replaces the eviction buffer (tests: a small one that logs its sweeps).
+    #[cfg(test)]
+    pub(crate) fn with_evictor(mut self, e: Evictor) -> Self {
+        self.evictor = Some(RefCell::new(e));
+        self
+    }
+
+    /// The cache figures and the evictions so far, in a cold session; `None` in a warm one.
+    pub(crate) fn cache_info(&self) -> Option<CacheInfo> {
+        self.evictor.as_ref().map(|e| e.borrow().info())
+    }
+
+    /// One timed batch: in a cold session the caches are evicted after the setup, outside the
+    /// timed region.
+    fn timed(
+        &self,
+        c: &mut Candidate<'_>,
+        n: u64,
+        counters: Option<&CounterSet>,
+        count_allocs: bool,
+    ) -> Result<(u64, Option<CounterDelta>, Option<AllocDelta>)> {
+        let mut evictor = self.evictor.as_ref().map(RefCell::borrow_mut);
+        c.time_batch_measured(
+            self.clock,
+            n,
+            counters,
+            count_allocs,
+            evictor.as_deref_mut(),
+        )
     }
 
     /// Nanoseconds since the session started.
@@ -504,10 +572,11 @@ impl<'c, C: Clock> Session<'c, C> {
     #[inline]
     pub(crate) fn batch(&self, c: &mut Candidate<'_>, n: u64, stage: Stage) -> Result<u64> {
         self.check(stage)?;
-        c.time_batch(self.clock, n)
+        Ok(self.timed(c, n, None, false)?.0)
     }
 
-    /// The batch size: the options' fixed size, or the larger of both calibrations.
+    /// The batch size: the options' fixed size, one operation in a cold run, or the larger of
+    /// both calibrations.
     pub(crate) fn batch_size(
         &self,
         a: &mut Candidate<'_>,
@@ -516,6 +585,10 @@ impl<'c, C: Clock> Session<'c, C> {
     ) -> Result<(u64, Option<(Calibration, Calibration)>)> {
         if opts.inner_loops > 0 {
             return Ok((opts.inner_loops, None));
+        }
+        if opts.cache == Cache::Cold {
+            // The second operation of a batch would find the caches warm.
+            return Ok((1, None));
         }
         self.check(Stage::Calibrating)?;
         self.report(Stage::Calibrating, 0, 2);
@@ -620,8 +693,8 @@ impl<'c, C: Clock> Session<'c, C> {
             for side in sides {
                 self.check(Stage::Measuring)?;
                 let (ns, delta, allocs) = match side {
-                    Side::A => a.time_batch_measured(self.clock, n, set, count_allocs)?,
-                    Side::B => b.time_batch_measured(self.clock, n, set, count_allocs)?,
+                    Side::A => self.timed(a, n, set, count_allocs)?,
+                    Side::B => self.timed(b, n, set, count_allocs)?,
                 };
                 let k = match side {
                     Side::A => {
@@ -658,6 +731,8 @@ impl<'c, C: Clock> Session<'c, C> {
             warmup_batches: (0, 0),
             warmup_ns: 0,
             calibration: None,
+            cache: opts.cache,
+            cache_info: None,
             counters: counters.map(|c| match c {
                 Ok(set) => CounterSummary::from_batches(&deltas[0], &deltas[1], n)
                     .with_failures(set.failures()),
@@ -900,6 +975,112 @@ mod tests {
             .timeout(Duration::from_millis(10));
         let e = collect_with_clock(&mut slow, &mut b, &opts, &clock).unwrap_err();
         assert!(matches!(e, Error::Cancelled { .. }));
+    }
+
+    /// A cold session whose evictor logs "evict" and spends 7 ms of simulated time per sweep.
+    fn cold_session<'c>(
+        clock: &'c SimulatedClock,
+        log: &Log,
+        opts: &CollectOptions,
+    ) -> Session<'c, SimulatedClock> {
+        let (l, c) = (log.clone(), clock.clone());
+        let evictor = Evictor::with_hook(4096, move || {
+            l.borrow_mut().push("evict".to_string());
+            c.advance(7_000_000);
+        });
+        Session::new(clock, opts).with_evictor(evictor)
+    }
+
+    #[test]
+    fn cold_evicts_before_every_batch_outside_the_timed_region() {
+        let clock = SimulatedClock::new(1);
+        let log: Log = Rc::default();
+        let mut a = recording("A", &clock, &log, 10);
+        let mut b = recording("B", &clock, &log, 20);
+        let opts = CollectOptions::default()
+            .cache(Cache::Cold)
+            .repeats(11)
+            .warmup(3)
+            .warmup_duration(Duration::from_nanos(1))
+            .resolved()
+            .unwrap();
+        let session = cold_session(&clock, &log, &opts);
+        let (n, calibration) = session.batch_size(&mut a, &mut b, &opts).unwrap();
+        assert_eq!((n, calibration), (1, None), "one operation, no calibration");
+        assert!(log.borrow().is_empty(), "no batch ran to size the batches");
+        let ((wa, wb), _) = session
+            .warm_up(&mut a, &mut b, n, 3, opts.warmup_duration)
+            .unwrap();
+        let s = session.measure(&mut a, &mut b, n, &opts).unwrap();
+        // Every batch, warm-up included: setup, eviction, the batch, teardown.
+        let all = log.borrow();
+        let batches = wa + wb + 2 * 11;
+        assert_eq!(all.len(), 4 * batches);
+        for (i, w) in all.chunks(4).enumerate() {
+            assert!(w[0].starts_with("setup "), "{i}: {w:?}");
+            assert_eq!(w[1], "evict", "{i}: {w:?}");
+            assert_eq!(w[0], format!("setup {}", w[2]), "{i}: {w:?}");
+            assert_eq!(w[3], format!("teardown {}", w[2]), "{i}: {w:?}");
+        }
+        // The 7 ms sweeps (and the 1 ms setups) are in no batch: each lasted its own cost.
+        assert!(
+            s.batch_ns_a.iter().all(|&ns| ns == 10),
+            "{:?}",
+            s.batch_ns_a
+        );
+        assert!(
+            s.batch_ns_b.iter().all(|&ns| ns == 20),
+            "{:?}",
+            s.batch_ns_b
+        );
+        assert_eq!(s.cache, Cache::Cold);
+        assert_eq!(session.cache_info().unwrap().evictions, batches as u64);
+    }
+
+    #[test]
+    fn cold_batches_hold_one_operation_unless_fixed() {
+        let clock = SimulatedClock::new(20);
+        let log: Log = Rc::default();
+        let mut a = recording("A", &clock, &log, 1);
+        let mut b = recording("B", &clock, &log, 4);
+        let cold = CollectOptions::default()
+            .cache(Cache::Cold)
+            .repeats(11)
+            .skip_warmup(true);
+        // The real evictor: sized from sysfs, one sweep per batch.
+        let s = collect_with_clock(&mut a, &mut b, &cold, &clock).unwrap();
+        assert_eq!(s.inner_loops, 1);
+        assert!(s.calibration.is_none());
+        assert_eq!(s.cache, Cache::Cold);
+        let info = s.cache_info.unwrap();
+        assert_eq!(info.evictions, 22);
+        assert!(info.buffer_bytes >= 2 * info.llc_bytes.unwrap_or(0));
+        // A fixed batch size is honoured.
+        let exact = SimulatedClock::new(1);
+        let mut c = recording("C", &exact, &log, 3);
+        let mut d = recording("D", &exact, &log, 5);
+        let s = collect_with_clock(&mut c, &mut d, &cold.clone().inner_loops(7), &exact).unwrap();
+        assert_eq!(s.inner_loops, 7);
+        assert!(s.a.iter().all(|&x| x == 3.0), "per operation: {:?}", s.a);
+        // Warm stays calibrated, evicts nothing and says so.
+        let warm = CollectOptions::default().repeats(11).skip_warmup(true);
+        let s = collect_with_clock(&mut a, &mut b, &warm, &clock).unwrap();
+        assert!(s.inner_loops > 1 && s.calibration.is_some());
+        assert_eq!((s.cache, s.cache_info), (Cache::Warm, None));
+    }
+
+    #[test]
+    fn options_and_samples_read_json_without_the_cache_fields() {
+        let o = CollectOptions::default().cache(Cache::Cold);
+        let mut v = serde_json::to_value(&o).unwrap();
+        assert_eq!(v["cache"], "cold");
+        assert_eq!(
+            serde_json::from_value::<CollectOptions>(v.clone()).unwrap(),
+            o
+        );
+        v.as_object_mut().unwrap().remove("cache");
+        let old: CollectOptions = serde_json::from_value(v).unwrap();
+        assert_eq!(old.cache, Cache::Warm);
     }
 
     #[test]

@@ -82,6 +82,12 @@ pub struct Environment {
     pub clock_source: Option<String>,
     /// Whether the CPU reports running under a hypervisor, if known.
     pub hypervisor: Option<bool>,
+    /// Size of the last-level cache in bytes as sysfs reports it for CPU 0, if known: what a
+    /// working set must exceed to spill to memory, and what a cold run's eviction buffer is
+    /// sized from ([`cache`](crate::measure::cache)). Absent from JSON written before it was
+    /// recorded: `None`.
+    #[serde(default)]
+    pub last_level_cache_bytes: Option<u64>,
     /// 1-, 5- and 15-minute load averages when the run started, if known.
     pub load_average_start: Option<[f64; 3]>,
     /// Load averages when the run ended, if known.
@@ -321,6 +327,7 @@ impl Environment {
                 "/sys/devices/system/clocksource/clocksource0/current_clocksource",
             ),
             hypervisor: hypervisor(),
+            last_level_cache_bytes: crate::measure::cache::last_level_cache_bytes(),
             load_average_start: load_average(),
             load_average_end: None,
             max_rss_start: max_rss_bytes(),
@@ -457,7 +464,7 @@ mod tests {
 
     /// Every key of the stamp, in sorted order: adding or removing a field must be a deliberate
     /// change of the report's schema.
-    const KEYS: [&str; 23] = [
+    const KEYS: [&str; 24] = [
         "affinity",
         "arch",
         "clock_source",
@@ -469,6 +476,7 @@ mod tests {
         "hypervisor",
         "instrumented_by",
         "kernel",
+        "last_level_cache_bytes",
         "load_average_end",
         "load_average_start",
         "logical_cores",
@@ -507,6 +515,7 @@ mod tests {
         e.turbo = None;
         e.clock_source = None;
         e.hypervisor = None;
+        e.last_level_cache_bytes = None;
         e.load_average_start = None;
         e.load_average_end = None;
         e.max_rss_start = None;

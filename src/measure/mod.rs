@@ -1,13 +1,15 @@
 //! Everything that touches the clock, the operating system or the hardware: the instrument,
 //! the candidates and their batches, calibration, the interleaved collection of paired
-//! samples, hardware counters, the counting allocator, CPU pinning and the environment stamp.
+//! samples, the cache mode (cold runs evict the caches before every batch), hardware counters,
+//! the counting allocator, CPU pinning and the environment stamp.
 //!
 //! Nothing here decides a verdict: measurement hands plain samples to [`stats`](crate::stats)
 //! and [`compare`](mod@crate::compare) and keeps no opinion about them. Inside the package the
-//! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `counters`, `alloc`, `pin` and
-//! `env` stand alone.
+//! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `cache`, `counters`, `alloc`,
+//! `pin` and `env` stand alone.
 
 pub mod alloc;
+pub mod cache;
 pub mod calibrate;
 pub mod candidate;
 pub mod clock;
