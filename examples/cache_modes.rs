@@ -87,6 +87,18 @@ fn verdict(r: &Report) -> String {
     }
 }
 
+/// The report's warning codes, comma-separated ("none" when there are none).
+fn warnings(r: &Report) -> String {
+    if r.warnings.is_empty() {
+        return "none".into();
+    }
+    r.warnings
+        .iter()
+        .map(|w| format!("`{}`", w.code()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let env = rtcompare::Environment::capture();
     println!("# Warm and cold: the same comparison, two experiments");
@@ -118,7 +130,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let r = compare(sum_all(&data), sum_per_line(&data), &opts)?;
             let e = &r.estimate;
             rows.push(format!(
-                "| {mib} MiB | {cache} | {} | {} | {} | {:+.1}% [{:+.1}%, {:+.1}%] | {:.2}% | {} | {:.1} s |",
+                "| {mib} MiB | {cache} | {} | {} | {} | {:+.1}% [{:+.1}%, {:+.1}%] | {:.2}% | {} | {:.1} s | {} |",
                 r.inner_loops,
                 cost(&r.samples_a),
                 cost(&r.samples_b),
@@ -128,6 +140,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 100.0 * r.noise_floor,
                 verdict(&r),
                 r.elapsed.as_secs_f64(),
+                warnings(&r),
             ));
             medians.push((mib, cache, r.ns_per_op_a, r.ns_per_op_b));
             if let Some(info) = r.cache_info {
@@ -142,9 +155,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!();
     println!(
-        "| working set | cache | ops per batch | sum all: ns/op [95 % CI of the median] | one per line: ns/op | δ = 1 − A/B [95 %] | A/A floor | verdict | wall time |"
+        "| working set | cache | ops per batch | sum all: ns/op [95 % CI of the median] | one per line: ns/op | δ = 1 − A/B [95 %] | A/A floor | verdict | wall time | warnings |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for row in &rows {
         println!("{row}");
     }

@@ -755,7 +755,7 @@ impl fmt::Display for Report {
                 info.evictions
             )?,
             (Cache::Cold, None) => writeln!(f, "Cache: cold (caches evicted before every batch).")?,
-            _ => writeln!(
+            (Cache::Warm, _) => writeln!(
                 f,
                 "Cache: warm (no eviction: each batch found the caches as the previous one left \
                  them). This measures code running in a loop, not its first run."

@@ -53,8 +53,8 @@ pub const DEFAULT_COLD_VALIDATION_RUNS: usize = 10;
 /// [`DEFAULT_COLD_VALIDATION_RUNS`] (10) cold.
 pub(crate) fn default_validation_runs(cache: Cache) -> usize {
     match cache {
+        Cache::Warm => DEFAULT_VALIDATION_RUNS,
         Cache::Cold => DEFAULT_COLD_VALIDATION_RUNS,
-        _ => DEFAULT_VALIDATION_RUNS,
     }
 }
 
