@@ -17,7 +17,7 @@
 
 use std::hint::black_box;
 
-use rtcompare::{Cache, Candidate, CompareOptions, Report, Verdict, compare};
+use rtcompare::{Cache, Candidate, CompareOptions, Report, Unresolved, Verdict, compare};
 
 const MIB: usize = 1 << 20;
 /// `u64`s per 64-byte cache line.
@@ -79,11 +79,12 @@ fn verdict(r: &Report) -> String {
     match r.verdict {
         Verdict::AFaster => "sum all faster".into(),
         Verdict::BFaster => "one per line faster".into(),
-        Verdict::CannotTell(reason) => {
-            let s = reason.to_string();
-            let short = s.split([',', ';', ':']).next().unwrap_or(&s);
-            format!("cannot tell: {short}")
-        }
+        Verdict::CannotTell(reason) => match reason {
+            Unresolved::IntervalContainsZero { .. } => "cannot tell: interval contains 0".into(),
+            Unresolved::Unstable { .. } => "cannot tell: unstable".into(),
+            Unresolved::WithinNoiseFloor { .. } => "cannot tell: within the noise floor".into(),
+            Unresolved::BelowQuantization { .. } => "cannot tell: below quantization".into(),
+        },
     }
 }
 
@@ -116,6 +117,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         env.start_time.as_deref().unwrap_or("?"),
         env.load_average_start
     );
+
+    // What one eviction costs: the price every cold batch pays outside its timing.
+    let mut evictor = rtcompare::cache::Evictor::new();
+    let mut sweeps: Vec<f64> = (0..50)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            evictor.evict();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    sweeps.sort_by(f64::total_cmp);
+    println!(
+        "eviction: {}; one sweep takes {:.2} ms (median of 50; range {:.2}–{:.2} ms)",
+        evictor.info(),
+        sweeps[25],
+        sweeps[0],
+        sweeps[49]
+    );
+    drop(evictor);
 
     let mut rows = Vec::new();
     let mut medians = Vec::new();
