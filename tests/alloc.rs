@@ -15,7 +15,7 @@ use std::time::Duration;
 use rtcompare::alloc::{self, AllocSnapshot, Counting};
 use rtcompare::clock::SimulatedClock;
 use rtcompare::compare::compare_with_clock;
-use rtcompare::{Candidate, CompareOptions, Report, Warning, WorkingSetMeasure};
+use rtcompare::{Cache, Candidate, CompareOptions, Report, Warning, WorkingSetMeasure};
 
 #[global_allocator]
 static ALLOC: Counting = Counting::new();
@@ -227,8 +227,26 @@ fn a_large_fixture_built_beforehand_warns_by_the_live_heap() {
     assert!(r.to_string().contains("the live heap reached"), "{r}");
 }
 
+fn a_cold_runs_eviction_buffer_is_not_the_working_set() {
+    let clock = SimulatedClock::new(1);
+    let a = candidate("a", &clock, 100, false);
+    let b = candidate("b", &clock, 200, false);
+    let opts = options()
+        .cache(Cache::Cold)
+        .skip_validation(true)
+        .repeats(11)
+        .skip_warmup(true);
+    let r = compare_with_clock(a, b, &opts, &clock).unwrap();
+    let info = r.cache_info.expect("a cold run");
+    let h = r.live_heap.unwrap();
+    // The buffer is on the live heap for the whole comparison …
+    assert!(h.start_bytes >= info.buffer_bytes, "{h} {info}");
+    // … but it is rtcompare's, so it is not taken for the candidates' working set.
+    assert!(!r.has_warning("large_working_set"), "{r}");
+}
+
 fn main() {
-    let checks: [(&str, fn()); 6] = [
+    let checks: [(&str, fn()); 7] = [
         (
             "installed_and_snapshots_are_some",
             installed_and_snapshots_are_some,
@@ -252,6 +270,10 @@ fn main() {
         (
             "a_large_fixture_built_beforehand_warns_by_the_live_heap",
             a_large_fixture_built_beforehand_warns_by_the_live_heap,
+        ),
+        (
+            "a_cold_runs_eviction_buffer_is_not_the_working_set",
+            a_cold_runs_eviction_buffer_is_not_the_working_set,
         ),
     ];
     let args = Args::parse();

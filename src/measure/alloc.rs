@@ -249,7 +249,8 @@ pub fn is_installed() -> bool {
     COUNTERS.installed.load(Relaxed)
 }
 
-/// Heap bytes the harness itself holds on purpose (a pool child's heap-perturbation filler):
+/// Heap bytes the harness itself holds on purpose (a pool child's heap-perturbation filler, a
+/// cold run's eviction buffer):
 /// the large-working-set warning leaves them out of the live heap.
 static HARNESS_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 

@@ -5,8 +5,8 @@
 //!
 //! Nothing here decides a verdict: measurement hands plain samples to [`stats`](crate::stats)
 //! and [`compare`](mod@crate::compare) and keeps no opinion about them. Inside the package the
-//! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `cache`, `counters`, `alloc`,
-//! `pin` and `env` stand alone.
+//! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `counters`, `alloc`, `pin` and
+//! `env` stand alone, and `cache` uses only `alloc`.
 
 pub mod alloc;
 pub mod cache;
