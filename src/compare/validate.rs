@@ -42,8 +42,9 @@ pub const DEFAULT_VALIDATION_RUNS: usize = 40;
 /// of a 32 MiB L3 on this crate's development machine), and one A/A run of a pair is
 /// 4 × `repeats` batches. At the warm default of 40 runs of 101 repeats that is 16,160
 /// evictions, about 50 s before the first measured pair; 10 runs (4,040 evictions, about 12 s)
-/// kept a default cold comparison of microsecond candidates to 18–24 s on the busy 2-core
-/// machine (`cargo run --release --example cache_modes`; BACKGROUND.md). The price is
+/// kept a default cold comparison of microsecond candidates to 12–24 s on the 2-core
+/// development machine, quiet to busy (`cargo run --release --example cache_modes`;
+/// BACKGROUND.md). The price is
 /// a rougher floor: the false-signal rate's standard error is 9.5 points instead of 4.7, and
 /// the 0.9 quantile of 10 |δ| rests on the largest two. Ask for more with
 /// [`CompareOptions::validation_runs`](crate::CompareOptions::validation_runs) when the time is
