@@ -246,6 +246,7 @@ pub fn compare_with_clock<C: Clock>(
         tie_rate: analysis.tie_rate,
         estimate: &analysis.estimate,
         quantization,
+        max_quantization_error: co.max_quantization_error,
         noise_floor,
         thresholds: &o.thresholds,
         memory_growth: environment.max_rss_growth(),

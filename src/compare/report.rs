@@ -148,15 +148,18 @@ pub enum Warning {
         /// Time suspended, in seconds.
         seconds: f64,
     },
-    /// Many bootstrap replicates tie at exactly zero: the clock is coarse next to the
-    /// difference.
+    /// Many bootstrap replicates ([`HIGH_TIE_RATE`]) tie at exactly zero, pinning an end of
+    /// the interval to zero, while the batches are coarser than calibration would make them
+    /// (a fixed or cold batch size): the clock is coarse next to the difference and longer
+    /// batches could move that end.
     HighTieRate {
         /// Share of tied replicates.
         tie_rate: f64,
     },
     /// The clock's step could change the verdict: moving the estimate and its interval by one
-    /// quantization gate ([`QUANTIZATION_GATE`] clock steps) either way would give another
-    /// outcome. Not raised when the verdict already is "below quantization".
+    /// clock step (as a share of the faster batch) either way would give another outcome. Not
+    /// raised when the verdict already is "below quantization" (against
+    /// [`QUANTIZATION_GATE`] clock steps), whose reason says so.
     QuantizationNearDifference {
         /// The point estimate (fraction).
         delta: f64,
@@ -339,9 +342,9 @@ impl fmt::Display for Warning {
                 quantization,
             } => write!(
                 f,
-                "one clock step is {} of a batch, and moving the difference ({}) by \
-                 {QUANTIZATION_GATE} such steps would change the verdict; lengthen the batches \
-                 with a smaller max_quantization_error",
+                "one clock step is {} of a batch, and moving the difference ({}) by one such \
+                 step would change the verdict; lengthen the batches with a smaller \
+                 max_quantization_error",
                 Pct(quantization),
                 Pct(delta)
             ),

@@ -36,6 +36,8 @@ pub(crate) struct WarningInputs<'a> {
     pub(crate) tie_rate: f64,
     pub(crate) estimate: &'a Estimate,
     pub(crate) quantization: f64,
+    /// The clock step the batch size was calibrated to stay within (fraction).
+    pub(crate) max_quantization_error: f64,
     pub(crate) noise_floor: f64,
     pub(crate) thresholds: &'a [f64],
     pub(crate) memory_growth: u64,
@@ -98,9 +100,14 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
         });
     }
     let e = i.estimate;
-    // Ties matter when they pin an end of the interval to exactly zero: a finer clock could
-    // then move it across.
-    if i.tie_rate > HIGH_TIE_RATE && (e.low == 0.0 || e.high == 0.0) {
+    // Ties matter when they pin an end of the interval to exactly zero and the batches are
+    // coarser than calibration would have made them (a fixed or cold batch size): then longer
+    // batches could move the end across. Batches calibrated to the clock already keep every
+    // difference the ties can hide below the quantization gate.
+    if i.tie_rate > HIGH_TIE_RATE
+        && (e.low == 0.0 || e.high == 0.0)
+        && i.quantization > i.max_quantization_error
+    {
         w.push(Warning::HighTieRate {
             tie_rate: i.tie_rate,
         });
@@ -157,9 +164,10 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
     w
 }
 
-/// Whether moving the estimate and its interval by one quantization gate (1.5 clock steps as a
-/// share of the faster batch) either way changes the outcome of [`decide`] (resolved or not,
-/// and which side). When the verdict already is "below quantization" its reason says so.
+/// Whether moving the estimate and its interval by one clock step (as a share of the faster
+/// batch: what rounding can do to a ratio of two batches) either way changes the outcome of
+/// [`decide`] (resolved or not, and which side). When the verdict already is "below
+/// quantization" its reason says so.
 fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64) -> bool {
     let verdict = decide(e, floor, quantization);
     if matches!(
@@ -173,8 +181,7 @@ fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64
         Verdict::BFaster => -1,
         Verdict::CannotTell(_) => 0,
     };
-    let gate = QUANTIZATION_GATE * quantization;
-    [gate, -gate].iter().any(|&g| {
+    [quantization, -quantization].iter().any(|&g| {
         let mut moved = *e;
         moved.delta += g;
         moved.low += g;
@@ -243,6 +250,7 @@ mod tests {
             tie_rate: 0.01,
             estimate: &resolved,
             quantization: 0.001,
+            max_quantization_error: 0.001,
             noise_floor: 0.002,
             thresholds: &[0.05],
             memory_growth: 0,
@@ -364,15 +372,27 @@ mod tests {
             .is_empty()
         );
         let pinned = est(0.0, 0.0, 0.0);
-        assert_eq!(
+        // With batches calibrated to the clock, ties only hide what the gate refuses anyway;
+        // with batches fixed shorter (here a 5 % clock step), longer batches could help.
+        assert!(
             codes(&WarningInputs {
                 tie_rate: 0.5,
                 estimate: &pinned,
                 ..base
+            })
+            .is_empty()
+        );
+        assert_eq!(
+            codes(&WarningInputs {
+                tie_rate: 0.5,
+                estimate: &pinned,
+                quantization: 0.05,
+                ..base
             }),
             ["high_tie_rate"]
         );
-        // Resolved 2 % with a 1.5 % gate: one gate lower would be "below quantization".
+        // Resolved 2 % with a 1.5 % gate: one 1 % clock step lower would be "below
+        // quantization".
         let near = est(0.02, 0.018, 0.022);
         assert_eq!(
             codes(&WarningInputs {
