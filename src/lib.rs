@@ -52,10 +52,11 @@
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|
-//! | [`gate`], [`precision`], [`selftest`] | cargo-test gates; Pilot's measure-until-precise driver; calibration before trust | via `compare` |
+//! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
+//! | [`gate`], [`precision`], [`selftest`] | cargo-test gates (in one process or pooled across several); Pilot's measure-until-precise driver; calibration before trust | via `compare` |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`validate_pair`]), the verdict rule ([`decide`]), the warnings, and the [`Report`] as plain data | via `measure` |
 //! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters, the counting allocator ([`alloc::Counting`]), CPU pinning, the [`Environment`] stamp | yes |
-//! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, verdict rules | **never** |
+//! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, the verdict ([`Verdict`], [`decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]) | **never** |
 //! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum | no |
 //!
 //! The submodules' earlier paths (`rtcompare::clock`, `rtcompare::report`, …) still resolve, as
