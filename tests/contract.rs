@@ -63,3 +63,44 @@ fn the_design_contract_compiles_and_runs() -> Result<(), Box<dyn std::error::Err
     assert_eq!(report.seed, 42);
     Ok(())
 }
+
+/// The names the later capabilities added to the contract surface, written as users write them
+/// (cold and warm runs, the counting allocator, pooling across processes). Type-checked here;
+/// the pooled run itself is exercised in tests/pool.rs.
+#[test]
+fn the_names_of_caches_allocations_and_pooling_are_where_users_look()
+-> Result<(), Box<dyn std::error::Error>> {
+    use rtcompare::pool::{self, Child, PoolOptions};
+    use rtcompare::stats::{Pooled, combine, combine_staged};
+    use rtcompare::{Cache, Estimate};
+
+    let opts = CompareOptions::default().cache(Cache::Cold);
+    assert_eq!(opts.collect.cache, Cache::Cold);
+    assert_eq!(Cache::default(), Cache::Warm);
+    // A report says which experiment it ran.
+    let _cache_of = |r: &Report| -> Cache { r.cache };
+    // The counting allocator is a const-constructible global allocator.
+    static _COUNTING: rtcompare::alloc::Counting = rtcompare::alloc::Counting::new();
+
+    let est: Vec<Estimate> = [0.10, 0.14, 0.12, 0.11, 0.13]
+        .iter()
+        .map(|&d| Estimate::from_interval(d, d - 0.002, d + 0.002, 0.95))
+        .collect::<Result<_, _>>()?;
+    let p: Pooled = combine(&est, 0.95)?;
+    let (_, _, _, _, _, _): (f64, f64, f64, f64, f64, f64) =
+        (p.delta, p.low, p.high, p.inflation, p.q, p.i2);
+    let (_, _, _, _): (usize, bool, Verdict, f64) =
+        (p.processes, p.resolved, p.verdict, p.noise_floor);
+    assert_eq!(p.processes_for(0.01, 0.0), 20);
+    assert_eq!(combine_staged(&est, 3, 0.95)?.first_stage, 3);
+
+    let _run: fn(
+        &PoolOptions,
+        fn(&mut Child) -> rtcompare::Result<Report>,
+    ) -> rtcompare::Result<Pooled> = |o, f| pool::run(o, f);
+    let _child = |c: &mut Child| -> (usize, CompareOptions, (u8, u8)) {
+        (c.index(), c.options().clone(), c.build(|| 1, || 2))
+    };
+    assert!(pool::perturb_heap(3).bytes() > 0);
+    Ok(())
+}
