@@ -94,10 +94,8 @@ fn the_names_of_caches_allocations_and_pooling_are_where_users_look()
     assert_eq!(p.processes_for(0.01, 0.0), 20);
     assert_eq!(combine_staged(&est, 3, 0.95)?.first_stage, 3);
 
-    let _run: fn(
-        &PoolOptions,
-        fn(&mut Child) -> rtcompare::Result<Report>,
-    ) -> rtcompare::Result<Pooled> = |o, f| pool::run(o, f);
+    type Body = fn(&mut Child) -> rtcompare::Result<Report>;
+    let _run: fn(&PoolOptions, Body) -> rtcompare::Result<Pooled> = |o, f| pool::run(o, f);
     let _child = |c: &mut Child| -> (usize, CompareOptions, (u8, u8)) {
         (c.index(), c.options().clone(), c.build(|| 1, || 2))
     };
