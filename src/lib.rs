@@ -74,6 +74,7 @@ pub mod precision;
 pub mod rng;
 pub mod selftest;
 pub mod stats;
+pub mod workload;
 
 // The modules' earlier paths (`rtcompare::clock`, `rtcompare::report`, …), kept so code written
 // against them still compiles.

@@ -1,0 +1,630 @@
+//! [`Stream`]: the operations a [`Spec`] generates, and their [`Summary`].
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rng::{Rng, resolve_seed};
+use crate::workload::spec::{KeyDistribution, Removal, Spec};
+use crate::workload::zipf::Zipf;
+use crate::{Error, Result};
+
+/// One operation of a stream; the key is the `u64` a structure receives (or, for string
+/// keys, the `u64` that [`key_string`](crate::workload::key_string) turns into its string).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// Insert a key that is absent, with the value [`payload`](Op::payload).
+    Insert(u64),
+    /// Remove a key that is present.
+    Remove(u64),
+    /// Look a key up: present (a hit) or absent (a miss), as the spec's mix asked.
+    Get(u64),
+}
+
+impl Op {
+    /// The key the operation names.
+    pub fn key(self) -> u64 {
+        match self {
+            Op::Insert(k) | Op::Remove(k) | Op::Get(k) => k,
+        }
+    }
+
+    /// The value stored with a key: a fixed function of the key ([`payload`]), so that a
+    /// lookup's result can be checked and both structures store the same bytes.
+    pub fn payload(self) -> u64 {
+        payload(self.key())
+    }
+}
+
+/// The value a stream stores with `key`: `key × 0x9E3779B97F4A7C15` (wrapping), a fixed
+/// bijection.
+#[inline]
+pub fn payload(key: u64) -> u64 {
+    key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The murmur3 64-bit finaliser, a bijection of `u64`: turns key ids into keys so that ids
+/// that are neighbours (popular Zipf ranks, a hot window) are scattered in an ordered
+/// structure.
+#[inline]
+fn scatter(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// Tries of a skewed draw before a conditioned pick (an absent key for an insert, a present
+/// one for a hit) falls back to a uniform one among the keys in the right state. With Zipf
+/// 1.1 at the default key space the first try succeeds most of the time; the cap only bounds
+/// the worst case (a hot set whose every key is present).
+const CONDITIONED_TRIES: usize = 8;
+
+/// The operations a [`Spec`] generated: fill, then churn, then (optionally) drain.
+///
+/// Valid by construction when replayed from an empty structure: every [`Op::Insert`] names
+/// an absent key, every [`Op::Remove`] a present one, a [`Op::Get`] names a present key when
+/// the mix drew a hit and an absent one when it drew a miss, and during the churn the size
+/// stays within [`Spec::band`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stream {
+    spec: Spec,
+    seed: u64,
+    ops: Vec<Op>,
+    fill: usize,
+    churn: usize,
+}
+
+impl Spec {
+    /// Generates the fill (inserts up to the steady size), `ops` churn operations and, if
+    /// the spec asks for it, the drain. Bit-for-bit reproducible from the spec and its seed
+    /// (seed 0 draws one, recorded in [`Stream::seed`]). Time: O(key space + steady size +
+    /// ops), about 10–30 ns per operation (see BACKGROUND.md); memory: 16 bytes per
+    /// operation plus 8 bytes per key of the key space.
+    ///
+    /// Errors: those of [`Spec::validate`]; [`Error::OutOfRange`] for sequential streams
+    /// with more than 2³² − 2 keys.
+    ///
+    /// ```
+    /// use rtcompare::workload::{Op, Spec};
+    /// let stream = Spec::default().steady_size(100).seed(3).stream(1_000)?;
+    /// assert_eq!(stream.fill().len(), 100);
+    /// assert_eq!(stream.churn().len(), 1_000);
+    /// assert!(stream.fill().iter().all(|op| matches!(op, Op::Insert(_))));
+    /// assert_eq!(stream, Spec::default().steady_size(100).seed(3).stream(1_000)?);
+    /// # Ok::<(), rtcompare::Error>(())
+    /// ```
+    pub fn stream(&self, ops: usize) -> Result<Stream> {
+        self.validate()?;
+        let seed = resolve_seed(self.seed);
+        let mut g = Gen::new(self, seed, ops)?;
+        let (_, high) = self.band();
+        let drain_cap = if self.drain { high as usize } else { 0 };
+        let mut out = Vec::with_capacity(self.steady_size as usize + ops + drain_cap);
+        for _ in 0..self.steady_size {
+            let id = g.absent();
+            out.push(Op::Insert(g.insert(id)));
+        }
+        let fill = out.len();
+        for _ in 0..ops {
+            let op = g.churn_op();
+            out.push(op);
+        }
+        let churn = ops;
+        if self.drain {
+            while g.len > 0 {
+                let k = g.remove_by_policy();
+                out.push(Op::Remove(k));
+            }
+        }
+        Ok(Stream {
+            spec: self.clone(),
+            seed,
+            ops: out,
+            fill,
+            churn,
+        })
+    }
+}
+
+impl Stream {
+    /// Every operation, in order: fill, churn, drain.
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+    /// The fill phase: `steady_size` inserts from empty.
+    pub fn fill(&self) -> &[Op] {
+        &self.ops[..self.fill]
+    }
+    /// The churn phase: the mix, with the size within the band. Starts where
+    /// [`fill`](Self::fill) left the structure.
+    pub fn churn(&self) -> &[Op] {
+        &self.ops[self.fill..self.fill + self.churn]
+    }
+    /// The drain phase (empty unless the spec asks for one): removals until empty.
+    pub fn drain(&self) -> &[Op] {
+        &self.ops[self.fill + self.churn..]
+    }
+    /// The spec the stream came from.
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+    /// The seed actually used (the spec's, or the one drawn for 0).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Measures what was generated, by replaying the stream against a hash-set model; see
+    /// [`Summary`]. Time: O(operations) hash operations plus a sort of the distinct keys.
+    ///
+    /// ```
+    /// use rtcompare::workload::Spec;
+    /// let s = Spec::default().steady_size(1_000).stream(100_000)?.summary();
+    /// assert!((s.insert - 0.40).abs() < 0.01);
+    /// assert!(s.min_size >= s.band.0 && s.max_size <= s.band.1);
+    /// # Ok::<(), rtcompare::Error>(())
+    /// ```
+    pub fn summary(&self) -> Summary {
+        let mut present: HashSet<u64> = HashSet::with_capacity(self.spec.steady_size as usize);
+        for op in self.fill() {
+            present.insert(op.key());
+        }
+        let (mut ins, mut rem, mut hit, mut miss) = (0u64, 0u64, 0u64, 0u64);
+        let mut min_size = present.len() as u64;
+        let mut max_size = min_size;
+        let mut freq: HashMap<u64, u64> = HashMap::new();
+        let mut hit_freq: HashMap<u64, u64> = HashMap::new();
+        for op in self.churn() {
+            match *op {
+                Op::Insert(k) => {
+                    ins += 1;
+                    present.insert(k);
+                }
+                Op::Remove(k) => {
+                    rem += 1;
+                    present.remove(&k);
+                }
+                Op::Get(k) => {
+                    if present.contains(&k) {
+                        hit += 1;
+                        *hit_freq.entry(k).or_default() += 1;
+                    } else {
+                        miss += 1;
+                    }
+                }
+            }
+            *freq.entry(op.key()).or_default() += 1;
+            let n = present.len() as u64;
+            min_size = min_size.min(n);
+            max_size = max_size.max(n);
+        }
+        let final_size = present.len() as u64;
+        let total = self.churn.max(1) as f64;
+        let mut counts: Vec<u64> = freq.values().copied().collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        let space = self.spec.resolved_key_space();
+        let population = if space == u64::MAX {
+            counts.len() as u64
+        } else {
+            space
+        };
+        let hottest = population.div_ceil(100).max(1) as usize;
+        let hot_ops: u64 = counts.iter().take(hottest).sum();
+        let fitted_exponent = match self.spec.distribution {
+            KeyDistribution::Zipf { .. } => {
+                let mut h: Vec<u64> = hit_freq.values().copied().collect();
+                h.sort_unstable_by(|a, b| b.cmp(a));
+                fit_exponent(&h)
+            }
+            _ => None,
+        };
+        Summary {
+            fill_ops: self.fill as u64,
+            churn_ops: self.churn as u64,
+            drain_ops: self.drain().len() as u64,
+            insert: ins as f64 / total,
+            remove: rem as f64 / total,
+            hit: hit as f64 / total,
+            miss: miss as f64 / total,
+            band: self.spec.band(),
+            min_size,
+            max_size,
+            final_size,
+            distinct_keys: counts.len() as u64,
+            hottest_share: hot_ops as f64 / total,
+            fitted_exponent,
+        }
+    }
+}
+
+impl fmt::Display for Stream {
+    /// One line: the phases' lengths, the seed and the spec.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ops (fill {}, churn {}, drain {}), seed {}: {}",
+            self.ops.len(),
+            self.fill,
+            self.churn,
+            self.drain().len(),
+            self.seed,
+            self.spec
+        )
+    }
+}
+
+/// Ranks used to fit the Zipf exponent back: the 30 most frequent keys (fewer if fewer keys
+/// were hit at least [`FIT_MIN_COUNT`] times). The top ranks are nearly always present, so
+/// their hit frequencies follow the unconditioned law; lower ranks are absent part of the
+/// time and would bend the line.
+pub const FIT_RANKS: usize = 30;
+/// Fewest hits a key needs to enter the fit (20): below that the count's own noise (±1/√20
+/// ≈ 22 %) dominates.
+pub const FIT_MIN_COUNT: u64 = 20;
+
+/// Least-squares slope of ln(count) on ln(rank) over the top ranks, negated: the fitted Zipf
+/// exponent. `None` with fewer than 5 usable ranks.
+fn fit_exponent(sorted_desc: &[u64]) -> Option<f64> {
+    let pts: Vec<(f64, f64)> = sorted_desc
+        .iter()
+        .take(FIT_RANKS)
+        .take_while(|&&c| c >= FIT_MIN_COUNT)
+        .enumerate()
+        .map(|(i, &c)| (((i + 1) as f64).ln(), (c as f64).ln()))
+        .collect();
+    if pts.len() < 5 {
+        return None;
+    }
+    let n = pts.len() as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    Some(-sxy / sxx)
+}
+
+/// What a stream's churn phase realised, to check against its spec
+/// ([`Stream::summary`]). Fractions are of the churn operations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Operations of the fill phase.
+    pub fill_ops: u64,
+    /// Operations of the churn phase.
+    pub churn_ops: u64,
+    /// Operations of the drain phase.
+    pub drain_ops: u64,
+    /// Realised fraction of inserts.
+    pub insert: f64,
+    /// Realised fraction of removals.
+    pub remove: f64,
+    /// Realised fraction of lookups that hit.
+    pub hit: f64,
+    /// Realised fraction of lookups that missed.
+    pub miss: f64,
+    /// The spec's size band, `(lowest, highest)` keys.
+    pub band: (u64, u64),
+    /// Smallest size during the churn, in keys.
+    pub min_size: u64,
+    /// Largest size during the churn, in keys.
+    pub max_size: u64,
+    /// Size at the end of the churn, in keys.
+    pub final_size: u64,
+    /// Distinct keys the churn named.
+    pub distinct_keys: u64,
+    /// Share of the churn operations that named one of the hottest 1 % of keys (by observed
+    /// frequency; 1 % of the key space, or of the distinct keys for sequential keys; at least
+    /// one key). Uniform over 4 × 10⁴ keys gives about 0.01–0.02; Zipf 1.1 far more.
+    pub hottest_share: f64,
+    /// For a Zipf spec, the exponent fitted back from the hits' key frequencies (least
+    /// squares of ln frequency on ln rank over the top [`FIT_RANKS`] ranks hit at least
+    /// [`FIT_MIN_COUNT`] times); `None` for other distributions or too few hits.
+    pub fitted_exponent: Option<f64>,
+}
+
+impl fmt::Display for Summary {
+    /// One line: the realised mix in percent, the size trajectory and the skew.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} churn ops: {:.2} % insert, {:.2} % remove, {:.2} % hit, {:.2} % miss; size {}..={} \
+             (band {}..={}), final {}; {:.1} % of ops on the hottest 1 % of keys",
+            self.churn_ops,
+            100.0 * self.insert,
+            100.0 * self.remove,
+            100.0 * self.hit,
+            100.0 * self.miss,
+            self.min_size,
+            self.max_size,
+            self.band.0,
+            self.band.1,
+            self.final_size,
+            100.0 * self.hottest_share
+        )?;
+        if let Some(s) = self.fitted_exponent {
+            write!(f, "; fitted Zipf s = {s:.3}")?;
+        }
+        Ok(())
+    }
+}
+
+enum Dist {
+    Uniform,
+    Zipf(Zipf),
+    Sequential,
+    Hot { width: u64, share: f64, period: u64 },
+}
+
+/// The generator's state: the key ids partitioned into present (`slots[..len]`) and absent
+/// (`slots[len..]`), with each id's position, so that a uniform present or absent id, an
+/// insert and a removal each cost O(1).
+struct Gen {
+    rng: Rng,
+    slots: Vec<u32>,
+    pos: Vec<u32>,
+    len: usize,
+    order: VecDeque<u32>,
+    track_order: bool,
+    removal: Removal,
+    dist: Dist,
+    space: u64,
+    steady: u64,
+    band: (u64, u64),
+    thresholds: [f64; 3],
+    op_index: u64,
+}
+
+impl Gen {
+    fn new(spec: &Spec, seed: u64, ops: usize) -> Result<Gen> {
+        let sequential = spec.distribution == KeyDistribution::Sequential;
+        let space = spec.resolved_key_space();
+        let (slots, pos) = if sequential {
+            let max_ids = spec.steady_size as u128 + ops as u128;
+            if max_ids > u128::from(u32::MAX - 1) {
+                return Err(Error::out_of_range(
+                    "ops",
+                    ops as f64,
+                    "a sequential stream of at most 2^32 - 2 keys (steady size + ops)",
+                ));
+            }
+            (Vec::new(), Vec::new())
+        } else {
+            let ids: Vec<u32> = (0..space as u32).collect();
+            (ids.clone(), ids)
+        };
+        let dist = match spec.distribution {
+            KeyDistribution::Uniform => Dist::Uniform,
+            KeyDistribution::Zipf { exponent } => Dist::Zipf(Zipf::new(space, exponent)),
+            KeyDistribution::Sequential => Dist::Sequential,
+            KeyDistribution::HotSet {
+                hot_fraction,
+                hot_share,
+                period,
+            } => Dist::Hot {
+                width: ((hot_fraction * space as f64).round() as u64).clamp(1, space),
+                share: hot_share,
+                period,
+            },
+        };
+        let m = &spec.mix;
+        Ok(Gen {
+            rng: Rng::new(seed),
+            slots,
+            pos,
+            len: 0,
+            order: VecDeque::new(),
+            track_order: spec.removal != Removal::Random,
+            removal: spec.removal,
+            dist,
+            space,
+            steady: spec.steady_size,
+            band: spec.band(),
+            thresholds: [m.insert, m.insert + m.remove, m.insert + m.remove + m.hit],
+            op_index: 0,
+        })
+    }
+
+    #[inline]
+    fn key(&self, id: u32) -> u64 {
+        match self.dist {
+            Dist::Sequential => u64::from(id),
+            _ => scatter(u64::from(id)),
+        }
+    }
+
+    #[inline]
+    fn is_present(&self, id: u32) -> bool {
+        (self.pos[id as usize] as usize) < self.len
+    }
+
+    /// A draw from the distribution, ignoring presence (not for sequential keys).
+    #[inline]
+    fn draw(&mut self) -> u32 {
+        match &self.dist {
+            Dist::Uniform | Dist::Sequential => self.rng.below(self.space) as u32,
+            Dist::Zipf(z) => (z.sample(&mut self.rng) - 1) as u32,
+            &Dist::Hot {
+                width,
+                share,
+                period,
+            } => {
+                if self.rng.next_f64() < share {
+                    let offset = (u128::from(self.op_index) * u128::from(width)
+                        / u128::from(period)
+                        % u128::from(self.space)) as u64;
+                    ((offset + self.rng.below(width)) % self.space) as u32
+                } else {
+                    self.rng.below(self.space) as u32
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn uniform_present(&mut self) -> u32 {
+        self.slots[self.rng.index(self.len)]
+    }
+
+    #[inline]
+    fn uniform_absent(&mut self) -> u32 {
+        let absent = self.slots.len() - self.len;
+        self.slots[self.len + self.rng.index(absent)]
+    }
+
+    /// An absent id for an insert: a new id for sequential keys.
+    #[inline]
+    fn absent(&mut self) -> u32 {
+        match self.dist {
+            Dist::Uniform => self.uniform_absent(),
+            Dist::Sequential => {
+                let id = self.slots.len() as u32;
+                self.slots.push(id);
+                self.pos.push(id);
+                id
+            }
+            Dist::Zipf(_) | Dist::Hot { .. } => {
+                for _ in 0..CONDITIONED_TRIES {
+                    let id = self.draw();
+                    if !self.is_present(id) {
+                        return id;
+                    }
+                }
+                self.uniform_absent()
+            }
+        }
+    }
+
+    /// A present id for a hit.
+    #[inline]
+    fn present(&mut self) -> u32 {
+        match self.dist {
+            Dist::Uniform | Dist::Sequential => self.uniform_present(),
+            Dist::Zipf(_) | Dist::Hot { .. } => {
+                for _ in 0..CONDITIONED_TRIES {
+                    let id = self.draw();
+                    if self.is_present(id) {
+                        return id;
+                    }
+                }
+                self.uniform_present()
+            }
+        }
+    }
+
+    /// A key that is absent, for a miss.
+    #[inline]
+    fn miss_key(&mut self) -> u64 {
+        match self.dist {
+            // Above every key inserted so far, within one steady size of the next new key.
+            Dist::Sequential => self.slots.len() as u64 + self.rng.below(self.steady.max(1)),
+            _ => {
+                let id = self.absent();
+                self.key(id)
+            }
+        }
+    }
+
+    /// Moves `id` (absent) into the present part; returns its key.
+    #[inline]
+    fn insert(&mut self, id: u32) -> u64 {
+        let i = self.pos[id as usize] as usize;
+        debug_assert!(i >= self.len);
+        let other = self.slots[self.len];
+        self.slots.swap(i, self.len);
+        self.pos[other as usize] = i as u32;
+        self.pos[id as usize] = self.len as u32;
+        self.len += 1;
+        if self.track_order {
+            self.order.push_back(id);
+        }
+        self.key(id)
+    }
+
+    /// Moves `id` (present) into the absent part; returns its key.
+    #[inline]
+    fn remove(&mut self, id: u32) -> u64 {
+        let i = self.pos[id as usize] as usize;
+        debug_assert!(i < self.len);
+        self.len -= 1;
+        let other = self.slots[self.len];
+        self.slots.swap(i, self.len);
+        self.pos[other as usize] = i as u32;
+        self.pos[id as usize] = self.len as u32;
+        self.key(id)
+    }
+
+    /// Removes a present key chosen by the removal policy; returns its key.
+    #[inline]
+    fn remove_by_policy(&mut self) -> u64 {
+        let id = match self.removal {
+            Removal::Random => self.uniform_present(),
+            // The order holds exactly the present ids: removals only ever take its ends.
+            Removal::Oldest => self.order.pop_front().expect("a present key"),
+            Removal::Newest => self.order.pop_back().expect("a present key"),
+        };
+        self.remove(id)
+    }
+
+    #[inline]
+    fn churn_op(&mut self) -> Op {
+        let u = self.rng.next_f64();
+        let [t_ins, t_rem, t_hit] = self.thresholds;
+        let len = self.len as u64;
+        let op = if u < t_rem {
+            // A mutation: the mix decides which, the band's edges reflect it.
+            let insert = if u < t_ins {
+                len < self.band.1
+            } else {
+                len <= self.band.0
+            };
+            if insert {
+                let id = self.absent();
+                Op::Insert(self.insert(id))
+            } else {
+                Op::Remove(self.remove_by_policy())
+            }
+        } else if u < t_hit {
+            let id = self.present();
+            Op::Get(self.key(id))
+        } else {
+            Op::Get(self.miss_key())
+        };
+        self.op_index += 1;
+        op
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::spec::Mix;
+
+    #[test]
+    fn scatter_is_injective_on_a_range() {
+        let keys: HashSet<u64> = (0..100_000).map(scatter).collect();
+        assert_eq!(keys.len(), 100_000);
+    }
+
+    #[test]
+    fn fit_recovers_an_exact_power_law() {
+        let counts: Vec<u64> = (1..=30)
+            .map(|r| (1e6 * (r as f64).powf(-1.1)).round() as u64)
+            .collect();
+        let s = fit_exponent(&counts).unwrap();
+        assert!((s - 1.1).abs() < 1e-3, "{s}");
+        assert_eq!(fit_exponent(&[100, 50, 30]), None);
+    }
+
+    #[test]
+    fn insert_only_reaches_the_band_and_reflects() {
+        let spec = Spec::default()
+            .steady_size(100)
+            .mix(Mix::new(1.0, 0.0, 0.0, 0.0));
+        let s = spec.stream(1_000).unwrap().summary();
+        assert_eq!(s.max_size, 108);
+        assert!(s.min_size >= 100);
+        assert!(s.remove > 0.4, "{s}");
+    }
+}

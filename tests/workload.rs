@@ -1,0 +1,231 @@
+//! Workload streams and structure comparisons as a user calls them. The streams' checks are
+//! known answers against the spec; comparisons run on a simulated clock.
+
+use std::collections::HashSet;
+
+use proptest::prelude::*;
+use rtcompare::workload::{KeyDistribution, Mix, Op, Removal, Spec, Stream};
+
+/// Replays a stream against a hash-set model: every insert names an absent key, every
+/// removal a present one; returns the number of lookups that hit.
+fn replay(stream: &Stream) -> u64 {
+    let mut present = HashSet::new();
+    let mut hits = 0;
+    for (i, op) in stream.ops().iter().enumerate() {
+        match *op {
+            Op::Insert(k) => assert!(present.insert(k), "op {i}: insert of present key {k}"),
+            Op::Remove(k) => assert!(present.remove(&k), "op {i}: removal of absent key {k}"),
+            Op::Get(k) => hits += u64::from(present.contains(&k)),
+        }
+    }
+    hits
+}
+
+fn specs() -> Vec<Spec> {
+    let mut out = Vec::new();
+    for dist in [
+        KeyDistribution::Uniform,
+        KeyDistribution::Zipf { exponent: 1.1 },
+        KeyDistribution::Sequential,
+        KeyDistribution::HotSet {
+            hot_fraction: 0.01,
+            hot_share: 0.9,
+            period: 10_000,
+        },
+    ] {
+        for mix in [Mix::churn(), Mix::read_heavy()] {
+            for removal in [Removal::Random, Removal::Oldest, Removal::Newest] {
+                out.push(
+                    Spec::default()
+                        .steady_size(1_000)
+                        .distribution(dist)
+                        .mix(mix)
+                        .removal(removal)
+                        .seed(17),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn realised_mix_is_within_one_point_of_the_spec_and_size_stays_in_band() {
+    for spec in specs() {
+        let stream = spec.stream(100_000).unwrap();
+        let s = stream.summary();
+        let m = spec.mix;
+        for (got, want, what) in [
+            (s.insert, m.insert, "insert"),
+            (s.remove, m.remove, "remove"),
+            (s.hit, m.hit, "hit"),
+            (s.miss, m.miss, "miss"),
+        ] {
+            assert!((got - want).abs() <= 0.01, "{spec}: {what} {got} vs {want}");
+        }
+        let (low, high) = spec.band();
+        assert!(s.min_size >= low && s.max_size <= high, "{spec}: {s}");
+        assert_eq!(s.fill_ops, 1_000);
+        assert_eq!(s.churn_ops, 100_000);
+        // The model agrees with the summary's hit count.
+        assert_eq!(replay(&stream), (s.hit * 100_000.0).round() as u64);
+    }
+}
+
+#[test]
+fn zipf_exponent_is_fitted_back_within_005() {
+    for s in [0.8, 1.1, 1.5] {
+        for mix in [Mix::churn(), Mix::read_heavy()] {
+            for steady in [1_000, 100_000] {
+                let spec = Spec::default().steady_size(steady).zipf(s).mix(mix).seed(5);
+                let sum = spec.stream(100_000).unwrap().summary();
+                let fitted = sum.fitted_exponent.expect("enough hits to fit");
+                assert!((fitted - s).abs() <= 0.05, "{spec}: fitted {fitted}");
+            }
+        }
+    }
+    let uniform = Spec::default().stream(10_000).unwrap().summary();
+    assert_eq!(uniform.fitted_exponent, None);
+}
+
+#[test]
+fn skew_shows_in_the_hottest_share() {
+    let uniform = Spec::default()
+        .steady_size(1_000)
+        .stream(100_000)
+        .unwrap()
+        .summary();
+    let zipf = Spec::default()
+        .steady_size(1_000)
+        .zipf(1.1)
+        .stream(100_000)
+        .unwrap()
+        .summary();
+    // Uniform: 40 of 4,000 keys carry about 1 % of the draws (a little more, as the top 40
+    // are picked by observed frequency).
+    assert!(uniform.hottest_share < 0.03, "{uniform}");
+    // Zipf 1.1 under churn: the lookups and inserts are skewed, the random removals are not;
+    // 14 % at seed 1.
+    assert!(zipf.hottest_share > 0.1, "{zipf}");
+}
+
+#[test]
+fn same_seed_same_ops_different_seed_different_ops() {
+    for spec in specs() {
+        let a = spec.stream(5_000).unwrap();
+        let b = spec.stream(5_000).unwrap();
+        assert_eq!(a.ops(), b.ops(), "{spec}");
+        let c = spec.clone().seed(18).stream(5_000).unwrap();
+        assert_ne!(a.ops(), c.ops(), "{spec}");
+        // A longer stream extends a shorter one: the churn is generated op by op.
+        let longer = spec.stream(6_000).unwrap();
+        assert_eq!(
+            &longer.ops()[..a.fill().len() + 5_000],
+            &a.ops()[..a.fill().len() + 5_000]
+        );
+    }
+}
+
+#[test]
+fn drain_empties_the_structure_in_policy_order() {
+    for removal in [Removal::Random, Removal::Oldest, Removal::Newest] {
+        let spec = Spec::default()
+            .steady_size(500)
+            .removal(removal)
+            .drain(true)
+            .distribution(KeyDistribution::Sequential);
+        let stream = spec.stream(2_000).unwrap();
+        replay(&stream);
+        let s = stream.summary();
+        assert_eq!(s.drain_ops, s.final_size);
+        let drained: Vec<u64> = stream.drain().iter().map(|op| op.key()).collect();
+        let mut sorted = drained.clone();
+        sorted.sort_unstable();
+        match removal {
+            Removal::Oldest => assert_eq!(drained, sorted),
+            Removal::Newest => {
+                sorted.reverse();
+                assert_eq!(drained, sorted)
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn sequential_inserts_are_increasing() {
+    let stream = Spec::default()
+        .distribution(KeyDistribution::Sequential)
+        .steady_size(100)
+        .stream(10_000)
+        .unwrap();
+    let inserts: Vec<u64> = stream
+        .ops()
+        .iter()
+        .filter_map(|op| match op {
+            Op::Insert(k) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    assert!(inserts.windows(2).all(|w| w[0] < w[1]));
+    replay(&stream);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any valid spec gives a stream that replays validly, stays in its band, and is the
+    /// same stream again from the same seed.
+    #[test]
+    fn streams_are_valid_and_reproducible(
+        steady in 1u64..400,
+        extra in 2u64..6,
+        parts in proptest::array::uniform4(0u32..100),
+        dist in 0usize..4,
+        removal in 0usize..3,
+        seed in 1u64..u64::MAX,
+        ops in 0usize..3_000,
+        drain in any::<bool>(),
+    ) {
+        let total: u32 = parts.iter().sum::<u32>().max(1);
+        let f = |i: usize| f64::from(parts[i]) / f64::from(total);
+        let mix = if parts.iter().sum::<u32>() == 0 {
+            Mix::churn()
+        } else {
+            // The last fraction takes the rounding, so the sum is 1 within 1e-9.
+            Mix::new(f(0), f(1), f(2), (1.0 - f(0) - f(1) - f(2)).max(0.0))
+        };
+        let distribution = [
+            KeyDistribution::Uniform,
+            KeyDistribution::Zipf { exponent: 1.2 },
+            KeyDistribution::Sequential,
+            KeyDistribution::HotSet { hot_fraction: 0.05, hot_share: 0.8, period: 500 },
+        ][dist];
+        let spec = Spec::default()
+            .steady_size(steady)
+            .key_space((steady + 8 + steady / 20 + 1) * extra)
+            .mix(mix)
+            .distribution(distribution)
+            .removal([Removal::Random, Removal::Oldest, Removal::Newest][removal])
+            .drain(drain)
+            .seed(seed);
+        let stream = spec.stream(ops).unwrap();
+        let mut present = HashSet::new();
+        let (low, high) = spec.band();
+        let fill = stream.fill().len();
+        for (i, op) in stream.ops().iter().enumerate() {
+            match *op {
+                Op::Insert(k) => prop_assert!(present.insert(k)),
+                Op::Remove(k) => prop_assert!(present.remove(&k)),
+                Op::Get(_) => {}
+            }
+            if i >= fill && i < fill + ops {
+                prop_assert!((low..=high).contains(&(present.len() as u64)));
+            }
+        }
+        if drain {
+            prop_assert!(present.is_empty());
+        }
+        prop_assert_eq!(spec.stream(ops).unwrap(), stream);
+    }
+}
