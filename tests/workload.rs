@@ -229,3 +229,176 @@ proptest! {
         prop_assert_eq!(spec.stream(ops).unwrap(), stream);
     }
 }
+
+mod structures {
+    use std::cell::RefCell;
+    use std::collections::{BTreeMap, HashMap};
+    use std::time::Duration;
+
+    use rtcompare::clock::SimulatedClock;
+    use rtcompare::workload::{self, Mix, Record, Spec, Structure, Suite};
+    use rtcompare::{CompareOptions, Error, Verdict};
+
+    thread_local! {
+        static CLOCK: RefCell<Option<SimulatedClock>> = const { RefCell::new(None) };
+        /// Per cost: a running digest of the operations the structure saw, and their count.
+        static SEEN: RefCell<HashMap<u64, (u64, u64)>> = RefCell::new(HashMap::new());
+    }
+
+    /// A hash map that costs `NS` simulated nanoseconds per operation and records a digest
+    /// of every operation it sees.
+    #[derive(Default)]
+    struct Sim<const NS: u64>(HashMap<u64, u64>);
+
+    impl<const NS: u64> Sim<NS> {
+        fn see(kind: u64, key: u64) {
+            CLOCK.with(|c| c.borrow().as_ref().unwrap().advance(NS));
+            SEEN.with(|s| {
+                let mut s = s.borrow_mut();
+                let e = s.entry(NS).or_default();
+                e.0 = (e.0 ^ key.wrapping_add(kind)).wrapping_mul(0x100_0000_01b3);
+                e.1 += 1;
+            });
+        }
+    }
+
+    impl<const NS: u64> Structure for Sim<NS> {
+        type Key = u64;
+        fn name(&self) -> String {
+            format!("sim{NS}")
+        }
+        fn insert(&mut self, key: u64, value: u64) {
+            Self::see(1, key);
+            self.0.insert(key, value);
+        }
+        fn remove(&mut self, key: &u64) -> bool {
+            Self::see(2, *key);
+            self.0.remove(key).is_some()
+        }
+        fn get(&self, key: &u64) -> bool {
+            Self::see(3, *key);
+            self.0.contains_key(key)
+        }
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+    }
+
+    fn quick() -> CompareOptions {
+        CompareOptions::default()
+            .seed(7)
+            .resamples(1_000)
+            .validation_runs(10)
+            .repeats(31)
+            .warmup_duration(Duration::from_millis(20))
+    }
+
+    fn install_clock() -> SimulatedClock {
+        let clock = SimulatedClock::new(1);
+        CLOCK.with(|c| *c.borrow_mut() = Some(clock.clone()));
+        SEEN.with(|s| s.borrow_mut().clear());
+        clock
+    }
+
+    #[test]
+    fn both_sides_run_the_same_operations_and_the_faster_wins() {
+        let clock = install_clock();
+        let spec = Spec::default().steady_size(1_000).mix(Mix::churn());
+        for a_first in [true, false] {
+            SEEN.with(|s| s.borrow_mut().clear());
+            let r = workload::compare_with_clock::<Sim<100>, Sim<200>, _>(
+                &spec,
+                &quick(),
+                &clock,
+                a_first,
+            )
+            .unwrap();
+            assert_eq!(r.verdict, Verdict::AFaster, "{r}");
+            assert!((r.estimate.delta - 0.5).abs() < 0.01, "{r}");
+            assert_eq!((r.name_a.as_str(), r.name_b.as_str()), ("sim100", "sim200"));
+            let (a, b) = SEEN.with(|s| (s.borrow()[&100], s.borrow()[&200]));
+            // The fills and every batch: the same operations in the same order.
+            assert_eq!(a, b);
+            let rec = Record::of(&r).unwrap();
+            assert_eq!(rec.spec, spec);
+            assert_eq!(rec.a_filled_first, a_first);
+            assert_eq!(a.1, rec.ops_run + spec.steady_size);
+            assert!(rec.passes >= 1);
+        }
+    }
+
+    #[test]
+    fn identical_structures_cannot_be_told_apart() {
+        let clock = install_clock();
+        let spec = Spec::default().steady_size(500).mix(Mix::read_heavy());
+        let r =
+            workload::compare_with_clock::<Sim<150>, Sim<150>, _>(&spec, &quick(), &clock, true)
+                .unwrap();
+        assert!(!r.resolved, "{r}");
+    }
+
+    #[test]
+    fn mismatched_key_types_are_a_typed_error() {
+        let e = workload::compare::<HashMap<String, u64>, BTreeMap<u64, u64>>(
+            &Spec::default(),
+            &quick(),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::InvalidOption {
+                    name: "key_type",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = workload::compare::<HashMap<u64, u64>, BTreeMap<u64, u64>>(
+            &Spec::default().zipf(-1.0),
+            &quick(),
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::OutOfRange { .. }), "{e}");
+        let e = Suite::<HashMap<u64, u64>>::new().run().unwrap_err();
+        assert!(matches!(e, Error::InvalidOption { .. }), "{e}");
+    }
+
+    #[test]
+    fn suite_table_has_one_row_per_cell() {
+        // Real clock, tiny cells: only the table's shape is checked, never a timing.
+        let result = Suite::<HashMap<u64, u64>>::new()
+            .spec(Spec::default().steady_size(1_000))
+            .spec(
+                Spec::default()
+                    .steady_size(1_000)
+                    .zipf(1.1)
+                    .mix(Mix::read_heavy()),
+            )
+            .structure::<BTreeMap<u64, u64>>()
+            .options(
+                quick()
+                    .skip_validation(true)
+                    .repeats(11)
+                    .max_duration(Duration::from_secs(2)),
+            )
+            .run()
+            .unwrap();
+        assert_eq!(result.cells.len(), 2);
+        let table = result.to_string();
+        assert_eq!(table.lines().count(), 2 + 2 + 1, "{table}");
+        assert!(
+            table.contains("BTreeMap") && table.contains("10^3 zipf 1.1 90/5/5"),
+            "{table}"
+        );
+        let json = serde_json::to_string(&result).unwrap();
+        let back: rtcompare::workload::SuiteResult = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.cells.len(), 2);
+        assert!(
+            result
+                .cells
+                .iter()
+                .all(|c| c.memory.rss_growth_bytes.is_some())
+        );
+    }
+}

@@ -308,6 +308,7 @@ pub fn compare_with_clock<C: Clock>(
         other_threads_cpu,
         gate: None,
         process: None,
+        workload: None,
         resolved: matches!(verdict, Verdict::AFaster | Verdict::BFaster),
         verdict,
         warnings,

@@ -605,6 +605,14 @@ pub struct Report {
     /// process.
     #[serde(default)]
     pub process: Option<ProcessInfo>,
+    /// The workload a structure comparison ran (see [`workload`](crate::workload)): the
+    /// spec, the stream's length and seed, the fill order and each structure's memory, as
+    /// the JSON of a [`workload::Record`](crate::workload::Record) (read it back with
+    /// `serde_json::from_value`). JSON rather than the type itself because a report is plain
+    /// data that imports nothing above it, and `workload` sits above `compare`. `None` for
+    /// other comparisons.
+    #[serde(default)]
+    pub workload: Option<serde_json::Value>,
     /// The short answer: `true` only when the interval excludes zero, |δ| exceeds the noise
     /// floor and |δ| exceeds [`QUANTIZATION_GATE`] clock steps.
     pub resolved: bool,

@@ -15,13 +15,43 @@
 //! optional drain), the key type and the seed. [`Spec::stream`] turns it into a [`Stream`]
 //! of [`Op`]s that is bit-for-bit reproducible and valid by construction, and
 //! [`Stream::summary`] measures what was generated, to check it against the spec.
+//!
+//! A [`Structure`] is anything with insert, remove, get and len (implemented for
+//! `HashMap`, `BTreeMap`, `HashSet`, `BTreeSet`, `VecDeque` as a queue and `BinaryHeap`).
+//! [`compare`] fills two structures to the steady state outside the measured region and
+//! runs the **same** pre-generated operations on both, batch for batch, through the whole
+//! protocol of [`compare()`](crate::compare()); the report records the spec and each
+//! structure's memory ([`Record`]). A [`Suite`] runs a matrix of specs × structures against
+//! a baseline and returns a table of verdicts ([`SuiteResult`]).
+//!
+//! ```no_run
+//! use std::collections::{BTreeMap, HashMap};
+//! use rtcompare::CompareOptions;
+//! use rtcompare::workload::{self, Mix, Spec};
+//!
+//! let spec = Spec::default().steady_size(1_000_000).zipf(1.1).mix(Mix::read_heavy());
+//! let summary = spec.stream(1_000_000)?.summary();
+//! println!("{summary}");
+//! let report = workload::compare::<HashMap<u64, u64>, BTreeMap<u64, u64>>(
+//!     &spec,
+//!     &CompareOptions::default(),
+//! )?;
+//! println!("{report}");
+//! # Ok::<(), rtcompare::Error>(())
+//! ```
 
+mod run;
 mod spec;
 mod stream;
+mod structure;
+mod suite;
 mod zipf;
 
+pub use run::{COMPARE_STREAM_OPS, Memory, Record, compare, compare_child, compare_with_clock};
 pub use spec::{
     DEFAULT_BAND, DEFAULT_STEADY_SIZE, KEY_SPACE_FACTOR, KeyDistribution, KeyType, MIN_BAND_KEYS,
     MIN_KEY_SPACE, MIN_STRING_KEY_LEN, MIX_TOLERANCE, Mix, Removal, Spec,
 };
 pub use stream::{FIT_MIN_COUNT, FIT_RANKS, Op, Stream, Summary, payload};
+pub use structure::{Key, Structure, key_string};
+pub use suite::{Cell, Suite, SuiteResult, standard_specs};

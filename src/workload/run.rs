@@ -1,0 +1,359 @@
+//! [`compare`]: two structures under the same pre-generated stream.
+
+use std::cell::RefCell;
+use std::hint::black_box;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::CompareOptions;
+use crate::compare::report::Report;
+use crate::measure::alloc;
+use crate::measure::cache::Cache;
+use crate::measure::calibrate::{CalibrationOptions, calibrate_with_clock};
+use crate::measure::candidate::Candidate;
+use crate::measure::clock::{Clock, MonotonicClock};
+use crate::measure::env::max_rss_bytes;
+use crate::pool::Child;
+use crate::workload::spec::Spec;
+use crate::workload::stream::{Op, Stream, payload};
+use crate::workload::structure::{Key, Structure};
+use crate::{Error, Result};
+
+/// Churn operations generated for a comparison (2²¹ ≈ 2.1 million, 32 MiB of operations),
+/// or twice the steady size if that is more. Each batch runs the next operations of this one
+/// stream; a comparison that needs more wraps around to the churn's start on both sides
+/// alike (recorded in [`Record::passes`]).
+pub const COMPARE_STREAM_OPS: usize = 1 << 21;
+
+/// What a structure's fill to the steady size cost in memory, measured around the fill.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Memory {
+    /// Growth of the resident set over the fill, in bytes (`/proc/self/statm`; `None` where
+    /// it cannot be read). Pages the allocator had already mapped do not count.
+    pub rss_growth_bytes: Option<u64>,
+    /// Growth of the process's peak resident set over the fill, in bytes (`getrusage`).
+    pub peak_rss_growth_bytes: Option<u64>,
+    /// Live heap bytes the filled structure holds, with a
+    /// [`Counting`](crate::alloc::Counting) allocator installed; `None` without one.
+    pub live_bytes: Option<u64>,
+    /// Allocations the fill made, with a counting allocator installed.
+    pub allocations: Option<u64>,
+}
+
+/// What [`Report::workload`] holds for a structure comparison (as JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The spec the stream came from.
+    pub spec: Spec,
+    /// The stream's seed (the spec's, or the one drawn for 0).
+    pub stream_seed: u64,
+    /// Churn operations in the stream.
+    pub stream_ops: u64,
+    /// Operations each side ran, in total, from calibration to the last measured batch (the
+    /// same on both sides).
+    pub ops_run: u64,
+    /// Times each side went through the churn (`ops_run / stream_ops`, rounded up); above 1
+    /// means the stream wrapped, on both sides alike.
+    pub passes: u64,
+    /// Whether A was filled first.
+    pub a_filled_first: bool,
+    /// A's memory at the steady size.
+    pub memory_a: Memory,
+    /// B's memory at the steady size.
+    pub memory_b: Memory,
+}
+
+impl Record {
+    /// The record of a report from [`compare`], or `None` for another report (or a record
+    /// that does not parse).
+    pub fn of(report: &Report) -> Option<Record> {
+        serde_json::from_value(report.workload.clone()?).ok()
+    }
+}
+
+/// Compares structure `A` with structure `B` under the spec's workload, with the whole
+/// protocol of [`compare`](crate::compare()) on the process's monotonic clock.
+///
+/// 1. The stream (fill and [`COMPARE_STREAM_OPS`] churn operations) and the keys it names are
+///    generated before anything is measured; string keys are built then too.
+/// 2. Both structures are filled to the steady size outside the measured region, A first
+///    (the pooled variant [`compare_child`] alternates the order by process), each fill's
+///    memory measured ([`Memory`]).
+/// 3. The batch size is calibrated on both sides, then the side that ran fewer operations
+///    catches up outside the measured region, so from then on both sides have run the same
+///    operations: the i-th batch of A and the i-th batch of B run the same n operations of
+///    the same stream, which is what the paired bootstrap compares.
+/// 4. [`compare`](crate::compare()) measures, with that batch size. The report's
+///    [`workload`](Report::workload) holds the [`Record`].
+///
+/// Errors: those of [`Spec::validate`]; [`Error::InvalidOption`] when a structure's key type
+/// does not match the spec's ([`Key::from_key`] returns `None`); those of
+/// [`compare`](crate::compare()).
+///
+/// ```no_run
+/// use std::collections::{BTreeMap, HashMap};
+/// use rtcompare::{CompareOptions, workload::{self, Spec}};
+/// let report = workload::compare::<HashMap<u64, u64>, BTreeMap<u64, u64>>(
+///     &Spec::default().steady_size(100_000).zipf(1.1),
+///     &CompareOptions::default(),
+/// )?;
+/// println!("{report}");
+/// # Ok::<(), rtcompare::Error>(())
+/// ```
+pub fn compare<A: Structure, B: Structure>(
+    spec: &Spec,
+    options: &CompareOptions,
+) -> Result<Report> {
+    compare_with_clock::<A, B, _>(spec, options, &MonotonicClock, true)
+}
+
+/// [`compare`] inside a [`pool::run`](crate::pool::run) child: the fill order alternates by
+/// process ([`Child::build`]: A first in even processes) and the options are the child's.
+///
+/// ```no_run
+/// use std::collections::{BTreeMap, HashMap};
+/// use rtcompare::{pool::{self, PoolOptions}, workload::{self, Spec}};
+/// let spec = Spec::default().steady_size(100_000);
+/// let pooled = pool::run(&PoolOptions::default(), |child| {
+///     workload::compare_child::<HashMap<u64, u64>, BTreeMap<u64, u64>>(&spec, child)
+/// })?;
+/// println!("{pooled}");
+/// # Ok::<(), rtcompare::Error>(())
+/// ```
+pub fn compare_child<A: Structure, B: Structure>(spec: &Spec, child: &mut Child) -> Result<Report> {
+    let options = child.options().clone();
+    let prepared = Prepared::<A, B>::new(spec)?;
+    let (fa, fb) = child.build(|| prepared.fill_a(), || prepared.fill_b());
+    let a_first = child.index().is_multiple_of(2);
+    prepared.run(fa, fb, a_first, &options, &MonotonicClock)
+}
+
+/// [`compare`] on any clock (a [`SimulatedClock`](crate::measure::clock::SimulatedClock) in
+/// tests), with the fill order chosen: `a_first` fills A before B.
+pub fn compare_with_clock<A: Structure, B: Structure, C: Clock>(
+    spec: &Spec,
+    options: &CompareOptions,
+    clock: &C,
+    a_first: bool,
+) -> Result<Report> {
+    let prepared = Prepared::<A, B>::new(spec)?;
+    let (fa, fb) = if a_first {
+        let fa = prepared.fill_a();
+        (fa, prepared.fill_b())
+    } else {
+        let fb = prepared.fill_b();
+        (prepared.fill_a(), fb)
+    };
+    prepared.run(fa, fb, a_first, options, clock)
+}
+
+/// The stream and both sides' keys, generated before anything is measured.
+struct Prepared<A: Structure, B: Structure> {
+    stream: Stream,
+    keys_a: Vec<A::Key>,
+    keys_b: Vec<B::Key>,
+}
+
+/// One side during a comparison: the structure and where it is in the churn.
+struct Side<S> {
+    structure: S,
+    cursor: usize,
+    ops_run: u64,
+}
+
+impl<A: Structure, B: Structure> Prepared<A, B> {
+    fn new(spec: &Spec) -> Result<Self> {
+        spec.validate()?;
+        for (name, ok) in [
+            (
+                std::any::type_name::<A>(),
+                A::Key::from_key(0, spec.key_type).is_some(),
+            ),
+            (
+                std::any::type_name::<B>(),
+                B::Key::from_key(0, spec.key_type).is_some(),
+            ),
+        ] {
+            if !ok {
+                return Err(Error::invalid_option(
+                    "key_type",
+                    format!(
+                        "{name} cannot be keyed by the spec's {:?} keys; use a structure with \
+                         u64 keys for KeyType::U64 and String keys for KeyType::String",
+                        spec.key_type
+                    ),
+                ));
+            }
+        }
+        let ops = COMPARE_STREAM_OPS.max(2 * spec.steady_size as usize);
+        let stream = spec.stream(ops)?;
+        let kt = spec.key_type;
+        let keys = |ops: &[Op]| -> Vec<_> { ops.iter().map(|op| op.key()).collect() };
+        let churn = keys(stream.churn());
+        // Checked above: from_key succeeds for this key type.
+        let keys_a = churn
+            .iter()
+            .map(|&k| A::Key::from_key(k, kt).expect("key"))
+            .collect();
+        let keys_b = churn
+            .iter()
+            .map(|&k| B::Key::from_key(k, kt).expect("key"))
+            .collect();
+        Ok(Prepared {
+            stream,
+            keys_a,
+            keys_b,
+        })
+    }
+
+    fn fill_a(&self) -> (A, Memory) {
+        fill::<A>(&self.stream)
+    }
+
+    fn fill_b(&self) -> (B, Memory) {
+        fill::<B>(&self.stream)
+    }
+
+    fn run<C: Clock>(
+        &self,
+        (a, memory_a): (A, Memory),
+        (b, memory_b): (B, Memory),
+        a_first: bool,
+        options: &CompareOptions,
+        clock: &C,
+    ) -> Result<Report> {
+        let churn = self.stream.churn();
+        let side_a = Rc::new(RefCell::new(Side {
+            structure: a,
+            cursor: 0,
+            ops_run: 0,
+        }));
+        let side_b = Rc::new(RefCell::new(Side {
+            structure: b,
+            cursor: 0,
+            ops_run: 0,
+        }));
+        let name_a = side_a.borrow().structure.name();
+        let name_b = side_b.borrow().structure.name();
+        let (sa, ka) = (Rc::clone(&side_a), &self.keys_a);
+        let mut cand_a =
+            Candidate::new(name_a, move |n| run_ops(&mut sa.borrow_mut(), churn, ka, n));
+        let (sb, kb) = (Rc::clone(&side_b), &self.keys_b);
+        let mut cand_b =
+            Candidate::new(name_b, move |n| run_ops(&mut sb.borrow_mut(), churn, kb, n));
+
+        let mut opts = options.clone();
+        let co = &options.collect;
+        let mut calibrations = None;
+        if co.inner_loops == 0 && co.cache != Cache::Cold {
+            let copts = CalibrationOptions::default()
+                .max_quantization_error(co.max_quantization_error)
+                .max_inner_loops(co.max_inner_loops);
+            let ca = calibrate_with_clock(&mut cand_a, &copts, clock)?;
+            let cb = calibrate_with_clock(&mut cand_b, &copts, clock)?;
+            opts.collect.inner_loops = ca.inner_loops.max(cb.inner_loops);
+            calibrations = Some((ca, cb));
+        }
+        // Catch up outside the measured region: from here on both sides have run the same
+        // operations, so equal-numbered batches run equal operations.
+        let (ran_a, ran_b) = (side_a.borrow().ops_run, side_b.borrow().ops_run);
+        if ran_a < ran_b {
+            run_ops(&mut side_a.borrow_mut(), churn, &self.keys_a, ran_b - ran_a);
+        } else if ran_b < ran_a {
+            run_ops(&mut side_b.borrow_mut(), churn, &self.keys_b, ran_a - ran_b);
+        }
+
+        let mut report = crate::compare::compare_with_clock(cand_a, cand_b, &opts, clock)?;
+        report.options = options.clone();
+        if let Some((ca, cb)) = calibrations {
+            report.calibration_a = Some(ca);
+            report.calibration_b = Some(cb);
+        }
+        let ops_run = side_a.borrow().ops_run.max(side_b.borrow().ops_run);
+        let record = Record {
+            spec: self.stream.spec().clone(),
+            stream_seed: self.stream.seed(),
+            stream_ops: churn.len() as u64,
+            ops_run,
+            passes: ops_run.div_ceil(churn.len().max(1) as u64),
+            a_filled_first: a_first,
+            memory_a,
+            memory_b,
+        };
+        report.workload =
+            Some(serde_json::to_value(&record).map_err(|e| Error::Json(e.to_string()))?);
+        Ok(report)
+    }
+}
+
+/// Runs the next `n` churn operations on one side, wrapping to the churn's start.
+#[inline]
+fn run_ops<S: Structure>(side: &mut Side<S>, churn: &[Op], keys: &[S::Key], n: u64) {
+    let Side {
+        structure,
+        cursor,
+        ops_run,
+    } = side;
+    let mut c = *cursor;
+    for _ in 0..n {
+        match churn[c] {
+            Op::Insert(k) => structure.insert(keys[c].clone(), payload(k)),
+            Op::Remove(_) => {
+                black_box(structure.remove(&keys[c]));
+            }
+            Op::Get(_) => {
+                black_box(structure.get(&keys[c]));
+            }
+        }
+        c += 1;
+        if c == churn.len() {
+            c = 0;
+        }
+    }
+    *cursor = c;
+    *ops_run += n;
+}
+
+/// Fills a new structure with the stream's fill phase and measures what that cost.
+fn fill<S: Structure>(stream: &Stream) -> (S, Memory) {
+    let kt = stream.spec().key_type;
+    let keys: Vec<S::Key> = stream
+        .fill()
+        .iter()
+        .map(|op| S::Key::from_key(op.key(), kt).expect("key type checked"))
+        .collect();
+    let rss0 = current_rss_bytes();
+    let peak0 = max_rss_bytes();
+    let heap0 = alloc::snapshot();
+    let mut s = S::default();
+    // Cloned, not moved, so that the key table's own buffer is neither freed nor counted
+    // inside the measured window.
+    for (op, k) in stream.fill().iter().zip(keys.iter().cloned()) {
+        s.insert(k, op.payload());
+    }
+    let heap1 = alloc::snapshot();
+    drop(keys);
+    let memory = Memory {
+        rss_growth_bytes: current_rss_bytes()
+            .zip(rss0)
+            .map(|(b, a)| b.saturating_sub(a)),
+        peak_rss_growth_bytes: max_rss_bytes().zip(peak0).map(|(b, a)| b.saturating_sub(a)),
+        live_bytes: heap0
+            .zip(heap1)
+            .map(|(a, b)| b.live_bytes.saturating_sub(a.live_bytes)),
+        allocations: heap0
+            .zip(heap1)
+            .map(|(a, b)| b.allocations.saturating_sub(a.allocations)),
+    };
+    (s, memory)
+}
+
+/// The resident set now, in bytes (`/proc/self/statm`, Linux); `None` elsewhere.
+fn current_rss_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    (page > 0).then(|| pages * page as u64)
+}

@@ -1,0 +1,323 @@
+//! [`Suite`]: a matrix of specs × structures against a baseline, as one table.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::CompareOptions;
+use crate::compare::report::{Report, Verdict};
+use crate::measure::clock::MonotonicClock;
+use crate::workload::run::{Memory, Record, compare_with_clock};
+use crate::workload::spec::{Mix, Spec};
+use crate::workload::structure::Structure;
+use crate::{Error, Result};
+
+type Runner = fn(&Spec, &CompareOptions, bool) -> Result<Report>;
+
+/// A matrix of workloads × structures, each structure compared with the baseline `Base` on
+/// every spec, in one process. A builder whose methods consume and return `Self`.
+///
+/// Each cell is one [`workload::compare`](crate::workload::compare) with the structure as A
+/// and the baseline as B, so δ > 0 means the structure is faster than the baseline. The fill
+/// order alternates from cell to cell. To pool a cell across processes, call
+/// [`compare_child`](crate::workload::compare_child) inside [`pool::run`](crate::pool::run).
+///
+/// ```no_run
+/// use std::collections::{BTreeMap, HashMap};
+/// use rtcompare::workload::Suite;
+/// let result = Suite::<HashMap<u64, u64>>::standard()
+///     .structure::<BTreeMap<u64, u64>>()
+///     .run()?;
+/// println!("{result}");
+/// # Ok::<(), rtcompare::Error>(())
+/// ```
+pub struct Suite<Base: Structure> {
+    specs: Vec<Spec>,
+    structures: Vec<(String, Runner)>,
+    options: CompareOptions,
+    base: PhantomData<fn() -> Base>,
+}
+
+impl<Base: Structure> fmt::Debug for Suite<Base> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Suite")
+            .field("baseline", &Base::default().name())
+            .field("specs", &self.specs)
+            .field(
+                "structures",
+                &self.structures.iter().map(|s| &s.0).collect::<Vec<_>>(),
+            )
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+impl<Base: Structure> Default for Suite<Base> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<Base: Structure> Suite<Base> {
+    /// An empty suite against the baseline `Base`, with default [`CompareOptions`].
+    pub fn new() -> Self {
+        Suite {
+            specs: Vec::new(),
+            structures: Vec::new(),
+            options: CompareOptions::default(),
+            base: PhantomData,
+        }
+    }
+
+    /// The standard matrix ([`standard_specs`]): 10³ and 10⁶ keys × uniform and Zipf 1.1 ×
+    /// read-heavy 90/5/5 and churn 40/40/20.
+    pub fn standard() -> Self {
+        Self::new().specs(standard_specs())
+    }
+
+    /// Adds a spec (a row group of the table).
+    pub fn spec(mut self, spec: Spec) -> Self {
+        self.specs.push(spec);
+        self
+    }
+
+    /// Adds several specs.
+    pub fn specs(mut self, specs: impl IntoIterator<Item = Spec>) -> Self {
+        self.specs.extend(specs);
+        self
+    }
+
+    /// Adds the structure `S`, compared with the baseline on every spec.
+    pub fn structure<S: Structure>(mut self) -> Self {
+        self.structures
+            .push((S::default().name(), |spec, o, a_first| {
+                compare_with_clock::<S, Base, _>(spec, o, &MonotonicClock, a_first)
+            }));
+        self
+    }
+
+    /// Sets the options of every comparison.
+    pub fn options(mut self, options: CompareOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Runs every cell, specs in order and structures in order within a spec.
+    ///
+    /// Errors: [`Error::InvalidOption`] for a suite without specs or structures; the first
+    /// error of any cell's [`compare`](crate::workload::compare).
+    pub fn run(&self) -> Result<SuiteResult> {
+        self.run_each(|_| {})
+    }
+
+    /// [`run`](Self::run), calling `on_cell` as each cell finishes (for progress output).
+    pub fn run_each(&self, mut on_cell: impl FnMut(&Cell)) -> Result<SuiteResult> {
+        if self.specs.is_empty() || self.structures.is_empty() {
+            return Err(Error::invalid_option(
+                "suite",
+                "a suite needs at least one spec and one structure besides the baseline; \
+                 add them with .spec(...) and .structure::<S>()",
+            ));
+        }
+        let started = Instant::now();
+        let baseline = Base::default().name();
+        let mut cells = Vec::new();
+        for spec in &self.specs {
+            for (name, runner) in &self.structures {
+                let a_first = cells.len().is_multiple_of(2);
+                let report = runner(spec, &self.options, a_first)?;
+                let cell = Cell::from_report(spec, name, &baseline, &report);
+                on_cell(&cell);
+                cells.push(cell);
+            }
+        }
+        Ok(SuiteResult {
+            baseline,
+            cells,
+            options: self.options.clone(),
+            elapsed: started.elapsed(),
+        })
+    }
+}
+
+/// The standard matrix: steady sizes 10³ and 10⁶ × uniform and Zipf 1.1 × read-heavy
+/// ([`Mix::read_heavy`], 90/5/5) and churn ([`Mix::churn`], 40/40/20), default key space
+/// (4 × the steady size), random removals, `u64` keys, seed 1.
+pub fn standard_specs() -> Vec<Spec> {
+    let mut out = Vec::new();
+    for size in [1_000, 1_000_000] {
+        for zipf in [false, true] {
+            for mix in [Mix::read_heavy(), Mix::churn()] {
+                let spec = Spec::default().steady_size(size).mix(mix);
+                out.push(if zipf { spec.zipf(1.1) } else { spec });
+            }
+        }
+    }
+    out
+}
+
+/// One cell of a [`SuiteResult`]: a structure against the baseline on one spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The spec's short label ([`Spec::label`]).
+    pub label: String,
+    /// The spec.
+    pub spec: Spec,
+    /// The structure's name (A of the comparison).
+    pub structure: String,
+    /// The baseline's name (B).
+    pub baseline: String,
+    /// The verdict: [`Verdict::AFaster`] means the structure is faster.
+    pub verdict: Verdict,
+    /// Whether the verdict is a winner.
+    pub resolved: bool,
+    /// δ = 1 − structure/baseline, as a fraction: > 0 when the structure is faster.
+    pub delta: f64,
+    /// Lower end of δ's interval.
+    pub low: f64,
+    /// Upper end of δ's interval.
+    pub high: f64,
+    /// Coverage of the interval.
+    pub level: f64,
+    /// The A/A noise floor δ had to clear (fraction).
+    pub noise_floor: f64,
+    /// The structure's median time per operation, in ns.
+    pub ns_per_op: f64,
+    /// The baseline's median time per operation, in ns.
+    pub baseline_ns_per_op: f64,
+    /// The structure's memory at the steady size.
+    pub memory: Memory,
+    /// The baseline's memory at the steady size.
+    pub baseline_memory: Memory,
+    /// Times the stream was run through (above 1: it wrapped, on both sides alike).
+    pub passes: u64,
+    /// The report's warnings, by code.
+    pub warnings: Vec<String>,
+}
+
+impl Cell {
+    fn from_report(spec: &Spec, structure: &str, baseline: &str, r: &Report) -> Cell {
+        let record = Record::of(r);
+        Cell {
+            label: spec.label(),
+            spec: spec.clone(),
+            structure: structure.to_string(),
+            baseline: baseline.to_string(),
+            verdict: r.verdict.clone(),
+            resolved: r.resolved,
+            delta: r.estimate.delta,
+            low: r.estimate.low,
+            high: r.estimate.high,
+            level: r.estimate.level,
+            noise_floor: r.noise_floor,
+            ns_per_op: r.ns_per_op_a,
+            baseline_ns_per_op: r.ns_per_op_b,
+            memory: record.as_ref().map(|x| x.memory_a).unwrap_or_default(),
+            baseline_memory: record.as_ref().map(|x| x.memory_b).unwrap_or_default(),
+            passes: record.map_or(0, |x| x.passes),
+            warnings: r.warnings.iter().map(|w| w.code().to_string()).collect(),
+        }
+    }
+
+    /// The verdict in a few words: `"BTreeMap faster"`, `"HashMap faster"` or
+    /// `"cannot tell"`.
+    pub fn verdict_text(&self) -> String {
+        match self.verdict {
+            Verdict::AFaster => format!("{} faster", self.structure),
+            Verdict::BFaster => format!("{} faster", self.baseline),
+            Verdict::CannotTell(_) => "cannot tell".to_string(),
+        }
+    }
+}
+
+/// The table a [`Suite`] produces: one [`Cell`] per spec × structure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuiteResult {
+    /// The baseline's name.
+    pub baseline: String,
+    /// The cells, specs in order and structures within a spec.
+    pub cells: Vec<Cell>,
+    /// The options every comparison ran with.
+    pub options: CompareOptions,
+    /// Wall time of the whole suite.
+    pub elapsed: Duration,
+}
+
+fn mib(m: &Memory) -> String {
+    match m.live_bytes.or(m.rss_growth_bytes) {
+        Some(b) => format!("{:.2}", b as f64 / (1u64 << 20) as f64),
+        None => "-".to_string(),
+    }
+}
+
+impl fmt::Display for SuiteResult {
+    /// A plain text table, one row per cell: spec, structure, verdict, δ with its interval
+    /// (in percent, > 0 = the structure faster), both times per operation, and both
+    /// memories at the steady size in MiB (live heap bytes with a counting allocator, else
+    /// resident growth over the fill).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = self.cells.first().map_or(0.95, |c| c.level);
+        let live = self.cells.iter().any(|c| c.memory.live_bytes.is_some());
+        let rows: Vec<[String; 7]> = self
+            .cells
+            .iter()
+            .map(|c| {
+                [
+                    c.label.clone(),
+                    c.structure.clone(),
+                    c.verdict_text(),
+                    format!(
+                        "{:+.1} [{:+.1}, {:+.1}]",
+                        100.0 * c.delta,
+                        100.0 * c.low,
+                        100.0 * c.high
+                    ),
+                    format!("{:.1}", c.ns_per_op),
+                    format!("{:.1}", c.baseline_ns_per_op),
+                    format!("{} / {}", mib(&c.memory), mib(&c.baseline_memory)),
+                ]
+            })
+            .collect();
+        let head = [
+            "spec (lookups/ins/rem %)".to_string(),
+            "structure".to_string(),
+            "verdict".to_string(),
+            format!("δ % [{:.0} % interval]", 100.0 * level),
+            "ns/op".to_string(),
+            format!("{} ns/op", self.baseline),
+            format!(
+                "MiB {} (structure / {})",
+                if live { "live" } else { "RSS" },
+                self.baseline
+            ),
+        ];
+        let mut width = head.clone().map(|h| h.chars().count());
+        for r in &rows {
+            for (w, c) in width.iter_mut().zip(r) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let line = |f: &mut fmt::Formatter<'_>, cols: &[String; 7]| -> fmt::Result {
+            let cells: Vec<String> = cols
+                .iter()
+                .zip(width)
+                .map(|(c, w)| format!("{c:<w$}"))
+                .collect();
+            writeln!(f, "{}", cells.join(" | ").trim_end())
+        };
+        line(f, &head)?;
+        writeln!(f, "{}", width.map(|w| "-".repeat(w)).join("-|-"))?;
+        for r in &rows {
+            line(f, r)?;
+        }
+        write!(
+            f,
+            "δ = 1 − structure/{}: > 0 means the structure is faster. {} cells in {:.0} s.",
+            self.baseline,
+            self.cells.len(),
+            self.elapsed.as_secs_f64()
+        )
+    }
+}
