@@ -103,10 +103,41 @@ pub trait Structure: Default {
     }
 }
 
-impl<K: Key + Hash + Eq, S: BuildHasher + Default> Structure for HashMap<K, u64, S> {
+/// `"Name"` with the std hasher, `"Name<Hasher>"` (short type name) with another.
+fn hashed_name<S: 'static>(name: &str) -> String {
+    if std::any::TypeId::of::<S>() == std::any::TypeId::of::<std::hash::RandomState>() {
+        name.to_string()
+    } else {
+        format!("{name}<{}>", short_type_name(std::any::type_name::<S>()))
+    }
+}
+
+/// A type name without its module paths: `core::hash::BuildHasherDefault<maps::Fx>` →
+/// `BuildHasherDefault<Fx>`.
+fn short_type_name(full: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let mut chars = full.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            word.clear();
+        } else if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            out.push_str(&word);
+            word.clear();
+            out.push(c);
+        }
+    }
+    out + &word
+}
+
+/// Named `"HashMap"` with the std hasher, `"HashMap<Hasher>"` with another.
+impl<K: Key + Hash + Eq, S: BuildHasher + Default + 'static> Structure for HashMap<K, u64, S> {
     type Key = K;
     fn name(&self) -> String {
-        "HashMap".into()
+        hashed_name::<S>("HashMap")
     }
     fn insert(&mut self, key: K, value: u64) {
         HashMap::insert(self, key, value);
@@ -141,10 +172,11 @@ impl<K: Key + Ord> Structure for BTreeMap<K, u64> {
     }
 }
 
-impl<K: Key + Hash + Eq, S: BuildHasher + Default> Structure for HashSet<K, S> {
+/// Named `"HashSet"` with the std hasher, `"HashSet<Hasher>"` with another.
+impl<K: Key + Hash + Eq, S: BuildHasher + Default + 'static> Structure for HashSet<K, S> {
     type Key = K;
     fn name(&self) -> String {
-        "HashSet".into()
+        hashed_name::<S>("HashSet")
     }
     fn insert(&mut self, key: K, _value: u64) {
         HashSet::insert(self, key);
@@ -266,6 +298,17 @@ mod tests {
             .removal(Removal::Newest)
             .distribution(KeyDistribution::Sequential);
         replay::<BinaryHeap<u64>>(&heap);
+    }
+
+    #[test]
+    fn names_show_a_non_default_hasher() {
+        assert_eq!(HashMap::<u64, u64>::default().name(), "HashMap");
+        type Fixed = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
+        assert_eq!(
+            HashMap::<u64, u64, Fixed>::default().name(),
+            "HashMap<BuildHasherDefault<DefaultHasher>>"
+        );
+        assert_eq!(HashSet::<u64>::default().name(), "HashSet");
     }
 
     #[test]
