@@ -205,7 +205,7 @@ impl Cell {
             spec: spec.clone(),
             structure: structure.to_string(),
             baseline: baseline.to_string(),
-            verdict: r.verdict.clone(),
+            verdict: r.verdict,
             resolved: r.resolved,
             delta: r.estimate.delta,
             low: r.estimate.low,
