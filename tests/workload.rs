@@ -402,3 +402,31 @@ mod structures {
         );
     }
 }
+
+/// The names outside checks use, written as users write them.
+#[test]
+fn contract_names() {
+    use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, VecDeque};
+
+    use rtcompare::workload::{self, Op, Spec, Stream, Structure, Suite};
+
+    fn structure<S: Structure>() {}
+    structure::<HashMap<u64, u64>>();
+    structure::<BTreeMap<u64, u64>>();
+    structure::<HashSet<u64>>();
+    structure::<BTreeSet<u64>>();
+    structure::<VecDeque<u64>>();
+    structure::<BinaryHeap<u64>>();
+    let spec: Spec = Spec::default();
+    let stream: Stream = spec.stream(100).unwrap();
+    let ops: &[Op] = stream.ops();
+    assert_eq!(ops.len(), 10_100);
+    let op: Op = ops[0];
+    let copy = op;
+    assert_eq!(op, copy);
+    assert!(format!("{op:?}").starts_with("Insert("));
+    let _ = stream.summary();
+    let _compare: fn(&Spec, &rtcompare::CompareOptions) -> rtcompare::Result<rtcompare::Report> =
+        workload::compare::<HashMap<u64, u64>, BTreeMap<u64, u64>>;
+    let _suite = Suite::<HashMap<u64, u64>>::new().structure::<BTreeMap<u64, u64>>();
+}
