@@ -57,11 +57,16 @@ fn scatter(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// Tries of a skewed draw before a conditioned pick (an absent key for an insert, a present
-/// one for a hit) falls back to a uniform one among the keys in the right state. With Zipf
-/// 1.1 at the default key space the first try succeeds most of the time; the cap only bounds
-/// the worst case (a hot set whose every key is present).
+/// Tries of a skewed draw before a hit's pick of a present key falls back to a uniform
+/// present key. With Zipf 1.1 at the default key space the first try succeeds most of the
+/// time; the cap only bounds the worst case.
 const CONDITIONED_TRIES: usize = 8;
+/// Tries of a skewed draw before an insert's or a miss's pick of an absent key falls back
+/// to a uniform absent key. Under skew the popular keys are nearly all present, so most
+/// draws fail and more tries mostly cost time (8 tries: 170–190 ns per operation at 10⁶
+/// Zipf keys; 2 tries bent the fitted exponent of Zipf 0.8 at 10³ keys to 0.85); a popular
+/// key that was removed is still drawn again within a few inserts.
+const ABSENT_TRIES: usize = 4;
 
 /// The operations a [`Spec`] generated: fill, then churn, then (optionally) drain.
 ///
@@ -82,8 +87,10 @@ impl Spec {
     /// Generates the fill (inserts up to the steady size), `ops` churn operations and, if
     /// the spec asks for it, the drain. Bit-for-bit reproducible from the spec and its seed
     /// (seed 0 draws one, recorded in [`Stream::seed`]). Time: O(key space + steady size +
-    /// ops), about 10–30 ns per operation (see BACKGROUND.md); memory: 16 bytes per
-    /// operation plus 8 bytes per key of the key space.
+    /// ops), 10–30 ns per operation for uniform and sequential keys and Zipf at 10³ keys,
+    /// more for Zipf at 10⁶ keys (BACKGROUND.md has the figures); memory: 16 bytes per
+    /// operation plus 8 bytes per key of the key space (1 bit in a dense key space above 2¹⁸
+    /// keys).
     ///
     /// Errors: those of [`Spec::validate`]; [`Error::OutOfRange`] for sequential streams
     /// with more than 2³² − 2 keys.
@@ -357,13 +364,30 @@ enum Dist {
     Hot { width: u64, share: f64, period: u64 },
 }
 
-/// The generator's state: the key ids partitioned into present (`slots[..len]`) and absent
-/// (`slots[len..]`), with each id's position, so that a uniform present or absent id, an
-/// insert and a removal each cost O(1).
+/// Large dense key spaces (more than [`DENSE_MIN_SPACE`] ids, at most this many ids per
+/// present key at the band's lower edge, and at least one id in this many absent at its upper
+/// edge) keep presence in a bitset and draw a uniform present or absent id by rejection: at
+/// most 8 expected draws, each a read of a bitset that fits in the second-level cache
+/// (0.5 MiB for 4 × 10⁶ ids). Position tables (8 bytes per id) would miss the cache two or
+/// three times per insert or removal at 10⁶ keys: measured 110–150 ns per operation here,
+/// against about 20 with the bitset.
+const DENSE_FACTOR: u64 = 8;
+/// Key spaces up to 2¹⁸ ids keep the position tables (2 MiB, within the second-level
+/// cache): exact draws without rejection, whose unpredictable branches cost more at that
+/// size (10³ keys: 8–15 ns per operation with the tables, 26–29 with the bitset).
+const DENSE_MIN_SPACE: u64 = 1 << 18;
+
+/// The generator's state. Sparse key spaces and sequential keys partition the key ids into
+/// present (`slots[..len]`) and absent (`slots[len..]`), with each id's position, so that a
+/// uniform present or absent id, an insert and a removal each cost O(1); dense key spaces
+/// keep only a bitset of the present ids (see [`DENSE_FACTOR`]).
 struct Gen {
     rng: Rng,
     slots: Vec<u32>,
     pos: Vec<u32>,
+    /// One bit per id, set while present (dense key spaces only).
+    bits: Vec<u64>,
+    dense: bool,
     len: usize,
     order: VecDeque<u32>,
     track_order: bool,
@@ -380,6 +404,11 @@ impl Gen {
     fn new(spec: &Spec, seed: u64, ops: usize) -> Result<Gen> {
         let sequential = spec.distribution == KeyDistribution::Sequential;
         let space = spec.resolved_key_space();
+        let (low, high) = spec.band();
+        let dense = !sequential
+            && space > DENSE_MIN_SPACE
+            && space <= DENSE_FACTOR.saturating_mul(low)
+            && (space - high).saturating_mul(DENSE_FACTOR) >= space;
         let (slots, pos) = if sequential {
             let max_ids = spec.steady_size as u128 + ops as u128;
             if max_ids > u128::from(u32::MAX - 1) {
@@ -390,9 +419,16 @@ impl Gen {
                 ));
             }
             (Vec::new(), Vec::new())
+        } else if dense {
+            (Vec::new(), Vec::new())
         } else {
             let ids: Vec<u32> = (0..space as u32).collect();
             (ids.clone(), ids)
+        };
+        let bits = if dense {
+            vec![0u64; space.div_ceil(64) as usize]
+        } else {
+            Vec::new()
         };
         let dist = match spec.distribution {
             KeyDistribution::Uniform => Dist::Uniform,
@@ -413,6 +449,8 @@ impl Gen {
             rng: Rng::new(seed),
             slots,
             pos,
+            bits,
+            dense,
             len: 0,
             order: VecDeque::new(),
             track_order: spec.removal != Removal::Random,
@@ -436,7 +474,11 @@ impl Gen {
 
     #[inline]
     fn is_present(&self, id: u32) -> bool {
-        (self.pos[id as usize] as usize) < self.len
+        if self.dense {
+            self.bits[(id >> 6) as usize] & (1 << (id & 63)) != 0
+        } else {
+            (self.pos[id as usize] as usize) < self.len
+        }
     }
 
     /// A draw from the distribution, ignoring presence (not for sequential keys).
@@ -464,11 +506,27 @@ impl Gen {
 
     #[inline]
     fn uniform_present(&mut self) -> u32 {
+        if self.dense {
+            loop {
+                let id = self.rng.below(self.space) as u32;
+                if self.is_present(id) {
+                    return id;
+                }
+            }
+        }
         self.slots[self.rng.index(self.len)]
     }
 
     #[inline]
     fn uniform_absent(&mut self) -> u32 {
+        if self.dense {
+            loop {
+                let id = self.rng.below(self.space) as u32;
+                if !self.is_present(id) {
+                    return id;
+                }
+            }
+        }
         let absent = self.slots.len() - self.len;
         self.slots[self.len + self.rng.index(absent)]
     }
@@ -485,7 +543,7 @@ impl Gen {
                 id
             }
             Dist::Zipf(_) | Dist::Hot { .. } => {
-                for _ in 0..CONDITIONED_TRIES {
+                for _ in 0..ABSENT_TRIES {
                     let id = self.draw();
                     if !self.is_present(id) {
                         return id;
@@ -529,6 +587,14 @@ impl Gen {
     /// Moves `id` (absent) into the present part; returns its key.
     #[inline]
     fn insert(&mut self, id: u32) -> u64 {
+        if self.dense {
+            self.bits[(id >> 6) as usize] |= 1 << (id & 63);
+            self.len += 1;
+            if self.track_order {
+                self.order.push_back(id);
+            }
+            return self.key(id);
+        }
         let i = self.pos[id as usize] as usize;
         debug_assert!(i >= self.len);
         let other = self.slots[self.len];
@@ -545,6 +611,11 @@ impl Gen {
     /// Moves `id` (present) into the absent part; returns its key.
     #[inline]
     fn remove(&mut self, id: u32) -> u64 {
+        if self.dense {
+            self.bits[(id >> 6) as usize] &= !(1 << (id & 63));
+            self.len -= 1;
+            return self.key(id);
+        }
         let i = self.pos[id as usize] as usize;
         debug_assert!(i < self.len);
         self.len -= 1;
