@@ -29,8 +29,18 @@ fn quick() -> CompareOptions {
         .warmup_duration(Duration::from_millis(10))
 }
 
+/// Cold comparisons allocate an eviction buffer of twice the last-level cache; two at once in
+/// one test process raise the peak resident memory the other one judges its working set by.
+/// One at a time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn a_cold_comparison_runs_one_operation_per_batch_and_says_so() {
+    let _serial = serial();
     let opts = quick().cache(Cache::Cold);
     let r = compare(summing("4 KiB", 512), summing("8 KiB", 1024), &opts).unwrap();
     assert_eq!(r.cache, Cache::Cold);
@@ -56,6 +66,7 @@ fn a_cold_comparison_runs_one_operation_per_batch_and_says_so() {
 
 #[test]
 fn a_fixed_batch_size_is_kept_cold() {
+    let _serial = serial();
     let opts = quick()
         .cache(Cache::Cold)
         .inner_loops(3)
@@ -66,6 +77,7 @@ fn a_fixed_batch_size_is_kept_cold() {
 
 #[test]
 fn warm_is_the_default_and_is_printed() {
+    let _serial = serial();
     assert_eq!(CompareOptions::default().collect.cache, Cache::Warm);
     let r = compare(
         summing("a", 256),
@@ -79,6 +91,7 @@ fn warm_is_the_default_and_is_printed() {
 
 #[test]
 fn reports_written_before_the_cache_mode_read_as_warm() {
+    let _serial = serial();
     let r = compare(
         summing("a", 256),
         summing("b", 256),
@@ -118,6 +131,7 @@ fn exact<'a>(name: &'a str, clock: &SimulatedClock, ns: u64, jitter: u64) -> Can
 
 #[test]
 fn one_operation_below_the_clock_step_cannot_tell() {
+    let _serial = serial();
     // A 1-op batch of 200 ns against 300 ns on a 100 ns clock: the difference (33 %) is
     // within 1.5 clock steps of the faster batch (75 %), so the clock could have made it.
     let clock = SimulatedClock::new(100);
@@ -150,6 +164,7 @@ fn one_operation_below_the_clock_step_cannot_tell() {
 
 #[test]
 fn a_cold_comparison_runs_fewer_validation_runs_by_default() {
+    let _serial = serial();
     let clock = SimulatedClock::new(1);
     let opts = CompareOptions::default()
         .cache(Cache::Cold)
