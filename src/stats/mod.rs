@@ -8,6 +8,7 @@
 //! The submodules are re-exported here, so `rtcompare::stats::median` and
 //! `rtcompare::stats::summary::median` are the same function.
 
+pub mod aa_floor;
 pub mod autocorr;
 pub mod batch_means;
 pub mod bootstrap;
@@ -30,6 +31,7 @@ pub mod work_rate;
 pub(crate) mod check;
 pub(crate) mod select;
 
+pub use aa_floor::*;
 pub use autocorr::*;
 pub use batch_means::*;
 pub use bootstrap::*;

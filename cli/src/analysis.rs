@@ -1,0 +1,680 @@
+//! The analysis of a finished measurement: which rule decides, the verdict, the summaries and
+//! the warnings. Pure: it reads run times and never a clock or a process, so every path can be
+//! tested on constructed timings. Every statistic comes from the `rtcompare` library.
+//!
+//! Conventions: `a[i]` and `b[i]` are the wall times (ns) of pair `i`; ratios are **B's time
+//! over A's** (below 1: B is faster); outcomes are B's (`faster` / `win`: B needs less time).
+
+use serde::{Deserialize, Serialize};
+
+use rtcompare::stats::{
+    self, DRIFT_LEVEL, DRIFT_MIN_SAMPLES, Estimate, EstimateOptions, FewRunsOutcome, FewRunsRule,
+    FewRunsVerdict, MINIMUM_DATA_POINTS, aa_noise_floor, auto_block_length, detect_drift,
+    estimate_difference, few_runs_verdict, lag1_autocorrelation, lower_bound_rule,
+};
+use rtcompare::{Verdict, decide};
+
+use crate::error::Result;
+
+/// Default `--threshold`: 0.02. A difference is claimed only when its interval's lower bound
+/// exceeds 2 %, the default of the benchmark runner whose discipline the tool follows.
+pub const DEFAULT_THRESHOLD: f64 = 0.02;
+
+/// Lag-1 autocorrelation of the paired ratios above which the bootstrap resamples blocks of
+/// consecutive pairs instead of single pairs (0.2, as `EstimateOptions::block_length`
+/// recommends).
+pub const BLOCK_AUTOCORRELATION: f64 = 0.2;
+
+/// Which verdict rule decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// 11 or more pairs: the paired bootstrap interval of the ratio, the A/A floor and the
+    /// threshold, with the lower-bound rule.
+    Bootstrap,
+    /// Fewer than 11 pairs: the few-runs rule (ratio of medians and ratio of minimums against
+    /// their tolerances).
+    FewRuns,
+}
+
+impl Rule {
+    /// The rule for `pairs` pairs: [`Rule::Bootstrap`] from
+    /// [`MINIMUM_DATA_POINTS`] (11) pairs on, else [`Rule::FewRuns`].
+    pub fn for_pairs(pairs: usize) -> Rule {
+        if pairs >= MINIMUM_DATA_POINTS {
+            Rule::Bootstrap
+        } else {
+            Rule::FewRuns
+        }
+    }
+}
+
+/// The outcome, from B's point of view. The bootstrap rule says `faster`, `slower` or
+/// `cannot_tell`; the few-runs rule says `win`, `parity` or `loss`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Bootstrap rule: B needs less time than A, beyond the tolerance.
+    Faster,
+    /// Bootstrap rule: B needs more time than A, beyond the tolerance.
+    Slower,
+    /// Bootstrap rule: no verdict (the reason says why).
+    CannotTell,
+    /// Few-runs rule: B is ahead on both ratios.
+    Win,
+    /// Few-runs rule: neither a win nor a loss.
+    Parity,
+    /// Few-runs rule: B is behind on both ratios.
+    Loss,
+}
+
+impl Outcome {
+    /// Whether B was found slower (`slower` or `loss`): what `--fail-on-regression` acts on.
+    pub fn is_regression(self) -> bool {
+        matches!(self, Outcome::Slower | Outcome::Loss)
+    }
+}
+
+/// The verdict object of the JSON result, with the fields of the few-runs document's schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerdictSummary {
+    /// The outcome, from B's point of view.
+    pub outcome: Outcome,
+    /// B's time over A's: the paired estimate `1 / median_i(A[i]/B[i])` under the bootstrap
+    /// rule, `median(B) / median(A)` under the few-runs rule.
+    pub ratio: f64,
+    /// `min(B) / min(A)`: the ratio of the best runs.
+    pub best_ratio: f64,
+    /// What the difference was judged against, a fraction: under the bootstrap rule
+    /// `max(threshold, A/A floor)`, which the interval's lower bound on the relative
+    /// difference must exceed; under the few-runs rule `max(parity, noise, floor / median)`.
+    pub tolerance: f64,
+    /// The noise inside the tolerance, a fraction: the A/A floor (bootstrap rule; 0 without
+    /// validation) or the larger relative interquartile range (few-runs rule).
+    pub noise: f64,
+    /// Lower end of the interval on `ratio` (bootstrap rule only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub low: Option<f64>,
+    /// Upper end of the interval on `ratio` (bootstrap rule only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+    /// Coverage level of `[low, high]` (bootstrap rule only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<f64>,
+    /// The reason, in one sentence.
+    pub reason: String,
+}
+
+/// The A/A floor measured before the comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Floor {
+    /// A/A pairs per side (A against A′, B against B′).
+    pub pairs: usize,
+    /// A's floor, a fraction (0.9 quantile of |δ*| of A against A′); `None` under the few-runs
+    /// rule.
+    pub a: Option<f64>,
+    /// B's floor, a fraction; `None` under the few-runs rule.
+    pub b: Option<f64>,
+    /// The floor the comparison must clear: the larger of `a` and `b` (0 under the few-runs
+    /// rule, which has its own tolerances).
+    pub floor: f64,
+    /// Under the few-runs rule: the rule applied to A against A′ and to B against B′; each
+    /// should be parity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub few_runs: Option<[FewRunsVerdict; 2]>,
+}
+
+impl Floor {
+    /// The floor from the A/A series `a`, `a2` (A against A′) and `b`, `b2`, paired by index:
+    /// the library's [`aa_noise_floor`] per side from 11 pairs on, else the few-runs rule on
+    /// each pair of series.
+    pub fn from_series(
+        a: &[f64],
+        a2: &[f64],
+        b: &[f64],
+        b2: &[f64],
+        opts: &AnalysisOptions,
+    ) -> Result<Floor> {
+        let pairs = a.len().min(b.len());
+        if Rule::for_pairs(pairs) == Rule::Bootstrap {
+            let est = opts.estimate_options();
+            let fa = aa_noise_floor(a, a2, &est)?;
+            let fb = aa_noise_floor(b, b2, &est)?;
+            Ok(Floor {
+                pairs,
+                a: Some(fa),
+                b: Some(fb),
+                floor: fa.max(fb),
+                few_runs: None,
+            })
+        } else {
+            Ok(Floor {
+                pairs,
+                a: None,
+                b: None,
+                floor: 0.0,
+                few_runs: Some([
+                    few_runs_verdict(a2, a, &opts.few_runs)?,
+                    few_runs_verdict(b2, b, &opts.few_runs)?,
+                ]),
+            })
+        }
+    }
+}
+
+/// Options of the analysis.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnalysisOptions {
+    /// `--threshold`, a fraction (default [`DEFAULT_THRESHOLD`]).
+    pub threshold: f64,
+    /// Coverage level of the interval (0.95).
+    pub level: f64,
+    /// Bootstrap replicates (5,000).
+    pub resamples: usize,
+    /// The bootstrap's seed (never 0 here: the caller resolves it and records it).
+    pub seed: u64,
+    /// The few-runs rule's parity band and absolute floor (the library's defaults: 4 %,
+    /// 25 µs).
+    pub few_runs: FewRunsRule,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            threshold: DEFAULT_THRESHOLD,
+            level: 0.95,
+            resamples: stats::DEFAULT_RESAMPLES,
+            seed: 1,
+            few_runs: FewRunsRule::default(),
+        }
+    }
+}
+
+impl AnalysisOptions {
+    fn estimate_options(&self) -> EstimateOptions {
+        EstimateOptions::default()
+            .paired(true)
+            .level(self.level)
+            .resamples(self.resamples)
+            .seed(self.seed)
+    }
+}
+
+/// The result of [`analyse`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// Which rule decided.
+    pub rule: Rule,
+    /// The verdict object.
+    pub verdict: VerdictSummary,
+    /// The library's estimate (bootstrap rule): `delta = 1 − median_i(A[i]/B[i])`, positive
+    /// when B is slower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimate>,
+    /// The library's few-runs verdict with B as the candidate (few-runs rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub few_runs: Option<FewRunsVerdict>,
+}
+
+/// The paired estimate of `a` against `b` (the relative difference `1 − median_i(A[i]/B[i])`
+/// and its bootstrap interval), resampling blocks when the paired ratios are autocorrelated.
+pub fn estimate(a: &[f64], b: &[f64], opts: &AnalysisOptions) -> Result<Estimate> {
+    let ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
+    let block = match lag1_autocorrelation(&ratios) {
+        Ok(r) if r > BLOCK_AUTOCORRELATION => auto_block_length(ratios.len()),
+        _ => 1,
+    };
+    Ok(estimate_difference(
+        a,
+        b,
+        &opts.estimate_options().block_length(block),
+    )?)
+}
+
+/// Decides on the paired wall times `a` and `b` (ns, `a[i]` and `b[i]` from pair `i`) with
+/// the rule for their number of pairs (see [`Rule::for_pairs`]), against `floor` (`None`:
+/// validation was skipped).
+pub fn analyse(
+    a: &[f64],
+    b: &[f64],
+    floor: Option<&Floor>,
+    opts: &AnalysisOptions,
+) -> Result<Analysis> {
+    let pairs = a.len().min(b.len());
+    let (a, b) = (&a[..pairs], &b[..pairs]);
+    match Rule::for_pairs(pairs) {
+        Rule::FewRuns => {
+            let v = few_runs_verdict(b, a, &opts.few_runs)?;
+            let outcome = match v.outcome {
+                FewRunsOutcome::Win => Outcome::Win,
+                FewRunsOutcome::Parity => Outcome::Parity,
+                FewRunsOutcome::Loss => Outcome::Loss,
+            };
+            let reason = match v.outcome {
+                FewRunsOutcome::Parity => format!(
+                    "parity: the median ratio {:.3} (tolerance {:.3}) and the best-run ratio \
+                     {:.3} (tolerance {:.3}) do not both leave their tolerance",
+                    v.ratio, v.tolerance, v.best_ratio, v.best_tolerance
+                ),
+                _ => format!(
+                    "{}: both the median ratio {:.3} (tolerance {:.3}) and the best-run ratio \
+                     {:.3} (tolerance {:.3}) leave their tolerance",
+                    v.outcome, v.ratio, v.tolerance, v.best_ratio, v.best_tolerance
+                ),
+            };
+            Ok(Analysis {
+                rule: Rule::FewRuns,
+                verdict: VerdictSummary {
+                    outcome,
+                    ratio: v.ratio,
+                    best_ratio: v.best_ratio,
+                    tolerance: v.tolerance,
+                    noise: v.noise,
+                    low: None,
+                    high: None,
+                    level: None,
+                    reason,
+                },
+                estimate: None,
+                few_runs: Some(v),
+            })
+        }
+        Rule::Bootstrap => {
+            let est = estimate(a, b, opts)?;
+            let noise = floor.map_or(0.0, |f| f.floor);
+            let tolerance = opts.threshold.max(noise);
+            let ratio = est.ratio();
+            let (outcome, reason) = match decide(&est, noise, 0.0) {
+                Verdict::CannotTell(why) => (Outcome::CannotTell, why.to_string()),
+                direction => {
+                    // The claim's relative size on the 1 − faster/slower scale, at its
+                    // least favourable end of the interval.
+                    let (claim, bound) = match direction {
+                        Verdict::AFaster => (Outcome::Slower, est.low),
+                        _ => (Outcome::Faster, 1.0 - ratio.high),
+                    };
+                    let rule = lower_bound_rule(bound, tolerance)?;
+                    let word = if claim == Outcome::Slower {
+                        "slower"
+                    } else {
+                        "faster"
+                    };
+                    if rule.accepted {
+                        (
+                            claim,
+                            format!(
+                                "B is {word}: the interval's least favourable end, {:.2} %, \
+                                 clears the tolerance {:.2} % (the larger of the {:.2} % \
+                                 threshold and the {:.2} % A/A floor)",
+                                100.0 * bound,
+                                100.0 * tolerance,
+                                100.0 * opts.threshold,
+                                100.0 * noise
+                            ),
+                        )
+                    } else {
+                        (
+                            Outcome::CannotTell,
+                            format!(
+                                "B looks {word} and the interval excludes no difference, but \
+                                 its least favourable end, {:.2} %, does not clear the \
+                                 tolerance {:.2} % (the larger of the {:.2} % threshold and \
+                                 the {:.2} % A/A floor); too small to claim",
+                                100.0 * bound,
+                                100.0 * tolerance,
+                                100.0 * opts.threshold,
+                                100.0 * noise
+                            ),
+                        )
+                    }
+                }
+            };
+            Ok(Analysis {
+                rule: Rule::Bootstrap,
+                verdict: VerdictSummary {
+                    outcome,
+                    ratio: ratio.ratio,
+                    best_ratio: stats::min(b)? / stats::min(a)?,
+                    tolerance,
+                    noise,
+                    low: Some(ratio.low),
+                    high: Some(ratio.high),
+                    level: Some(est.level),
+                    reason,
+                },
+                estimate: Some(est),
+                few_runs: None,
+            })
+        }
+    }
+}
+
+/// A side's summary for the terminal and the JSON result (times in ns, sizes in bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SideSummary {
+    /// Timed runs.
+    pub runs: usize,
+    /// Median wall time.
+    pub median_ns: f64,
+    /// Fastest run.
+    pub min_ns: f64,
+    /// Slowest run.
+    pub max_ns: f64,
+    /// Mean wall time.
+    pub mean_ns: f64,
+    /// Sample standard deviation of the wall times (0 for one run).
+    pub std_dev_ns: f64,
+    /// Median user CPU time.
+    pub user_median_ns: f64,
+    /// Median system CPU time.
+    pub sys_median_ns: f64,
+    /// Median maximum resident set size.
+    pub max_rss_median_bytes: f64,
+    /// Largest maximum resident set size of any run.
+    pub max_rss_max_bytes: f64,
+}
+
+impl SideSummary {
+    /// Summarises one side's runs: `wall`, `user`, `sys` in ns and `rss` in bytes, run by run.
+    pub fn new(wall: &[f64], user: &[f64], sys: &[f64], rss: &[f64]) -> Result<SideSummary> {
+        Ok(SideSummary {
+            runs: wall.len(),
+            median_ns: stats::median(wall)?,
+            min_ns: stats::min(wall)?,
+            max_ns: stats::max(wall)?,
+            mean_ns: stats::mean(wall)?,
+            std_dev_ns: stats::std_dev(wall).unwrap_or(0.0),
+            user_median_ns: stats::median(user)?,
+            sys_median_ns: stats::median(sys)?,
+            max_rss_median_bytes: stats::median(rss)?,
+            max_rss_max_bytes: stats::max(rss)?,
+        })
+    }
+}
+
+/// A run of the sides' own series that deserves a second look; `Display` is one sentence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Warning {
+    /// A side's run times trend with their position (Spearman test, p < 0.05, and the halves'
+    /// medians differ by more than 1 %).
+    Drift {
+        /// `A` or `B`.
+        side: String,
+        /// Second half's median over the first's, minus 1 (fraction).
+        shift: f64,
+        /// The trend test's p-value.
+        p_value: f64,
+    },
+    /// A side's first timed run was much slower than the rest: a cache not yet warm.
+    SlowFirstRun {
+        /// `A` or `B`.
+        side: String,
+        /// The first run (ns).
+        first_ns: f64,
+        /// The median of the others (ns).
+        median_ns: f64,
+    },
+    /// The medians differ but the best runs do not: the signature of two timing modes.
+    TimingModes {
+        /// `median(B) / median(A)`.
+        ratio: f64,
+        /// `min(B) / min(A)`.
+        best_ratio: f64,
+    },
+    /// A side's median run is less than twice the time to start and reap an empty command.
+    NearStartFloor {
+        /// `A` or `B`.
+        side: String,
+        /// The side's median (ns).
+        median_ns: f64,
+        /// The empty command's median (ns).
+        floor_ns: f64,
+    },
+    /// A/A validation was skipped.
+    NoValidation,
+    /// Under the few-runs rule, identical commands were not judged parity.
+    AaNotParity {
+        /// `A` or `B`.
+        side: String,
+        /// The outcome for the identical pair.
+        outcome: FewRunsOutcome,
+    },
+    /// The time budget ran out before the interval reached the requested width.
+    NotPrecise {
+        /// The interval's half-width on the relative difference (fraction).
+        half_width: f64,
+        /// The requested `--width` (fraction).
+        width: f64,
+    },
+    /// The time budget ran out before 11 pairs, so the few-runs rule decided.
+    CutShort {
+        /// Pairs measured.
+        pairs: usize,
+    },
+    /// Runs that failed were timed because of `--ignore-failure`.
+    FailuresIgnored {
+        /// How many timed runs failed.
+        failed: usize,
+    },
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Warning::Drift {
+                side,
+                shift,
+                p_value,
+            } => write!(
+                f,
+                "{side}'s run times drifted: the second half's median is {:+.1} % from the first's \
+                 (trend test p = {p_value:.3}); something on the machine changed during the runs",
+                100.0 * shift
+            ),
+            Warning::SlowFirstRun {
+                side,
+                first_ns,
+                median_ns,
+            } => write!(
+                f,
+                "{side}'s first timed run ({}) was much slower than the rest (median {}); caches \
+                 may not have been warm: consider more --warmup runs",
+                crate::output::duration(*first_ns),
+                crate::output::duration(*median_ns)
+            ),
+            Warning::TimingModes { ratio, best_ratio } => write!(
+                f,
+                "the medians differ (ratio {ratio:.3}) but the best runs do not (ratio \
+                 {best_ratio:.3}): the signature of two timing modes, not of different code"
+            ),
+            Warning::NearStartFloor {
+                side,
+                median_ns,
+                floor_ns,
+            } => write!(
+                f,
+                "{side}'s median run ({}) is less than twice the time to start and reap an empty \
+                 command ({}): most of what is measured is process start",
+                crate::output::duration(*median_ns),
+                crate::output::duration(*floor_ns)
+            ),
+            Warning::NoValidation => f.write_str(
+                "A/A validation skipped (--no-validation): the verdict rests on the threshold \
+                 alone, with no measured noise floor",
+            ),
+            Warning::AaNotParity { side, outcome } => write!(
+                f,
+                "identical runs of {side} were judged a {outcome} by the few-runs rule: this \
+                 machine is too noisy for so few runs; use more --runs"
+            ),
+            Warning::NotPrecise { half_width, width } => write!(
+                f,
+                "--max-time ran out with the interval at ±{:.2} %, wider than --width {:.2} %",
+                100.0 * half_width,
+                100.0 * width
+            ),
+            Warning::CutShort { pairs } => write!(
+                f,
+                "--max-time ran out after {pairs} pairs, fewer than 11, so the few-runs rule \
+                 decided"
+            ),
+            Warning::FailuresIgnored { failed } => write!(
+                f,
+                "{failed} timed runs failed and were timed anyway (--ignore-failure)"
+            ),
+        }
+    }
+}
+
+/// The warnings that the run times alone support: drift, a slow first run, timing modes, and
+/// runs near the process-start floor (`start_floor_ns`, the empty command's median, if
+/// measured). `a` and `b` are in measurement order.
+pub fn series_warnings(
+    a: &[f64],
+    b: &[f64],
+    start_floor_ns: Option<f64>,
+    rule: &FewRunsRule,
+) -> Vec<Warning> {
+    let mut out = Vec::new();
+    for (side, xs) in [("A", a), ("B", b)] {
+        if xs.len() >= DRIFT_MIN_SAMPLES.max(8)
+            && let Ok(d) = detect_drift(xs)
+            && d.drifted(DRIFT_LEVEL)
+            && d.relative_shift.abs() > 0.01
+        {
+            out.push(Warning::Drift {
+                side: side.into(),
+                shift: d.relative_shift,
+                p_value: d.p_value,
+            });
+        }
+        if xs.len() >= 3
+            && let (Ok(m), Ok(iqr)) = (stats::median(&xs[1..]), stats::iqr(&xs[1..]))
+            && xs[0] > m + (3.0 * iqr).max(0.2 * m)
+        {
+            out.push(Warning::SlowFirstRun {
+                side: side.into(),
+                first_ns: xs[0],
+                median_ns: m,
+            });
+        }
+    }
+    if let Ok(v) = few_runs_verdict(b, a, rule) {
+        let within = |r: f64| r <= 1.0 + rule.parity && r * (1.0 + rule.parity) >= 1.0;
+        if !within(v.ratio) && within(v.best_ratio) {
+            out.push(Warning::TimingModes {
+                ratio: v.ratio,
+                best_ratio: v.best_ratio,
+            });
+        }
+    }
+    if let Some(floor) = start_floor_ns {
+        for (side, xs) in [("A", a), ("B", b)] {
+            if let Ok(m) = stats::median(xs)
+                && m < 2.0 * floor
+            {
+                out.push(Warning::NearStartFloor {
+                    side: side.into(),
+                    median_ns: m,
+                    floor_ns: floor,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(base: f64, n: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| base * (1.0 + 0.002 * ((i * 7) % 5) as f64))
+            .collect()
+    }
+
+    #[test]
+    fn twice_the_time_is_slower_under_both_rules() {
+        let o = AnalysisOptions::default();
+        let (a, b) = (series(1e7, 15), series(2e7, 15));
+        let v = analyse(&a, &b, None, &o).unwrap();
+        assert_eq!(
+            (v.rule, v.verdict.outcome),
+            (Rule::Bootstrap, Outcome::Slower)
+        );
+        assert!((v.verdict.ratio - 2.0).abs() < 0.02);
+        let v = analyse(&a[..5], &b[..5], None, &o).unwrap();
+        assert_eq!((v.rule, v.verdict.outcome), (Rule::FewRuns, Outcome::Loss));
+        let v = analyse(&b[..5], &a[..5], None, &o).unwrap();
+        assert_eq!(v.verdict.outcome, Outcome::Win);
+        let v = analyse(&b, &a, None, &o).unwrap();
+        assert_eq!(v.verdict.outcome, Outcome::Faster);
+    }
+
+    #[test]
+    fn identical_series_cannot_tell_or_are_parity() {
+        let o = AnalysisOptions::default();
+        let a = series(1e7, 21);
+        let v = analyse(&a, &a, None, &o).unwrap();
+        assert_eq!(v.verdict.outcome, Outcome::CannotTell);
+        let v = analyse(&a[..7], &a[..7], None, &o).unwrap();
+        assert_eq!(v.verdict.outcome, Outcome::Parity);
+    }
+
+    #[test]
+    fn a_floor_or_threshold_above_the_difference_gives_cannot_tell() {
+        let mut o = AnalysisOptions::default();
+        let (a, b) = (series(1e7, 15), series(1.03e7, 15));
+        assert_eq!(
+            analyse(&a, &b, None, &o).unwrap().verdict.outcome,
+            Outcome::Slower
+        );
+        let floor = Floor {
+            pairs: 11,
+            a: Some(0.05),
+            b: Some(0.01),
+            floor: 0.05,
+            few_runs: None,
+        };
+        let v = analyse(&a, &b, Some(&floor), &o).unwrap();
+        assert_eq!(v.verdict.outcome, Outcome::CannotTell);
+        assert_eq!((v.verdict.noise, v.verdict.tolerance), (0.05, 0.05));
+        o.threshold = 0.04;
+        let v = analyse(&a, &b, None, &o).unwrap();
+        assert_eq!(v.verdict.outcome, Outcome::CannotTell);
+        assert!(
+            v.verdict.reason.contains("does not clear"),
+            "{}",
+            v.verdict.reason
+        );
+    }
+
+    #[test]
+    fn warnings_from_constructed_series() {
+        let rule = FewRunsRule::default();
+        let rising: Vec<f64> = (0..20).map(|i| 1e7 * (1.0 + 0.01 * f64::from(i))).collect();
+        let w = series_warnings(&rising, &rising, None, &rule);
+        assert!(
+            w.iter()
+                .any(|w| matches!(w, Warning::Drift { side, .. } if side == "A"))
+        );
+        let mut slow_first = series(1e7, 10);
+        slow_first[0] = 3e7;
+        let w = series_warnings(&slow_first, &series(1e7, 10), Some(6e6), &rule);
+        assert!(w.iter().any(|w| matches!(w, Warning::SlowFirstRun { .. })));
+        assert!(
+            w.iter()
+                .any(|w| matches!(w, Warning::NearStartFloor { .. }))
+        );
+        // Two modes: same best runs, B's median in the slow mode.
+        let a = [570.0, 572.0, 575.0, 720.0, 571.0].map(|x| x * 1e3);
+        let b = [566.0, 715.0, 722.0, 719.0, 574.0].map(|x| x * 1e3);
+        let w = series_warnings(&a, &b, None, &rule);
+        assert!(
+            w.iter().any(|w| matches!(w, Warning::TimingModes { .. })),
+            "{w:?}"
+        );
+    }
+}

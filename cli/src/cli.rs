@@ -1,0 +1,169 @@
+//! The command line, parsed by clap. Option names follow hyperfine's where the meaning is the
+//! same (`--warmup`, `--prepare`, `--runs`, `--shell`, `--show-output`, `--ignore-failure`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Default `--warmup`: 2 discarded runs of each command before anything is timed.
+pub const DEFAULT_WARMUP: usize = 2;
+/// Default `--validation-runs`: 11 A/A pairs per command, the fewest the bootstrap accepts.
+pub const DEFAULT_VALIDATION_PAIRS: usize = 11;
+/// Default `--width`: 0.01. Measuring stops once the 95 % interval's half-width on the
+/// relative difference is at most 1 %.
+pub const DEFAULT_WIDTH: f64 = 0.01;
+/// Default `--max-time`: 60 s for the comparison stage; also the longest one run may take.
+pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(60);
+/// Default `--max-runs`: at most 10,000 pairs, whatever the time budget.
+pub const DEFAULT_MAX_PAIRS: usize = 10_000;
+
+/// `rtcompare`: is one whole program really faster than another?
+#[derive(Debug, Parser)]
+#[command(name = "rtcompare", version, about, long_about = None)]
+pub struct Cli {
+    /// What to compare.
+    #[command(subcommand)]
+    pub command: Commands,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Commands {
+    /// Compare two commands: interleaved ABBA runs after warm-ups, an A/A noise floor, a paired
+    /// bootstrap interval of B's time over A's, and a verdict (or "cannot tell").
+    Cmd(CmdArgs),
+}
+
+/// Options of `rtcompare cmd`.
+#[derive(Debug, Clone, Args)]
+pub struct CmdArgs {
+    /// The baseline command A.
+    #[arg(value_name = "COMMAND_A")]
+    pub command_a: String,
+    /// The candidate command B; ratios are B's time over A's.
+    #[arg(value_name = "COMMAND_B")]
+    pub command_b: String,
+    /// Discarded runs of each command before anything is timed.
+    #[arg(short, long, value_name = "N", default_value_t = DEFAULT_WARMUP)]
+    pub warmup: usize,
+    /// A command run before every run (warm-up, validation and timed), not timed.
+    #[arg(short, long, value_name = "CMD")]
+    pub prepare: Option<String>,
+    /// The shell that runs each command (the command is appended as one argument), or `none`
+    /// to split the command into words and execute it directly.
+    #[arg(short = 'S', long, value_name = "SHELL", default_value = "sh -c")]
+    pub shell: String,
+    /// Let the commands write to this terminal (by default stdout and stderr go to
+    /// /dev/null; stdin is always /dev/null).
+    #[arg(long)]
+    pub show_output: bool,
+    /// Time runs that exit non-zero instead of stopping.
+    #[arg(short, long)]
+    pub ignore_failure: bool,
+    /// Skip the A/A runs (A against A′, B against B′) that measure the noise floor.
+    #[arg(long)]
+    pub no_validation: bool,
+    /// A/A pairs per command for the noise floor.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_VALIDATION_PAIRS)]
+    pub validation_runs: usize,
+    /// Exactly N timed pairs (N runs of each command). Fewer than 11 selects the few-runs rule.
+    #[arg(short, long, value_name = "N")]
+    pub runs: Option<usize>,
+    /// Stop once the interval's half-width is at most this (a percentage such as `1%`, or a
+    /// fraction such as 0.01), after at least 11 pairs.
+    #[arg(long, value_name = "PCT", default_value = "1%", value_parser = parse_fraction)]
+    pub width: f64,
+    /// Smallest difference worth claiming: the interval's least favourable end must exceed it
+    /// (and the A/A floor).
+    #[arg(long, value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
+    pub threshold: f64,
+    /// Time budget of the comparison stage, and the longest one run may take (`60`, `90s`,
+    /// `500ms`, `2m`).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    pub max_time: Duration,
+    /// Most timed pairs, whatever the time budget.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PAIRS)]
+    pub max_runs: usize,
+    /// Write the full result (every run, the environment, the verdict) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Seed of the bootstrap (0 or absent: draw one; the result records it).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Exit with status 1 when B is found slower than A (`slower` or `loss`).
+    #[arg(long)]
+    pub fail_on_regression: bool,
+}
+
+/// Parses `1%`, `0.5 %` or `0.01` into a fraction in `[0, 1)`.
+pub fn parse_fraction(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let (number, scale) = match t.strip_suffix('%') {
+        Some(n) => (n.trim(), 0.01),
+        None => (t, 1.0),
+    };
+    let v: f64 = number.parse().map_err(|_| {
+        format!("`{s}` is not a number; write a percentage such as 1% or a fraction such as 0.01")
+    })?;
+    let v = v * scale;
+    if !(v.is_finite() && (0.0..1.0).contains(&v)) {
+        return Err(format!(
+            "`{s}` is out of range: expected 0% to just under 100%"
+        ));
+    }
+    Ok(v)
+}
+
+/// Parses `60`, `60s`, `1.5s`, `500ms` or `2m` into a positive duration.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (number, unit) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration; write 60, 90s, 500ms or 2m"))?;
+    let secs = v * unit;
+    if !(secs.is_finite() && secs > 0.0 && secs < 1e9) {
+        return Err(format!(
+            "`{s}` is out of range: expected a positive duration"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fractions_and_durations_parse() {
+        assert_eq!(parse_fraction("1%").unwrap(), 0.01);
+        assert_eq!(parse_fraction(" 2.5 % ").unwrap(), 0.025);
+        assert_eq!(parse_fraction("0.03").unwrap(), 0.03);
+        for bad in ["x", "100%", "-1%", "1.5", "nan"] {
+            assert!(parse_fraction(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_duration("60").unwrap(), Duration::from_secs(60));
+        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
+        for bad in ["0", "-1s", "soon", "inf"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

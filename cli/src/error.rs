@@ -1,0 +1,110 @@
+//! The command-line tool's one error type, and the exit status each error maps to.
+
+use std::path::PathBuf;
+
+/// Exit status of a comparison that reached a verdict (any verdict, including "cannot tell").
+pub const EXIT_OK: i32 = 0;
+/// Exit status with `--fail-on-regression` when B was found slower than A.
+pub const EXIT_REGRESSION: i32 = 1;
+/// Exit status of a usage error (a bad flag or value) or a run error (a command that cannot
+/// start, fails, or times out; a file that cannot be read or written).
+pub const EXIT_ERROR: i32 = 2;
+/// Exit status after SIGINT or SIGTERM: 128 + 2, as a shell reports a process ended by
+/// Ctrl-C. Every child has been killed and reaped by then.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Everything that can stop `rtcompare` before it reports a verdict.
+///
+/// The `Display` text is one sentence that names what went wrong and how to fix it; `main`
+/// prints it after `error: ` on stderr and exits with [`CliError::exit_code`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CliError {
+    /// A flag or value that cannot be used (checked after clap's own parsing).
+    #[error("{0}")]
+    Usage(String),
+    /// A command could not be started at all (for example the program does not exist).
+    #[error("cannot start {name} `{command}`: {source}")]
+    Spawn {
+        /// Which command: `A`, `B`, or `--prepare`.
+        name: String,
+        /// The command as given.
+        command: String,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// A command ran but failed: a non-zero exit status or a signal.
+    #[error(
+        "{name} `{command}` failed ({status}){hint}; the comparison stopped. Fix the command, or \
+         pass --ignore-failure to time failing runs too"
+    )]
+    Failed {
+        /// Which command: `A`, `B`, or `--prepare`.
+        name: String,
+        /// The command as given.
+        command: String,
+        /// `exit status 3` or `killed by signal 9`.
+        status: String,
+        /// An extra hint (for example for exit status 127, "command not found"), or empty.
+        hint: String,
+    },
+    /// A run took longer than its time limit and was killed.
+    #[error(
+        "{name} `{command}` ran longer than {limit_s} s and was killed; raise --max-time if \
+         one run really takes that long"
+    )]
+    Timeout {
+        /// Which command.
+        name: String,
+        /// The command as given.
+        command: String,
+        /// The limit in seconds.
+        limit_s: f64,
+    },
+    /// SIGINT or SIGTERM arrived; the running child was killed and reaped.
+    #[error("interrupted; the running command was killed and reaped")]
+    Interrupted,
+    /// A system call the runner depends on failed.
+    #[error("{call} failed: {source}")]
+    System {
+        /// The call (`wait4`, `waitid`, …).
+        call: &'static str,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// A file could not be read or written.
+    #[error("cannot {action} {}: {source}", path.display())]
+    File {
+        /// `read` or `write`.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// A file was read but its contents are not what was expected.
+    #[error("{}: {reason}", path.display())]
+    BadFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The library's statistics refused the data (for example a run time of zero).
+    #[error(transparent)]
+    Stats(#[from] rtcompare::Error),
+}
+
+impl CliError {
+    /// The process exit status for this error: [`EXIT_INTERRUPTED`] (130) after a signal,
+    /// [`EXIT_ERROR`] (2) for everything else.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Interrupted => EXIT_INTERRUPTED,
+            _ => EXIT_ERROR,
+        }
+    }
+}
+
+/// Shorthand for `Result<T, CliError>`.
+pub type Result<T, E = CliError> = std::result::Result<T, E>;

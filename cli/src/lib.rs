@@ -1,0 +1,68 @@
+//! The `rtcompare` command-line tool: is one whole program really faster than another?
+//!
+//! `rtcompare cmd A B` runs the two commands interleaved (ABBA) as whole processes after
+//! discarded warm-ups, measures each against itself first for an A/A noise floor, stops when
+//! the paired bootstrap interval of B's time over A's is tight enough, and decides with the
+//! lower-bound rule, or with the few-runs rule for fewer than 11 pairs. Every statistic comes
+//! from the [`rtcompare`] library; this crate only runs processes and prints.
+//!
+//! The binary is a thin `main` over [`run`]; the modules are public so the tool's pure parts
+//! (the analysis, the JSON layout) can be tested and reused.
+#![deny(missing_docs)]
+
+pub mod analysis;
+pub mod cli;
+pub mod error;
+pub mod output;
+pub mod process;
+pub mod session;
+pub mod signals;
+
+use clap::Parser;
+
+use cli::{Cli, Commands};
+use error::{CliError, EXIT_ERROR, EXIT_OK, EXIT_REGRESSION};
+
+/// Parses `args` (including the program name), runs the subcommand, prints its output, and
+/// returns the process exit status: 0 on any verdict, 1 with `--fail-on-regression` when B is
+/// slower, 2 on a usage or run error, 130 after Ctrl-C or SIGTERM.
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
+        }
+    };
+    signals::install();
+    match execute(&cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn execute(cli: &Cli) -> Result<i32, CliError> {
+    match &cli.command {
+        Commands::Cmd(args) => {
+            let result = session::run(args)?;
+            print!("{}", session::summary(&result));
+            if let Some(path) = &args.json {
+                session::write_json(&result, path)?;
+            }
+            Ok(
+                if args.fail_on_regression && result.verdict.outcome.is_regression() {
+                    EXIT_REGRESSION
+                } else {
+                    EXIT_OK
+                },
+            )
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! What people read: the terminal summary on stdout, and the progress line on stderr (drawn by
+//! indicatif only when stderr is a terminal, between runs, never while one is timed).
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::analysis::{Outcome, Rule};
+use crate::session::CmdResult;
+
+/// A duration in nanoseconds as `812 ns`, `45.3 µs`, `21.34 ms` or `1.234 s`.
+pub fn duration(ns: f64) -> String {
+    let a = ns.abs();
+    if a < 1e3 {
+        format!("{ns:.0} ns")
+    } else if a < 1e6 {
+        format!("{:.1} µs", ns / 1e3)
+    } else if a < 1e9 {
+        format!("{:.2} ms", ns / 1e6)
+    } else {
+        format!("{:.3} s", ns / 1e9)
+    }
+}
+
+/// A size in bytes as `812 B`, `45.3 KiB`, `21.3 MiB` or `1.23 GiB`.
+pub fn bytes(b: f64) -> String {
+    const K: f64 = 1024.0;
+    if b < K {
+        format!("{b:.0} B")
+    } else if b < K * K {
+        format!("{:.1} KiB", b / K)
+    } else if b < K * K * K {
+        format!("{:.1} MiB", b / (K * K))
+    } else {
+        format!("{:.2} GiB", b / (K * K * K))
+    }
+}
+
+/// The progress line: a spinner with a message on stderr when it is a terminal, nothing
+/// otherwise.
+pub struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    /// A progress line if stderr is a terminal, else a silent one.
+    pub fn new() -> Progress {
+        if !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}") {
+            bar.set_style(style);
+        }
+        Progress(Some(bar))
+    }
+
+    /// Shows `msg` (called between runs).
+    pub fn set(&self, msg: String) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(msg);
+            bar.tick();
+        }
+    }
+
+    /// Removes the line.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress::new()
+    }
+}
+
+/// The terminal summary: each command's runs, the comparison, the verdict with the rule that
+/// decided and its reason, and the warnings.
+pub fn summary(r: &CmdResult) -> String {
+    let mut s = String::new();
+    for (name, side) in [("A", &r.a), ("B", &r.b)] {
+        let m = &side.summary;
+        let _ = writeln!(s, "{name}: {}", side.command);
+        let _ = writeln!(
+            s,
+            "   median {}, min {} … max {}, mean {} ± {} (σ), {} runs",
+            duration(m.median_ns),
+            duration(m.min_ns),
+            duration(m.max_ns),
+            duration(m.mean_ns),
+            duration(m.std_dev_ns),
+            m.runs
+        );
+        let _ = writeln!(
+            s,
+            "   user {}, sys {} (medians), max RSS {} (median; largest {})",
+            duration(m.user_median_ns),
+            duration(m.sys_median_ns),
+            bytes(m.max_rss_median_bytes),
+            bytes(m.max_rss_max_bytes)
+        );
+    }
+    match &r.floor {
+        Some(f) => match (f.a, f.b) {
+            (Some(fa), Some(fb)) => {
+                let _ = writeln!(
+                    s,
+                    "A/A floor: {:.2} % (A against A′ {:.2} %, B against B′ {:.2} %; 0.9 quantile \
+                     of the bootstrap |difference| over {} pairs each)",
+                    100.0 * f.floor,
+                    100.0 * fa,
+                    100.0 * fb,
+                    f.pairs
+                );
+            }
+            _ => {
+                if let Some([va, vb]) = &f.few_runs {
+                    let _ = writeln!(
+                        s,
+                        "A/A check ({} runs each): A against A′ {}, B against B′ {}",
+                        f.pairs, va.outcome, vb.outcome
+                    );
+                }
+            }
+        },
+        None => {
+            let _ = writeln!(s, "A/A floor: not measured (--no-validation)");
+        }
+    }
+    let v = &r.verdict;
+    match (v.low, v.high, v.level) {
+        (Some(low), Some(high), Some(level)) => {
+            let _ = writeln!(
+                s,
+                "B takes {:.3} times as long as A, {:.0} % interval [{:.3}, {:.3}] ({} pairs, \
+                 paired bootstrap); best runs {:.3}",
+                v.ratio,
+                100.0 * level,
+                low,
+                high,
+                r.pairs,
+                v.best_ratio
+            );
+        }
+        _ => {
+            let _ = writeln!(
+                s,
+                "B takes {:.3} times as long as A (ratio of medians, {} runs each); best runs \
+                 {:.3}; spread {:.1} %",
+                v.ratio,
+                r.pairs,
+                v.best_ratio,
+                100.0 * v.noise
+            );
+        }
+    }
+    let word = match v.outcome {
+        Outcome::Faster => "B is FASTER",
+        Outcome::Slower => "B is SLOWER",
+        Outcome::CannotTell => "CANNOT TELL",
+        Outcome::Win => "WIN for B",
+        Outcome::Parity => "PARITY",
+        Outcome::Loss => "LOSS for B",
+    };
+    let rule = match r.rule {
+        Rule::Bootstrap => "bootstrap rule: the interval's bound against max(threshold, A/A floor)",
+        Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",
+    };
+    let _ = writeln!(s, "Verdict: {word} ({rule}).");
+    let _ = writeln!(s, "   {}", v.reason);
+    for w in &r.warnings {
+        let _ = writeln!(s, "warning: {}", w.message);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units() {
+        assert_eq!(duration(812.0), "812 ns");
+        assert_eq!(duration(45_300.0), "45.3 µs");
+        assert_eq!(duration(21_340_000.0), "21.34 ms");
+        assert_eq!(duration(1.234e9), "1.234 s");
+        assert_eq!(bytes(100.0), "100 B");
+        assert_eq!(bytes(2048.0), "2.0 KiB");
+        assert_eq!(bytes(50.0 * 1024.0 * 1024.0), "50.0 MiB");
+    }
+}

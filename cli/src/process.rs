@@ -1,0 +1,489 @@
+//! Running one command as a whole process and measuring it: wall time from spawn to reap on
+//! the monotonic clock, user and system CPU time and the maximum resident set size from
+//! `wait4`, and the exit status.
+//!
+//! Every child runs in a process group of its own, with stdin from `/dev/null` and its output
+//! discarded unless asked for. A watchdog thread kills the whole group (a shell, and the
+//! pipeline it started) when the run's time limit passes or SIGINT/SIGTERM arrives; the main
+//! thread waits with `waitid(WNOWAIT)` first and tells the watchdog before it reaps, so the
+//! watchdog can never signal a process id that has been reused.
+
+use std::ffi::OsString;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{CliError, Result};
+use crate::signals;
+
+/// How often the watchdog looks at the interrupt flag: 20 ms, so Ctrl-C takes effect at once to
+/// a person while the idle thread costs nothing measurable (50 wake-ups a second).
+const WATCHDOG_POLL: Duration = Duration::from_millis(20);
+
+/// How a command string becomes a program and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shell {
+    /// Run through this shell and its arguments, the command appended as one argument (the
+    /// default: `sh -c`).
+    Program(Vec<String>),
+    /// `--shell none`: split the command into words (single and double quotes group, a
+    /// backslash escapes the next character) and execute the first word directly.
+    None,
+}
+
+impl Default for Shell {
+    fn default() -> Self {
+        Shell::Program(vec!["sh".into(), "-c".into()])
+    }
+}
+
+impl Shell {
+    /// Parses a `--shell` value: `none`, or a shell command line such as `bash -c` or
+    /// `zsh -fc` (split into words like a command under `--shell none`). A bare program name
+    /// (`bash`) gets `-c` appended.
+    pub fn parse(value: &str) -> Result<Shell> {
+        if value.trim() == "none" {
+            return Ok(Shell::None);
+        }
+        let mut words = split_words(value)?;
+        if words.is_empty() {
+            return Err(CliError::Usage(
+                "--shell is empty: give a shell such as `sh -c`, or `none` to run commands \
+                 directly"
+                    .into(),
+            ));
+        }
+        if words.len() == 1 {
+            words.push("-c".into());
+        }
+        Ok(Shell::Program(words))
+    }
+
+    /// The argument vector that runs `command` under this shell. Errors: an empty command, or
+    /// unbalanced quotes under `--shell none`.
+    pub fn argv(&self, command: &str) -> Result<Vec<OsString>> {
+        if command.trim().is_empty() {
+            return Err(CliError::Usage(
+                "a command is empty: give each command as one argument, quoted if it has spaces"
+                    .into(),
+            ));
+        }
+        Ok(match self {
+            Shell::Program(words) => words
+                .iter()
+                .map(OsString::from)
+                .chain(std::iter::once(OsString::from(command)))
+                .collect(),
+            Shell::None => split_words(command)?
+                .into_iter()
+                .map(OsString::from)
+                .collect(),
+        })
+    }
+}
+
+/// Splits a command line into words: whitespace separates, single quotes keep everything
+/// literally, double quotes group (a backslash inside escapes `"` and `\`), and a backslash
+/// outside quotes escapes the next character. No expansion of any kind.
+pub fn split_words(line: &str) -> Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    let unbalanced = |q: char| {
+        CliError::Usage(format!(
+            "unbalanced {q} in `{line}`; close the quote, or use the default --shell to have a \
+             shell parse the command"
+        ))
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(unbalanced('\'')),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err(unbalanced('"')),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err(unbalanced('"')),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(c) = chars.next() {
+                    word.push(c);
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// What one finished run measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Measured {
+    /// Wall time from just before the spawn to just after the reap, on the monotonic clock
+    /// (`std::time::Instant`), in nanoseconds.
+    pub wall_ns: u64,
+    /// User CPU time of the child and its waited-for descendants (`wait4`'s `ru_utime`), ns.
+    pub user_ns: u64,
+    /// System CPU time of the child and its waited-for descendants (`ru_stime`), ns.
+    pub sys_ns: u64,
+    /// Largest resident set size of the child or any waited-for descendant (`ru_maxrss`,
+    /// kibibytes on Linux, converted to bytes).
+    pub max_rss_bytes: u64,
+    /// The exit code, or `None` when a signal ended the process.
+    pub exit_code: Option<i32>,
+    /// The signal that ended the process, if one did.
+    pub signal: Option<i32>,
+}
+
+impl Measured {
+    /// Whether the run succeeded: exit code 0.
+    pub fn success(&self) -> bool {
+        self.exit_code == Some(0)
+    }
+
+    /// `exit status 3`, `killed by signal 9`, or `exit status 0`.
+    pub fn status_text(&self) -> String {
+        match (self.exit_code, self.signal) {
+            (Some(code), _) => format!("exit status {code}"),
+            (None, Some(sig)) => format!("killed by signal {sig}"),
+            (None, None) => "unknown status".into(),
+        }
+    }
+}
+
+/// The child the watchdog watches: its process id (also its process group id) and the instant
+/// after which it is killed.
+#[derive(Debug, Default)]
+struct Slot {
+    watched: Option<(libc::pid_t, Option<Instant>)>,
+    /// Set by the watchdog when it killed the watched child because its time was up.
+    timed_out: bool,
+    shutdown: bool,
+}
+
+/// Spawns and measures commands; owns the watchdog thread (stopped on drop).
+pub struct Runner {
+    shared: Arc<(Mutex<Slot>, Condvar)>,
+    watchdog: Option<thread::JoinHandle<()>>,
+    show_output: bool,
+}
+
+/// Why a run did not produce a measurement.
+#[derive(Debug)]
+pub enum RunFailure {
+    /// The program could not be started.
+    Spawn(std::io::Error),
+    /// The time limit passed; the process group was killed and reaped.
+    Timeout,
+    /// SIGINT or SIGTERM; the process group was killed and reaped.
+    Interrupted,
+    /// A system call failed.
+    System(&'static str, std::io::Error),
+}
+
+impl Runner {
+    /// A runner whose children inherit stdout and stderr when `show_output` is set (else both
+    /// go to `/dev/null`). Starts the watchdog thread.
+    pub fn new(show_output: bool) -> Runner {
+        let shared = Arc::new((Mutex::new(Slot::default()), Condvar::new()));
+        let watched = Arc::clone(&shared);
+        let watchdog = thread::Builder::new()
+            .name("rtcompare-watchdog".into())
+            .spawn(move || watch(&watched))
+            .ok();
+        Runner {
+            shared,
+            watchdog,
+            show_output,
+        }
+    }
+
+    /// Runs `argv` once and measures it; the process group is killed after `limit`.
+    pub fn run(
+        &self,
+        argv: &[OsString],
+        limit: Option<Duration>,
+    ) -> std::result::Result<Measured, RunFailure> {
+        use std::os::unix::process::CommandExt;
+
+        if signals::interrupted() {
+            return Err(RunFailure::Interrupted);
+        }
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| RunFailure::Spawn(std::io::Error::other("empty command")))?;
+        let output = || {
+            if self.show_output {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            }
+        };
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(output())
+            .stderr(output())
+            .process_group(0);
+
+        let start = Instant::now();
+        let child = command.spawn().map_err(RunFailure::Spawn)?;
+        // The pid fits: Linux pids are below 2^22.
+        let pid = child.id() as libc::pid_t;
+        {
+            let (lock, cvar) = &*self.shared;
+            let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
+            slot.watched = Some((pid, limit.map(|l| start + l)));
+            slot.timed_out = false;
+            cvar.notify_one();
+        }
+        // Wait for the exit without reaping, so the pid stays ours while the watchdog may
+        // still signal it.
+        let waited = wait_exited(pid);
+        let timed_out = {
+            let (lock, _) = &*self.shared;
+            let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
+            slot.watched = None;
+            slot.timed_out
+        };
+        // The leader has exited but is not reaped, so its group id is still ours: anything it
+        // left running in the group (a background job) goes with it.
+        kill_group(pid);
+        if let Err(e) = waited {
+            let _ = reap(pid);
+            return Err(RunFailure::System("waitid", e));
+        }
+        let (status, usage) = reap(pid).map_err(|e| RunFailure::System("wait4", e))?;
+        let wall = start.elapsed();
+        drop(child);
+        if signals::interrupted() {
+            return Err(RunFailure::Interrupted);
+        }
+        if timed_out {
+            return Err(RunFailure::Timeout);
+        }
+        let (exit_code, signal) = if libc::WIFEXITED(status) {
+            (Some(libc::WEXITSTATUS(status)), None)
+        } else if libc::WIFSIGNALED(status) {
+            (None, Some(libc::WTERMSIG(status)))
+        } else {
+            (None, None)
+        };
+        Ok(Measured {
+            wall_ns: u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX),
+            user_ns: timeval_ns(usage.ru_utime),
+            sys_ns: timeval_ns(usage.ru_stime),
+            max_rss_bytes: u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024,
+            exit_code,
+            signal,
+        })
+    }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        {
+            let (lock, cvar) = &*self.shared;
+            let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
+            slot.shutdown = true;
+            cvar.notify_one();
+        }
+        if let Some(handle) = self.watchdog.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// The watchdog's loop: kill the watched group when its deadline passes or a signal arrived.
+/// Bounded: it ends when the runner drops.
+fn watch(shared: &(Mutex<Slot>, Condvar)) {
+    let (lock, cvar) = shared;
+    let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        if slot.shutdown {
+            return;
+        }
+        if let Some((pid, deadline)) = slot.watched {
+            let now = Instant::now();
+            let late = deadline.is_some_and(|d| now >= d);
+            if late || signals::interrupted() {
+                kill_group(pid);
+                slot.timed_out = late;
+                // Killed once; the main thread reaps it.
+                slot.watched = None;
+            }
+        }
+        let wait = match slot.watched {
+            Some((_, Some(d))) => d
+                .saturating_duration_since(Instant::now())
+                .min(WATCHDOG_POLL),
+            _ => WATCHDOG_POLL,
+        };
+        slot = cvar
+            .wait_timeout(slot, wait)
+            .map(|(s, _)| s)
+            .unwrap_or_else(|e| e.into_inner().0);
+    }
+}
+
+/// SIGKILL to the process group `pgid` (the child made itself its leader). Errors (the group
+/// is already empty) are ignored.
+fn kill_group(pgid: libc::pid_t) {
+    // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}
+
+/// Blocks until `pid` has exited, without reaping it; retries on EINTR.
+fn wait_exited(pid: libc::pid_t) -> std::io::Result<()> {
+    loop {
+        // SAFETY: waitid writes only into the zeroed siginfo it is given.
+        let rc = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// Reaps `pid` with `wait4`, returning its status and resource usage; retries on EINTR.
+fn reap(pid: libc::pid_t) -> std::io::Result<(libc::c_int, libc::rusage)> {
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: wait4 writes only into the status and the zeroed rusage it is given.
+        let (rc, usage) = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let rc = libc::wait4(pid, &mut status, 0, &mut usage);
+            (rc, usage)
+        };
+        if rc == pid {
+            return Ok((status, usage));
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+fn timeval_ns(t: libc::timeval) -> u64 {
+    let s = u64::try_from(t.tv_sec).unwrap_or(0);
+    let us = u64::try_from(t.tv_usec).unwrap_or(0);
+    s.saturating_mul(1_000_000_000).saturating_add(us * 1_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_like_a_shell_without_expansion() {
+        assert_eq!(split_words("a  b\tc").unwrap(), ["a", "b", "c"]);
+        assert_eq!(
+            split_words("echo 'x y' \"p \\\" q\"").unwrap(),
+            ["echo", "x y", "p \" q"]
+        );
+        assert_eq!(split_words("a\\ b ''").unwrap(), ["a b", ""]);
+        assert!(split_words("echo 'open").is_err());
+        assert!(split_words("echo \"open").is_err());
+        assert!(split_words("   ").unwrap().is_empty());
+    }
+
+    #[test]
+    fn shells_parse() {
+        assert_eq!(Shell::parse("none").unwrap(), Shell::None);
+        assert_eq!(
+            Shell::parse("bash").unwrap(),
+            Shell::Program(vec!["bash".into(), "-c".into()])
+        );
+        assert_eq!(
+            Shell::parse("zsh -fc").unwrap(),
+            Shell::Program(vec!["zsh".into(), "-fc".into()])
+        );
+        assert!(Shell::parse("  ").is_err());
+        assert_eq!(
+            Shell::default().argv("sleep 1").unwrap(),
+            ["sh", "-c", "sleep 1"].map(OsString::from)
+        );
+        assert!(Shell::default().argv(" ").is_err());
+    }
+
+    #[test]
+    fn a_run_is_measured_and_a_missing_program_is_a_spawn_error() {
+        let runner = Runner::new(false);
+        let m = runner
+            .run(&Shell::None.argv("true").unwrap(), None)
+            .unwrap();
+        assert!(m.success() && m.wall_ns > 0 && m.max_rss_bytes > 0);
+        let m = runner
+            .run(&Shell::default().argv("exit 3").unwrap(), None)
+            .unwrap();
+        assert_eq!(m.exit_code, Some(3));
+        assert!(matches!(
+            runner.run(&Shell::None.argv("/nonexistent/program").unwrap(), None),
+            Err(RunFailure::Spawn(_))
+        ));
+    }
+
+    #[test]
+    fn a_run_past_its_limit_is_killed() {
+        let runner = Runner::new(false);
+        let t = Instant::now();
+        let r = runner.run(
+            &Shell::default().argv("sleep 5").unwrap(),
+            Some(Duration::from_millis(100)),
+        );
+        assert!(matches!(r, Err(RunFailure::Timeout)), "{r:?}");
+        assert!(t.elapsed() < Duration::from_secs(3));
+    }
+}

@@ -1,0 +1,527 @@
+//! `rtcompare cmd`: the measuring protocol for two whole programs.
+//!
+//! 1. **Start floor**: five runs of an empty command under the same shell, to know how much of
+//!    a run is process start (only used for a warning).
+//! 2. **Warm-up**: `--warmup` runs of each command, alternating A, B; discarded.
+//! 3. **A/A validation** (unless `--no-validation`): `--validation-runs` rounds of A, B, B′, A′
+//!    and then A′, B′, B, A, so each command is measured against itself while competing with
+//!    the other as in the comparison; the floor is the library's
+//!    [`aa_noise_floor`](rtcompare::stats::aa_noise_floor) of each side, the larger one counts.
+//! 4. **Comparison**: pairs in ABBA order (A B, then B A, …) until `--runs N` pairs, or from
+//!    11 pairs on until the interval's half-width is at most `--width`, within `--max-time`
+//!    and `--max-runs`.
+//! 5. **Verdict**: [`analysis::analyse`].
+//!
+//! `--prepare` runs before every run and is not timed. A failing run stops everything (unless
+//! `--ignore-failure`); so do Ctrl-C and SIGTERM, after the running child is killed and reaped.
+
+use std::ffi::OsString;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use rtcompare::Environment;
+use rtcompare::rng::resolve_seed;
+use rtcompare::stats::{self, FewRunsRule, MINIMUM_DATA_POINTS};
+
+use crate::analysis::{self, Analysis, AnalysisOptions, Floor, Rule, SideSummary, Warning};
+use crate::cli::CmdArgs;
+use crate::error::{CliError, Result};
+use crate::output::{self, Progress};
+use crate::process::{Measured, RunFailure, Runner, Shell};
+
+/// Version of the JSON result's layout (`schema_version`). Readers should check it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Runs of the empty command that measure the process-start floor: 5.
+const START_FLOOR_RUNS: usize = 5;
+
+/// Resamples of the interim interval checked while measuring (the final verdict uses the
+/// library's default, 5,000): 1,000 pin a half-width to a few per cent of itself, enough to
+/// decide when to stop.
+const INTERIM_RESAMPLES: usize = 1_000;
+
+/// One command as run.
+#[derive(Debug, Clone)]
+struct Program {
+    /// `A`, `B` or `--prepare`.
+    name: &'static str,
+    /// The command as given.
+    command: String,
+    argv: Vec<OsString>,
+}
+
+/// Which command a run belongs to. Serialised as `"a"`, `"b"` (and, for A/A validation runs,
+/// `"a2"`, `"b2"` for the second copies A′ and B′).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Command A.
+    A,
+    /// Command B.
+    B,
+    /// Command A as its own A/A partner (A′).
+    A2,
+    /// Command B as its own A/A partner (B′).
+    B2,
+}
+
+/// One timed run, as written to the JSON result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// Which command.
+    pub side: Side,
+    /// Wall time from spawn to reap, monotonic clock, ns.
+    pub wall_ns: u64,
+    /// User CPU time (`wait4`), ns.
+    pub user_ns: u64,
+    /// System CPU time (`wait4`), ns.
+    pub sys_ns: u64,
+    /// Maximum resident set size (`wait4`'s `ru_maxrss`), bytes.
+    pub max_rss_bytes: u64,
+    /// Exit code; `null` when a signal ended the run.
+    pub exit_code: Option<i32>,
+    /// The signal that ended the run, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+}
+
+impl RunRecord {
+    fn new(side: Side, m: &Measured) -> RunRecord {
+        RunRecord {
+            side,
+            wall_ns: m.wall_ns,
+            user_ns: m.user_ns,
+            sys_ns: m.sys_ns,
+            max_rss_bytes: m.max_rss_bytes,
+            exit_code: m.exit_code,
+            signal: m.signal,
+        }
+    }
+}
+
+/// Why the comparison stage stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// `--runs N` pairs were measured.
+    Runs,
+    /// The interval reached `--width`.
+    Precision,
+    /// `--max-time` ran out.
+    MaxTime,
+    /// `--max-runs` pairs were measured.
+    MaxRuns,
+}
+
+/// One side's summary, with its command.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideResult {
+    /// The command as given.
+    pub command: String,
+    /// Its summary over the timed runs.
+    #[serde(flatten)]
+    pub summary: SideSummary,
+}
+
+/// A warning with its plain sentence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WarningEntry {
+    /// The warning's data.
+    pub warning: Warning,
+    /// The same as one sentence.
+    pub message: String,
+}
+
+/// The JSON result of `rtcompare cmd --json FILE` (layout [`SCHEMA_VERSION`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CmdResult {
+    /// Layout version, [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// `rtcompare-cli` and its version.
+    pub tool: String,
+    /// Which rule decided: `bootstrap` (11 or more pairs) or `few_runs`.
+    pub rule: Rule,
+    /// The verdict: `outcome`, `ratio` (B's time over A's), `best_ratio`, `tolerance`, `noise`.
+    pub verdict: analysis::VerdictSummary,
+    /// Command A and its summary.
+    pub a: SideResult,
+    /// Command B and its summary.
+    pub b: SideResult,
+    /// Timed pairs.
+    pub pairs: usize,
+    /// Why measuring stopped.
+    pub stop: StopReason,
+    /// `--threshold` (fraction).
+    pub threshold: f64,
+    /// `--width` (fraction).
+    pub width: f64,
+    /// The bootstrap's seed; pass it with `--seed` to recompute the same interval.
+    pub seed: u64,
+    /// The library's estimate (bootstrap rule).
+    #[serde(default)]
+    pub estimate: Option<rtcompare::Estimate>,
+    /// The library's few-runs verdict (few-runs rule), B as the candidate.
+    #[serde(default)]
+    pub few_runs: Option<stats::FewRunsVerdict>,
+    /// The A/A floor; `null` with `--no-validation`.
+    pub floor: Option<Floor>,
+    /// Median wall time of an empty command under the same shell (ns).
+    pub start_floor_ns: Option<f64>,
+    /// Warnings.
+    pub warnings: Vec<WarningEntry>,
+    /// Discarded warm-up runs per command.
+    pub warmup_runs: usize,
+    /// Every timed run of the comparison, in the order run (ABBA).
+    pub runs: Vec<RunRecord>,
+    /// Every A/A validation run, in the order run.
+    pub validation_runs: Vec<RunRecord>,
+    /// The machine and the session (the library's environment stamp).
+    pub environment: Environment,
+    /// Wall time of the whole invocation, seconds.
+    pub elapsed_s: f64,
+}
+
+struct Session<'a> {
+    args: &'a CmdArgs,
+    runner: Runner,
+    prepare: Option<Program>,
+    progress: Progress,
+    limit: Duration,
+}
+
+impl Session<'_> {
+    /// One run of `p` (after `--prepare`), measured; a failure is an error unless ignored.
+    fn run(&self, p: &Program) -> Result<Measured> {
+        if let Some(prep) = &self.prepare {
+            let m = self.exec(prep)?;
+            if !m.success() {
+                return Err(failed(prep, &m));
+            }
+        }
+        let m = self.exec(p)?;
+        if !m.success() && !self.args.ignore_failure {
+            return Err(failed(p, &m));
+        }
+        Ok(m)
+    }
+
+    fn exec(&self, p: &Program) -> Result<Measured> {
+        self.runner
+            .run(&p.argv, Some(self.limit))
+            .map_err(|f| match f {
+                RunFailure::Spawn(source) => CliError::Spawn {
+                    name: p.name.into(),
+                    command: p.command.clone(),
+                    source,
+                },
+                RunFailure::Timeout => CliError::Timeout {
+                    name: p.name.into(),
+                    command: p.command.clone(),
+                    limit_s: self.limit.as_secs_f64(),
+                },
+                RunFailure::Interrupted => CliError::Interrupted,
+                RunFailure::System(call, source) => CliError::System { call, source },
+            })
+    }
+}
+
+fn failed(p: &Program, m: &Measured) -> CliError {
+    let hint = match m.exit_code {
+        Some(127) => ": the shell reports \"command not found\"".into(),
+        Some(126) => ": the shell reports \"not executable\"".into(),
+        _ => String::new(),
+    };
+    CliError::Failed {
+        name: p.name.into(),
+        command: p.command.clone(),
+        status: m.status_text(),
+        hint,
+    }
+}
+
+fn check(args: &CmdArgs) -> Result<()> {
+    if let Some(n) = args.runs {
+        if n < stats::FEW_RUNS_MIN_RUNS {
+            return Err(CliError::Usage(format!(
+                "--runs {n} is too few: at least {} runs of each command are needed (11 or \
+                 more for the bootstrap interval)",
+                stats::FEW_RUNS_MIN_RUNS
+            )));
+        }
+        if n > args.max_runs {
+            return Err(CliError::Usage(format!(
+                "--runs {n} exceeds --max-runs {}; raise --max-runs too",
+                args.max_runs
+            )));
+        }
+    }
+    if args.max_runs < MINIMUM_DATA_POINTS && args.runs.is_none() {
+        return Err(CliError::Usage(format!(
+            "--max-runs {} is below the 11 pairs the stopping rule needs; use --runs N for \
+             fewer runs",
+            args.max_runs
+        )));
+    }
+    if args.width <= 0.0 {
+        return Err(CliError::Usage(
+            "--width must be above 0%, for example 1%".into(),
+        ));
+    }
+    if !args.no_validation && args.validation_runs < stats::FEW_RUNS_MIN_RUNS {
+        return Err(CliError::Usage(format!(
+            "--validation-runs {} is too few: use at least 11 (or --no-validation)",
+            args.validation_runs
+        )));
+    }
+    Ok(())
+}
+
+/// Runs the whole protocol for `args` and returns the result (the caller prints and writes
+/// it). Errors: a usage error, a command that cannot start or fails, a timeout, a signal.
+pub fn run(args: &CmdArgs) -> Result<CmdResult> {
+    let started = Instant::now();
+    check(args)?;
+    let shell = Shell::parse(&args.shell)?;
+    let program = |name: &'static str, command: &str| -> Result<Program> {
+        Ok(Program {
+            name,
+            command: command.into(),
+            argv: shell.argv(command)?,
+        })
+    };
+    let a = program("A", &args.command_a)?;
+    let b = program("B", &args.command_b)?;
+    let prepare = args
+        .prepare
+        .as_deref()
+        .map(|c| program("--prepare", c))
+        .transpose()?;
+    let empty = match shell {
+        Shell::None => program("the empty command", "true")?,
+        Shell::Program(_) => program("the empty command", ":")?,
+    };
+    let seed = resolve_seed(args.seed.unwrap_or(0));
+    let opts = AnalysisOptions {
+        threshold: args.threshold,
+        seed,
+        ..AnalysisOptions::default()
+    };
+    let mut environment = Environment::capture();
+    let session = Session {
+        args,
+        runner: Runner::new(args.show_output),
+        prepare,
+        progress: Progress::new(),
+        limit: args.max_time,
+    };
+
+    // 1. The start floor: errors here are ignored (the warning is optional).
+    let start_floor_ns = {
+        let walls: Vec<f64> = (0..START_FLOOR_RUNS)
+            .filter_map(|_| session.exec(&empty).ok())
+            .filter(Measured::success)
+            .map(|m| m.wall_ns as f64)
+            .collect();
+        stats::median(&walls).ok()
+    };
+    if crate::signals::interrupted() {
+        return Err(CliError::Interrupted);
+    }
+
+    // 2. Warm-up.
+    for i in 0..args.warmup {
+        for p in [&a, &b] {
+            session
+                .progress
+                .set(format!("warm-up {}/{} ({})", i + 1, args.warmup, p.name));
+            session.run(p)?;
+        }
+    }
+
+    // 3. A/A validation: A, B, B′, A′ then A′, B′, B, A.
+    let mut validation_runs = Vec::new();
+    let floor = if args.no_validation {
+        None
+    } else {
+        let n = args.validation_runs;
+        let mut series: [Vec<f64>; 4] = Default::default();
+        for round in 0..n {
+            let order: [(Side, &Program); 4] = if round % 2 == 0 {
+                [(Side::A, &a), (Side::B, &b), (Side::B2, &b), (Side::A2, &a)]
+            } else {
+                [(Side::A2, &a), (Side::B2, &b), (Side::B, &b), (Side::A, &a)]
+            };
+            for (side, p) in order {
+                session
+                    .progress
+                    .set(format!("A/A validation {}/{n}", round + 1));
+                let m = session.run(p)?;
+                series[side as usize].push(m.wall_ns as f64);
+                validation_runs.push(RunRecord::new(side, &m));
+            }
+        }
+        let [va, vb, va2, vb2] = &series;
+        Some(Floor::from_series(va, va2, vb, vb2, &opts)?)
+    };
+
+    // 4. The comparison: ABBA pairs.
+    let stage = Instant::now();
+    let target = args.runs;
+    let most = target.unwrap_or(args.max_runs);
+    let (mut wa, mut wb) = (Vec::new(), Vec::new());
+    let mut runs = Vec::new();
+    let mut next_check = MINIMUM_DATA_POINTS;
+    let mut half_width = None;
+    let mut stop = StopReason::MaxRuns;
+    for i in 0..most {
+        let order: [(Side, &Program); 2] = if i % 2 == 0 {
+            [(Side::A, &a), (Side::B, &b)]
+        } else {
+            [(Side::B, &b), (Side::A, &a)]
+        };
+        for (side, p) in order {
+            let m = session.run(p)?;
+            match side {
+                Side::A => wa.push(m.wall_ns as f64),
+                _ => wb.push(m.wall_ns as f64),
+            }
+            runs.push(RunRecord::new(side, &m));
+        }
+        let n = i + 1;
+        session.progress.set(match (target, half_width) {
+            (Some(t), _) => format!("pair {n}/{t}"),
+            (None, Some(h)) => format!("pair {n}, interval ±{:.2} %", 100.0 * h),
+            (None, None) => format!("pair {n}"),
+        });
+        if target == Some(n) {
+            stop = StopReason::Runs;
+            break;
+        }
+        if target.is_none() && n >= next_check {
+            // Checked at geometrically spaced counts (10 % apart), so the interim bootstraps
+            // cost a bounded share of the run time however short the commands are.
+            next_check = n + (n / 10).max(1);
+            let interim = AnalysisOptions {
+                resamples: INTERIM_RESAMPLES,
+                ..opts
+            };
+            let h = analysis::estimate(&wa, &wb, &interim)?.half_width();
+            half_width = Some(h);
+            if h <= args.width {
+                stop = StopReason::Precision;
+                break;
+            }
+        }
+        if target.is_none() && stage.elapsed() >= args.max_time {
+            stop = StopReason::MaxTime;
+            break;
+        }
+    }
+    session.progress.finish();
+
+    // 5. The verdict.
+    let pairs = wa.len().min(wb.len());
+    let analysis = analysis::analyse(&wa, &wb, floor.as_ref(), &opts)?;
+    let mut warnings = analysis::series_warnings(&wa, &wb, start_floor_ns, &FewRunsRule::default());
+    if floor.is_none() {
+        warnings.push(Warning::NoValidation);
+    }
+    if let Some(Floor {
+        few_runs: Some(v), ..
+    }) = &floor
+    {
+        for (side, v) in ["A", "B"].iter().zip(v) {
+            if v.outcome != stats::FewRunsOutcome::Parity {
+                warnings.push(Warning::AaNotParity {
+                    side: (*side).into(),
+                    outcome: v.outcome,
+                });
+            }
+        }
+    }
+    if stop == StopReason::MaxTime {
+        if analysis.rule == Rule::FewRuns {
+            warnings.push(Warning::CutShort { pairs });
+        } else if let Some(e) = &analysis.estimate
+            && e.half_width() > args.width
+        {
+            warnings.push(Warning::NotPrecise {
+                half_width: e.half_width(),
+                width: args.width,
+            });
+        }
+    }
+    let failed = runs.iter().filter(|r| r.exit_code != Some(0)).count();
+    if failed > 0 {
+        warnings.push(Warning::FailuresIgnored { failed });
+    }
+    let side = |side: Side, command: &str| -> Result<SideResult> {
+        let mine: Vec<&RunRecord> = runs.iter().filter(|r| r.side == side).collect();
+        let col =
+            |f: fn(&RunRecord) -> u64| -> Vec<f64> { mine.iter().map(|r| f(r) as f64).collect() };
+        Ok(SideResult {
+            command: command.into(),
+            summary: SideSummary::new(
+                &col(|r| r.wall_ns),
+                &col(|r| r.user_ns),
+                &col(|r| r.sys_ns),
+                &col(|r| r.max_rss_bytes),
+            )?,
+        })
+    };
+    environment.finish();
+    let Analysis {
+        rule,
+        verdict,
+        estimate,
+        few_runs,
+    } = analysis;
+    Ok(CmdResult {
+        schema_version: SCHEMA_VERSION,
+        tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
+        rule,
+        verdict,
+        a: side(Side::A, &args.command_a)?,
+        b: side(Side::B, &args.command_b)?,
+        pairs,
+        stop,
+        threshold: args.threshold,
+        width: args.width,
+        seed,
+        estimate,
+        few_runs,
+        floor,
+        start_floor_ns,
+        warnings: warnings
+            .into_iter()
+            .map(|w| WarningEntry {
+                message: w.to_string(),
+                warning: w,
+            })
+            .collect(),
+        warmup_runs: args.warmup,
+        runs,
+        validation_runs,
+        environment,
+        elapsed_s: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Writes `result` as pretty JSON to `path`.
+pub fn write_json(result: &CmdResult, path: &std::path::Path) -> Result<()> {
+    let text = serde_json::to_string_pretty(result).map_err(|e| CliError::BadFile {
+        path: path.into(),
+        reason: format!("cannot encode the result: {e}"),
+    })?;
+    std::fs::write(path, text + "\n").map_err(|source| CliError::File {
+        action: "write",
+        path: path.into(),
+        source,
+    })
+}
+
+/// The terminal summary of `result`, several lines.
+pub fn summary(result: &CmdResult) -> String {
+    output::summary(result)
+}
