@@ -1,0 +1,426 @@
+//! `rtcompare cmd` as its users run it: the built binary, real processes, exit statuses.
+//!
+//! Timing assertions use only effects so large they cannot flake on a busy 2-core machine
+//! (a 2× difference in sleep time); everything else checks order, errors and files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use rtcompare_cli::session::{CmdResult, SCHEMA_VERSION};
+
+const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
+
+fn rtcompare(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the rtcompare binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A fresh directory under the target directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("rtcompare-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn read_result(path: &Path) -> (CmdResult, serde_json::Value) {
+    let text = std::fs::read_to_string(path).unwrap();
+    (
+        serde_json::from_str(&text).unwrap(),
+        serde_json::from_str(&text).unwrap(),
+    )
+}
+
+#[test]
+fn bad_flags_and_values_are_usage_errors() {
+    let o = rtcompare(&["cmd", "--no-such-flag", "true", "true"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--no-such-flag"), "{}", stderr(&o));
+
+    let o = rtcompare(&["cmd", "true"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+
+    let o = rtcompare(&["cmd", "--width", "wide", "true", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a number"), "{}", stderr(&o));
+
+    let o = rtcompare(&["cmd", "--runs", "1", "true", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--runs 1 is too few"), "{}", stderr(&o));
+
+    let o = rtcompare(&["cmd", "--shell", "none", "echo 'open", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unbalanced"), "{}", stderr(&o));
+
+    let o = rtcompare(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn a_command_that_does_not_exist_is_a_clear_error() {
+    let o = rtcompare(&["cmd", "--shell", "none", "true", "/no/such/program"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("cannot start B `/no/such/program`"), "{e}");
+
+    let o = rtcompare(&["cmd", "true", "no-such-program-rtcompare"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("exit status 127") && e.contains("command not found"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_failing_command_stops_with_its_name_and_status() {
+    let o = rtcompare(&["cmd", "--warmup", "0", "true", "exit 3"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("B `exit 3` failed (exit status 3)"), "{e}");
+    assert!(e.contains("--ignore-failure"), "{e}");
+
+    let o = rtcompare(&["cmd", "--prepare", "false", "true", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--prepare `false` failed"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn ignored_failures_are_timed_and_recorded() {
+    let dir = TempDir::new("ignore");
+    let json = dir.path("r.json");
+    let o = rtcompare(&[
+        "cmd",
+        "--ignore-failure",
+        "--no-validation",
+        "--warmup",
+        "0",
+        "--runs",
+        "3",
+        "--json",
+        json.to_str().unwrap(),
+        "true",
+        "exit 1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (r, _) = read_result(&json);
+    assert!(r.runs.iter().any(|x| x.exit_code == Some(1)));
+    assert!(stdout(&o).contains("--ignore-failure"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_child_killed_by_a_signal_is_reported() {
+    let o = rtcompare(&["cmd", "--warmup", "1", "true", "kill -9 $$"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("killed by signal 9"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_run_past_the_time_limit_is_killed() {
+    let t = Instant::now();
+    let o = rtcompare(&["cmd", "--max-time", "300ms", "true", "sleep 5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("ran longer than 0.3 s"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(t.elapsed() < Duration::from_secs(4));
+}
+
+/// Process ids whose command line contains `needle`.
+fn processes_with(needle: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(needle) && !cmdline.contains("rtcompare") {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn sigterm_kills_and_reaps_the_running_child() {
+    // A pipeline under the shell: both sleeps must go, not only the shell.
+    let marker = format!("4{}.{}", std::process::id() % 1000, 137);
+    let command = format!("sleep {marker} | sleep {marker}");
+    let mut child = Command::new(BIN)
+        .args(["cmd", "--warmup", "1", "true", &command])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while processes_with(&marker).is_empty() {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the command never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: kill(2) on the child we spawned.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(err.contains("interrupted"), "{err}");
+    // The killed processes may take a moment to be reaped by init.
+    let t = Instant::now();
+    while !processes_with(&marker).is_empty() {
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "left running: {:?}",
+            processes_with(&marker)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn runs_are_interleaved_abba_after_warmups_and_validation() {
+    let dir = TempDir::new("order");
+    let log = dir.path("log");
+    let json = dir.path("r.json");
+    let log_s = log.to_str().unwrap();
+    let o = rtcompare(&[
+        "cmd",
+        "--warmup",
+        "1",
+        "--validation-runs",
+        "11",
+        "--runs",
+        "4",
+        "--prepare",
+        &format!("printf p >> {log_s}"),
+        "--json",
+        json.to_str().unwrap(),
+        &format!("printf a >> {log_s}"),
+        &format!("printf b >> {log_s}"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&log).unwrap();
+    // Every run is preceded by --prepare.
+    let runs: String = text
+        .strip_prefix('p')
+        .unwrap()
+        .split('p')
+        .collect::<Vec<_>>()
+        .concat();
+    assert_eq!(text.matches('p').count(), runs.len(), "{text}");
+    let warmup = "ab";
+    let validation = "abba".repeat(11); // A B B′ A′, then A′ B′ B A
+    let comparison = "abbaabba"; // A B, B A, A B, B A
+    assert_eq!(runs, format!("{warmup}{validation}{comparison}"));
+
+    let (r, _) = read_result(&json);
+    let sides: Vec<String> = r
+        .runs
+        .iter()
+        .map(|x| {
+            serde_json::to_value(x.side)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(sides, ["a", "b", "b", "a", "a", "b", "b", "a"]);
+    let vsides: Vec<String> = r.validation_runs[..8]
+        .iter()
+        .map(|x| {
+            serde_json::to_value(x.side)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(vsides, ["a", "b", "b2", "a2", "a2", "b2", "b", "a"]);
+    assert_eq!(r.rule, rtcompare_cli::analysis::Rule::FewRuns);
+}
+
+#[test]
+fn max_rss_is_captured_per_run() {
+    let dir = TempDir::new("rss");
+    let json = dir.path("r.json");
+    // dd allocates its block and fills it from /dev/zero: 1 MiB against 64 MiB resident.
+    let o = rtcompare(&[
+        "cmd",
+        "--no-validation",
+        "--warmup",
+        "0",
+        "--runs",
+        "3",
+        "--json",
+        json.to_str().unwrap(),
+        "dd if=/dev/zero of=/dev/null bs=1M count=1",
+        "dd if=/dev/zero of=/dev/null bs=64M count=1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (r, _) = read_result(&json);
+    const MIB: u64 = 1024 * 1024;
+    for run in &r.runs {
+        match serde_json::to_value(run.side).unwrap().as_str().unwrap() {
+            "a" => assert!(
+                run.max_rss_bytes > 0 && run.max_rss_bytes < 32 * MIB,
+                "{run:?}"
+            ),
+            _ => assert!(run.max_rss_bytes > 60 * MIB, "{run:?}"),
+        }
+    }
+    assert!(stdout(&o).contains("max RSS"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_twofold_regression_fails_the_gate_and_a_speedup_does_not() {
+    let dir = TempDir::new("gate");
+    let json = dir.path("r.json");
+    let args = |a: &'static str, b: &'static str| {
+        vec![
+            "cmd".to_owned(),
+            "--fail-on-regression".into(),
+            "--no-validation".into(),
+            "--warmup".into(),
+            "1".into(),
+            "--runs".into(),
+            "11".into(),
+            "--json".into(),
+            json.to_str().unwrap().into(),
+            a.into(),
+            b.into(),
+        ]
+    };
+    let run = |v: Vec<String>| {
+        let v: Vec<&str> = v.iter().map(String::as_str).collect();
+        rtcompare(&v)
+    };
+    let o = run(args("sleep 0.02", "sleep 0.04"));
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let (r, v) = read_result(&json);
+    assert_eq!(v["verdict"]["outcome"], "slower");
+    assert!(r.verdict.ratio > 1.5, "{}", r.verdict.ratio);
+    assert!(stdout(&o).contains("B is SLOWER"), "{}", stdout(&o));
+
+    let o = run(args("sleep 0.04", "sleep 0.02"));
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let (r, v) = read_result(&json);
+    assert_eq!(v["verdict"]["outcome"], "faster");
+    assert!(r.verdict.ratio < 0.7);
+}
+
+#[test]
+fn few_runs_use_the_few_runs_rule_and_its_outcomes() {
+    let dir = TempDir::new("few");
+    let json = dir.path("r.json");
+    let o = rtcompare(&[
+        "cmd",
+        "--fail-on-regression",
+        "--warmup",
+        "1",
+        "--runs",
+        "5",
+        "--json",
+        json.to_str().unwrap(),
+        "sleep 0.02",
+        "sleep 0.04",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let (_, v) = read_result(&json);
+    assert_eq!(v["rule"], "few_runs");
+    assert_eq!(v["verdict"]["outcome"], "loss");
+    assert!(stdout(&o).contains("few-runs rule"), "{}", stdout(&o));
+}
+
+#[test]
+fn the_json_result_keeps_its_contract_and_round_trips() {
+    let dir = TempDir::new("json");
+    let json = dir.path("r.json");
+    let o = rtcompare(&[
+        "cmd",
+        "--shell",
+        "none",
+        "--warmup",
+        "1",
+        "--runs",
+        "11",
+        "--seed",
+        "7",
+        "--json",
+        json.to_str().unwrap(),
+        "true",
+        "true",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (r, v) = read_result(&json);
+    // The fields outside checks rely on.
+    assert_eq!(v["schema_version"], SCHEMA_VERSION);
+    assert_eq!(v["rule"], "bootstrap");
+    let verdict = &v["verdict"];
+    assert!(["faster", "slower", "cannot_tell"].contains(&verdict["outcome"].as_str().unwrap()));
+    for key in ["ratio", "best_ratio", "tolerance", "noise"] {
+        assert!(verdict[key].is_f64(), "{key}: {verdict}");
+    }
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 22);
+    for run in runs {
+        for key in ["wall_ns", "user_ns", "sys_ns", "max_rss_bytes"] {
+            assert!(run[key].is_u64(), "{key}: {run}");
+        }
+        assert_eq!(run["exit_code"], 0);
+        assert!(run["side"] == "a" || run["side"] == "b");
+    }
+    assert!(v["environment"]["os"].is_string());
+    assert_eq!(r.seed, 7);
+    // The typed result reads back and writes the same document.
+    assert_eq!(serde_json::to_value(&r).unwrap(), v);
+    // And the ratio is B's time over A's, recomputable from the runs.
+    let walls = |side: &str| -> Vec<f64> {
+        runs.iter()
+            .filter(|x| x["side"] == side)
+            .map(|x| x["wall_ns"].as_f64().unwrap())
+            .collect()
+    };
+    let (a, b) = (walls("a"), walls("b"));
+    let best = rtcompare::stats::min(&b).unwrap() / rtcompare::stats::min(&a).unwrap();
+    assert_eq!(r.verdict.best_ratio, best);
+}
