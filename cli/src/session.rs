@@ -268,10 +268,18 @@ fn check(args: &CmdArgs) -> Result<()> {
             "--width must be above 0%, for example 1%".into(),
         ));
     }
-    if !args.no_validation && args.validation_runs < stats::FEW_RUNS_MIN_RUNS {
+    let v = args.validation_pairs();
+    if !args.no_validation && v < stats::FEW_RUNS_MIN_RUNS {
         return Err(CliError::Usage(format!(
-            "--validation-runs {} is too few: use at least 11 (or --no-validation)",
-            args.validation_runs
+            "--validation-runs {v} is too few: use at least {} (11 or more for a bootstrap \
+             floor), or --no-validation",
+            stats::FEW_RUNS_MIN_RUNS
+        )));
+    }
+    if v > args.max_runs {
+        return Err(CliError::Usage(format!(
+            "--validation-runs {v} exceeds --max-runs {}",
+            args.max_runs
         )));
     }
     Ok(())
@@ -344,7 +352,7 @@ pub fn run(args: &CmdArgs) -> Result<CmdResult> {
     let floor = if args.no_validation {
         None
     } else {
-        let n = args.validation_runs;
+        let n = args.validation_pairs();
         let mut series: [Vec<f64>; 4] = Default::default();
         for round in 0..n {
             let order: [(Side, &Program); 4] = if round % 2 == 0 {

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The measurements behind BACKGROUND.md's "Comparing whole programs" tables: for two command
+# pairs (md5sum of a file, CPU-bound ~20 ms; md5sum of a small file, ~2 ms), 20 A/A
+# comparisons and 20 with B's input 5 % larger, with `rtcompare cmd` and with hyperfine side by
+# side; and the tool's own cost per run against an empty command.
+#
+#   cargo build --release -p rtcompare-cli && bash cli/scripts/measure.sh [REPEATS] [OUT_DIR]
+#
+# Needs jq, md5sum, and hyperfine on PATH for the side-by-side columns (it is not a dependency
+# of the crate; `cargo install hyperfine` or `apt-get install hyperfine`).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REPEATS=${1:-20}
+OUT=${2:-target/measure-cli}
+BIN=target/release/rtcompare
+MAX_TIME=${MAX_TIME:-10s}
+mkdir -p "$OUT"
+DATA=$(mktemp -d)
+trap 'rm -rf "$DATA"' EXIT
+
+# Input sizes 5 % apart (B = 1.05 × A).
+head -c 12000000 /dev/urandom > "$DATA/cpu_a"
+head -c 12600000 /dev/urandom > "$DATA/cpu_b"
+head -c 1000000 /dev/urandom > "$DATA/short_a"
+head -c 1050000 /dev/urandom > "$DATA/short_b"
+
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -r)"
+echo "date: $(date -u +%FT%TZ); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# One rtcompare comparison: prints outcome, pairs, wall seconds, ratio.
+ours() {
+    local json="$OUT/ours.json"
+    "$BIN" cmd --shell none --max-time "$MAX_TIME" --json "$json" "$1" "$2" > /dev/null
+    jq -r '[.verdict.outcome, .pairs, .elapsed_s, .verdict.ratio] | @tsv' "$json"
+}
+
+# One hyperfine comparison: prints whether its "± times faster" range excludes 1, its wall
+# seconds and its ratio (B's mean over A's), with hyperfine's own error propagation.
+theirs() {
+    local json="$OUT/hf.json" t0 t1
+    t0=$(date +%s.%N)
+    hyperfine -N --warmup 2 --style none --export-json "$json" "$1" "$2" > /dev/null 2>&1
+    t1=$(date +%s.%N)
+    jq -r --arg wall "$(echo "$t1 - $t0" | bc)" '
+        .results as $r
+        | ($r[0].mean) as $ma | ($r[1].mean) as $mb
+        | ($r[0].stddev / $ma) as $ca | ($r[1].stddev / $mb) as $cb
+        | (if $ma < $mb then $mb / $ma else $ma / $mb end) as $q
+        | ($q * (($ca * $ca + $cb * $cb) | sqrt)) as $e
+        | [(if $q - $e > 1 then "excludes_1" else "includes_1" end), $wall, ($mb / $ma)] | @tsv' "$json"
+}
+
+for pair in cpu short; do
+    A="md5sum $DATA/${pair}_a"
+    B5="md5sum $DATA/${pair}_b"
+    for kind in aa five; do
+        if [ "$kind" = aa ]; then B=$A; else B=$B5; fi
+        for i in $(seq 1 "$REPEATS"); do
+            printf '%s\t%s\t%s\tours\t%s\n' "$pair" "$kind" "$i" "$(ours "$A" "$B")"
+            if command -v hyperfine > /dev/null; then
+                printf '%s\t%s\t%s\thyperfine\t%s\n' "$pair" "$kind" "$i" "$(theirs "$A" "$B")"
+            fi
+        done
+    done
+done | tee "$OUT/comparisons.tsv"
+
+# Overhead: the tool's wall time per run beyond the empty program's own, against hyperfine's
+# figure for the same program (both without a shell).
+"$BIN" cmd --shell none --no-validation --runs 200 --json "$OUT/empty.json" true true > /dev/null
+# 200 pairs plus 5 start-floor runs and 2 × 2 warm-ups: the wall time of the invocation beyond
+# the runs' own spawn-to-reap times, per run.
+jq -r '"empty command (true, no shell): rtcompare median wall per run \(.a.median_ns) ns; "
+    + "its own cost per run beyond spawn-to-reap \((.elapsed_s * 1e9 / 409) - .a.mean_ns | floor) ns"' \
+    "$OUT/empty.json"
+if command -v hyperfine > /dev/null; then
+    hyperfine -N --runs 400 --style none --export-json "$OUT/hf-empty.json" true > /dev/null 2>&1
+    echo "empty command (true, no shell): hyperfine median $(jq '.results[0].median * 1e9' "$OUT/hf-empty.json") ns"
+fi
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
