@@ -35,9 +35,13 @@ pub enum Commands {
     /// Compare two commands: interleaved ABBA runs after warm-ups, an A/A noise floor, a paired
     /// bootstrap interval of B's time over A's, and a verdict (or "cannot tell").
     Cmd(CmdArgs),
+    /// Compare the working tree against a pristine baseline: check REF out into a temporary
+    /// worktree, run the build command in both trees, then compare the run command in each.
+    /// The worktree is removed afterwards, also on error and on Ctrl-C.
+    Git(GitArgs),
 }
 
-/// Options of `rtcompare cmd`.
+/// Arguments of `rtcompare cmd`.
 #[derive(Debug, Clone, Args)]
 pub struct CmdArgs {
     /// The baseline command A.
@@ -46,6 +50,31 @@ pub struct CmdArgs {
     /// The candidate command B; ratios are B's time over A's.
     #[arg(value_name = "COMMAND_B")]
     pub command_b: String,
+    /// How to measure and decide.
+    #[command(flatten)]
+    pub options: CompareArgs,
+}
+
+/// Arguments of `rtcompare git`.
+#[derive(Debug, Clone, Args)]
+pub struct GitArgs {
+    /// The build command, run in the baseline tree and then in the working tree.
+    #[arg(long, value_name = "CMD")]
+    pub build: String,
+    /// The command to compare, run in each tree (A: the baseline, B: the working tree).
+    #[arg(long, value_name = "CMD")]
+    pub run: String,
+    /// The baseline: any commit-ish, checked out pristine into a temporary worktree.
+    #[arg(long, value_name = "REF", default_value = "HEAD")]
+    pub base: String,
+    /// How to measure and decide.
+    #[command(flatten)]
+    pub options: CompareArgs,
+}
+
+/// The measuring and deciding options shared by `cmd` and `git`.
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
     /// Discarded runs of each command before anything is timed.
     #[arg(short, long, value_name = "N", default_value_t = DEFAULT_WARMUP)]
     pub warmup: usize,
@@ -142,6 +171,17 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+impl CompareArgs {
+    /// The A/A pairs per command: `--validation-runs`, else [`DEFAULT_VALIDATION_PAIRS`] capped
+    /// at `--runs`.
+    pub fn validation_pairs(&self) -> usize {
+        self.validation_runs.unwrap_or(match self.runs {
+            Some(n) => n.min(DEFAULT_VALIDATION_PAIRS),
+            None => DEFAULT_VALIDATION_PAIRS,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,16 +207,5 @@ mod tests {
     fn the_command_line_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
-    }
-}
-
-impl CmdArgs {
-    /// The A/A pairs per command: `--validation-runs`, else [`DEFAULT_VALIDATION_PAIRS`] capped
-    /// at `--runs`.
-    pub fn validation_pairs(&self) -> usize {
-        self.validation_runs.unwrap_or(match self.runs {
-            Some(n) => n.min(DEFAULT_VALIDATION_PAIRS),
-            None => DEFAULT_VALIDATION_PAIRS,
-        })
     }
 }

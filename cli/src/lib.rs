@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod cli;
 pub mod error;
+pub mod git;
 pub mod output;
 pub mod process;
 pub mod session;
@@ -51,18 +52,28 @@ where
 fn execute(cli: &Cli) -> Result<i32, CliError> {
     match &cli.command {
         Commands::Cmd(args) => {
-            let result = session::run(args)?;
-            print!("{}", session::summary(&result));
-            if let Some(path) = &args.json {
-                session::write_json(&result, path)?;
-            }
-            Ok(
-                if args.fail_on_regression && result.verdict.outcome.is_regression() {
-                    EXIT_REGRESSION
-                } else {
-                    EXIT_OK
-                },
-            )
+            let commands = session::Commands {
+                a: &args.command_a,
+                b: &args.command_b,
+                dirs: [None, None],
+            };
+            finish(session::run(&commands, &args.options)?, &args.options)
         }
+        Commands::Git(args) => finish(git::run(args)?, &args.options),
     }
+}
+
+/// Prints the summary, writes the JSON file, and picks the exit status.
+fn finish(result: session::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
+    print!("{}", session::summary(&result));
+    if let Some(path) = &options.json {
+        session::write_json(&result, path)?;
+    }
+    Ok(
+        if options.fail_on_regression && result.verdict.outcome.is_regression() {
+            EXIT_REGRESSION
+        } else {
+            EXIT_OK
+        },
+    )
 }

@@ -102,6 +102,21 @@ pub fn summary(r: &CmdResult) -> String {
             bytes(m.max_rss_max_bytes)
         );
     }
+    if let Some(g) = &r.git {
+        let short = |c: &str| c.chars().take(12).collect::<String>();
+        let _ = writeln!(
+            s,
+            "A is the pristine baseline {} ({}), B the working tree (HEAD {}{})",
+            g.base_ref,
+            short(&g.base_commit),
+            short(&g.head_commit),
+            if g.dirty {
+                " with uncommitted changes"
+            } else {
+                ", clean"
+            }
+        );
+    }
     match &r.floor {
         Some(f) => match (f.a, f.b) {
             (Some(fa), Some(fb)) => {

@@ -203,6 +203,7 @@ pub struct Runner {
     shared: Arc<(Mutex<Slot>, Condvar)>,
     watchdog: Option<thread::JoinHandle<()>>,
     show_output: bool,
+    stdout_to_stderr: bool,
 }
 
 /// Why a run did not produce a measurement.
@@ -232,15 +233,26 @@ impl Runner {
             shared,
             watchdog,
             show_output,
+            stdout_to_stderr: false,
         }
+    }
+
+    /// A runner for build commands: their stdout and stderr both go to this process's stderr,
+    /// so the summary on stdout stays clean and a failing build's messages are seen.
+    pub fn for_builds() -> Runner {
+        let mut runner = Runner::new(true);
+        runner.stdout_to_stderr = true;
+        runner
     }
 
     /// Runs `argv` once and measures it; the process group is killed after `limit`.
     pub fn run(
         &self,
         argv: &[OsString],
+        dir: Option<&std::path::Path>,
         limit: Option<Duration>,
     ) -> std::result::Result<Measured, RunFailure> {
+        use std::os::fd::AsFd;
         use std::os::unix::process::CommandExt;
 
         if signals::interrupted() {
@@ -256,13 +268,25 @@ impl Runner {
                 Stdio::null()
             }
         };
+        let stdout = if self.show_output && self.stdout_to_stderr {
+            // A build's output belongs with the diagnostics, not with the summary on stdout.
+            std::io::stderr()
+                .as_fd()
+                .try_clone_to_owned()
+                .map_or_else(|_| Stdio::null(), Stdio::from)
+        } else {
+            output()
+        };
         let mut command = Command::new(program);
         command
             .args(args)
             .stdin(Stdio::null())
-            .stdout(output())
+            .stdout(stdout)
             .stderr(output())
             .process_group(0);
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
 
         let start = Instant::now();
         let child = command.spawn().map_err(RunFailure::Spawn)?;
@@ -462,15 +486,19 @@ mod tests {
     fn a_run_is_measured_and_a_missing_program_is_a_spawn_error() {
         let runner = Runner::new(false);
         let m = runner
-            .run(&Shell::None.argv("true").unwrap(), None)
+            .run(&Shell::None.argv("true").unwrap(), None, None)
             .unwrap();
         assert!(m.success() && m.wall_ns > 0 && m.max_rss_bytes > 0);
         let m = runner
-            .run(&Shell::default().argv("exit 3").unwrap(), None)
+            .run(&Shell::default().argv("exit 3").unwrap(), None, None)
             .unwrap();
         assert_eq!(m.exit_code, Some(3));
         assert!(matches!(
-            runner.run(&Shell::None.argv("/nonexistent/program").unwrap(), None),
+            runner.run(
+                &Shell::None.argv("/nonexistent/program").unwrap(),
+                None,
+                None
+            ),
             Err(RunFailure::Spawn(_))
         ));
     }
@@ -481,6 +509,7 @@ mod tests {
         let t = Instant::now();
         let r = runner.run(
             &Shell::default().argv("sleep 5").unwrap(),
+            None,
             Some(Duration::from_millis(100)),
         );
         assert!(matches!(r, Err(RunFailure::Timeout)), "{r:?}");

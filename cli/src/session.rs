@@ -25,7 +25,7 @@ use rtcompare::rng::resolve_seed;
 use rtcompare::stats::{self, FewRunsRule, MINIMUM_DATA_POINTS};
 
 use crate::analysis::{self, Analysis, AnalysisOptions, Floor, Rule, SideSummary, Warning};
-use crate::cli::CmdArgs;
+use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::output::{self, Progress};
 use crate::process::{Measured, RunFailure, Runner, Shell};
@@ -49,6 +49,19 @@ struct Program {
     /// The command as given.
     command: String,
     argv: Vec<OsString>,
+    /// The working directory (`None`: this process's).
+    dir: Option<std::path::PathBuf>,
+}
+
+/// The two commands to compare, and the directory each runs in (`None`: the current one).
+#[derive(Debug, Clone, Copy)]
+pub struct Commands<'a> {
+    /// Command A, the baseline.
+    pub a: &'a str,
+    /// Command B, the candidate.
+    pub b: &'a str,
+    /// Working directories of A and B.
+    pub dirs: [Option<&'a std::path::Path>; 2],
 }
 
 /// Which command a run belongs to. Serialised as `"a"`, `"b"` (and, for A/A validation runs,
@@ -176,6 +189,9 @@ pub struct CmdResult {
     pub runs: Vec<RunRecord>,
     /// Every A/A validation run, in the order run.
     pub validation_runs: Vec<RunRecord>,
+    /// With `rtcompare git`: the two trees' commits and whether the working tree was dirty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git: Option<crate::git::GitInfo>,
     /// The machine and the session (the library's environment stamp).
     pub environment: Environment,
     /// Wall time of the whole invocation, seconds.
@@ -183,7 +199,7 @@ pub struct CmdResult {
 }
 
 struct Session<'a> {
-    args: &'a CmdArgs,
+    args: &'a CompareArgs,
     runner: Runner,
     prepare: Option<Program>,
     progress: Progress,
@@ -208,7 +224,7 @@ impl Session<'_> {
 
     fn exec(&self, p: &Program) -> Result<Measured> {
         self.runner
-            .run(&p.argv, Some(self.limit))
+            .run(&p.argv, p.dir.as_deref(), Some(self.limit))
             .map_err(|f| match f {
                 RunFailure::Spawn(source) => CliError::Spawn {
                     name: p.name.into(),
@@ -240,7 +256,7 @@ fn failed(p: &Program, m: &Measured) -> CliError {
     }
 }
 
-fn check(args: &CmdArgs) -> Result<()> {
+fn check(args: &CompareArgs) -> Result<()> {
     if let Some(n) = args.runs {
         if n < stats::FEW_RUNS_MIN_RUNS {
             return Err(CliError::Usage(format!(
@@ -287,7 +303,7 @@ fn check(args: &CmdArgs) -> Result<()> {
 
 /// Runs the whole protocol for `args` and returns the result (the caller prints and writes
 /// it). Errors: a usage error, a command that cannot start or fails, a timeout, a signal.
-pub fn run(args: &CmdArgs) -> Result<CmdResult> {
+pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
     let started = Instant::now();
     check(args)?;
     let shell = Shell::parse(&args.shell)?;
@@ -296,10 +312,17 @@ pub fn run(args: &CmdArgs) -> Result<CmdResult> {
             name,
             command: command.into(),
             argv: shell.argv(command)?,
+            dir: None,
         })
     };
-    let a = program("A", &args.command_a)?;
-    let b = program("B", &args.command_b)?;
+    let a = Program {
+        dir: commands.dirs[0].map(Into::into),
+        ..program("A", commands.a)?
+    };
+    let b = Program {
+        dir: commands.dirs[1].map(Into::into),
+        ..program("B", commands.b)?
+    };
     let prepare = args
         .prepare
         .as_deref()
@@ -490,8 +513,8 @@ pub fn run(args: &CmdArgs) -> Result<CmdResult> {
         tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
         rule,
         verdict,
-        a: side(Side::A, &args.command_a)?,
-        b: side(Side::B, &args.command_b)?,
+        a: side(Side::A, commands.a)?,
+        b: side(Side::B, commands.b)?,
         pairs,
         stop,
         threshold: args.threshold,
@@ -511,6 +534,7 @@ pub fn run(args: &CmdArgs) -> Result<CmdResult> {
         warmup_runs: args.warmup,
         runs,
         validation_runs,
+        git: None,
         environment,
         elapsed_s: started.elapsed().as_secs_f64(),
     })
