@@ -81,7 +81,8 @@ pub struct VerdictSummary {
     /// The outcome, from B's point of view.
     pub outcome: Outcome,
     /// B's time over A's: the paired estimate `1 / median_i(A[i]/B[i])` under the bootstrap
-    /// rule, `median(B) / median(A)` under the few-runs rule.
+    /// rule (`median(B) / median(A)` for unpaired imported runs), `median(B) / median(A)`
+    /// under the few-runs rule.
     pub ratio: f64,
     /// `min(B) / min(A)`: the ratio of the best runs.
     pub best_ratio: f64,
@@ -176,6 +177,10 @@ pub struct AnalysisOptions {
     /// The few-runs rule's parity band and absolute floor (the library's defaults: 4 %,
     /// 25 µs).
     pub few_runs: FewRunsRule,
+    /// Whether `a[i]` and `b[i]` were measured together (true for `cmd`; false for imported
+    /// hyperfine results, whose runs were not interleaved): paired bootstrap of the ratios,
+    /// or an unpaired bootstrap of the ratio of medians.
+    pub paired: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -186,6 +191,7 @@ impl Default for AnalysisOptions {
             resamples: stats::DEFAULT_RESAMPLES,
             seed: 1,
             few_runs: FewRunsRule::default(),
+            paired: true,
         }
     }
 }
@@ -219,6 +225,13 @@ pub struct Analysis {
 /// The paired estimate of `a` against `b` (the relative difference `1 − median_i(A[i]/B[i])`
 /// and its bootstrap interval), resampling blocks when the paired ratios are autocorrelated.
 pub fn estimate(a: &[f64], b: &[f64], opts: &AnalysisOptions) -> Result<Estimate> {
+    if !opts.paired {
+        return Ok(estimate_difference(
+            a,
+            b,
+            &opts.estimate_options().paired(false),
+        )?);
+    }
     let ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
     let block = match lag1_autocorrelation(&ratios) {
         Ok(r) if r > BLOCK_AUTOCORRELATION => auto_block_length(ratios.len()),
@@ -241,7 +254,11 @@ pub fn analyse(
     opts: &AnalysisOptions,
 ) -> Result<Analysis> {
     let pairs = a.len().min(b.len());
-    let (a, b) = (&a[..pairs], &b[..pairs]);
+    let (a, b) = if opts.paired {
+        (&a[..pairs], &b[..pairs])
+    } else {
+        (a, b)
+    };
     match Rule::for_pairs(pairs) {
         Rule::FewRuns => {
             let v = few_runs_verdict(b, a, &opts.few_runs)?;
@@ -452,6 +469,8 @@ pub enum Warning {
         /// Pairs measured.
         pairs: usize,
     },
+    /// The runs were imported from hyperfine: unpaired, no A/A floor, no CPU or RSS.
+    Imported,
     /// Runs that failed were timed because of `--ignore-failure`.
     FailuresIgnored {
         /// How many timed runs failed.
@@ -518,6 +537,11 @@ impl std::fmt::Display for Warning {
                 f,
                 "--max-time ran out after {pairs} pairs, fewer than 11, so the few-runs rule \
                  decided"
+            ),
+            Warning::Imported => f.write_str(
+                "imported from hyperfine: its runs were not interleaved, so the analysis is \
+                 unpaired, no A/A floor was measured, and CPU times and max RSS per run are not \
+                 known (shown as 0)",
             ),
             Warning::FailuresIgnored { failed } => write!(
                 f,

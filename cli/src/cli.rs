@@ -45,11 +45,15 @@ pub enum Commands {
 #[derive(Debug, Clone, Args)]
 pub struct CmdArgs {
     /// The baseline command A.
-    #[arg(value_name = "COMMAND_A")]
-    pub command_a: String,
+    #[arg(value_name = "COMMAND_A", required_unless_present = "import_hyperfine")]
+    pub command_a: Option<String>,
     /// The candidate command B; ratios are B's time over A's.
-    #[arg(value_name = "COMMAND_B")]
-    pub command_b: String,
+    #[arg(value_name = "COMMAND_B", required_unless_present = "import_hyperfine")]
+    pub command_b: Option<String>,
+    /// Instead of running commands, analyse the first two commands' `times` in a hyperfine
+    /// JSON export (unpaired: hyperfine does not interleave; no A/A floor).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["command_a", "command_b"])]
+    pub import_hyperfine: Option<PathBuf>,
     /// How to measure and decide.
     #[command(flatten)]
     pub options: CompareArgs,
@@ -119,6 +123,9 @@ pub struct CompareArgs {
     /// Write the full result (every run, the environment, the verdict) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Also write the timed runs in hyperfine's JSON export layout to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_hyperfine: Option<PathBuf>,
     /// Seed of the bootstrap (0 or absent: draw one; the result records it).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,

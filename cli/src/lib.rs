@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod cli;
 pub mod error;
 pub mod git;
+pub mod hyperfine;
 pub mod output;
 pub mod process;
 pub mod session;
@@ -52,9 +53,17 @@ where
 fn execute(cli: &Cli) -> Result<i32, CliError> {
     match &cli.command {
         Commands::Cmd(args) => {
+            if let Some(path) = &args.import_hyperfine {
+                return finish(session::from_hyperfine(path, &args.options)?, &args.options);
+            }
+            let (Some(a), Some(b)) = (&args.command_a, &args.command_b) else {
+                return Err(CliError::Usage(
+                    "give two commands, or --import-hyperfine FILE".into(),
+                ));
+            };
             let commands = session::Commands {
-                a: &args.command_a,
-                b: &args.command_b,
+                a,
+                b,
                 dirs: [None, None],
             };
             finish(session::run(&commands, &args.options)?, &args.options)
@@ -68,6 +77,9 @@ fn finish(result: session::CmdResult, options: &cli::CompareArgs) -> Result<i32,
     print!("{}", session::summary(&result));
     if let Some(path) = &options.json {
         session::write_json(&result, path)?;
+    }
+    if let Some(path) = &options.export_hyperfine {
+        hyperfine::export(&result, path)?;
     }
     Ok(
         if options.fail_on_regression && result.verdict.outcome.is_regression() {

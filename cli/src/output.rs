@@ -149,13 +149,20 @@ pub fn summary(r: &CmdResult) -> String {
         (Some(low), Some(high), Some(level)) => {
             let _ = writeln!(
                 s,
-                "B takes {:.3} times as long as A, {:.0} % interval [{:.3}, {:.3}] ({} pairs, \
-                 paired bootstrap); best runs {:.3}",
+                "B takes {:.3} times as long as A, {:.0} % interval [{:.3}, {:.3}] ({}); best \
+                 runs {:.3}",
                 v.ratio,
                 100.0 * level,
                 low,
                 high,
-                r.pairs,
+                if r.estimate.is_some_and(|e| !e.paired) {
+                    format!(
+                        "{} and {} runs, unpaired bootstrap of the ratio of medians",
+                        r.a.summary.runs, r.b.summary.runs
+                    )
+                } else {
+                    format!("{} pairs, paired bootstrap", r.pairs)
+                },
                 v.best_ratio
             );
         }

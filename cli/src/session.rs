@@ -557,3 +557,73 @@ pub fn write_json(result: &CmdResult, path: &std::path::Path) -> Result<()> {
 pub fn summary(result: &CmdResult) -> String {
     output::summary(result)
 }
+
+/// `rtcompare cmd --import-hyperfine FILE`: the analysis of a hyperfine export's first two
+/// commands, unpaired (see [`crate::hyperfine`]).
+pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdResult> {
+    let started = Instant::now();
+    let [(ca, ta), (cb, tb)] = crate::hyperfine::import(path)?;
+    let seed = resolve_seed(args.seed.unwrap_or(0));
+    let opts = AnalysisOptions {
+        threshold: args.threshold,
+        seed,
+        paired: false,
+        ..AnalysisOptions::default()
+    };
+    let analysis = analysis::analyse(&ta, &tb, None, &opts)?;
+    let mut warnings = analysis::series_warnings(&ta, &tb, None, &FewRunsRule::default());
+    warnings.push(Warning::Imported);
+    let record = |side: Side, ns: f64| RunRecord {
+        side,
+        wall_ns: ns.round() as u64,
+        user_ns: 0,
+        sys_ns: 0,
+        max_rss_bytes: 0,
+        exit_code: Some(0),
+        signal: None,
+    };
+    let runs: Vec<RunRecord> = ta
+        .iter()
+        .map(|&t| record(Side::A, t))
+        .chain(tb.iter().map(|&t| record(Side::B, t)))
+        .collect();
+    let side = |command: String, xs: &[f64]| -> Result<SideResult> {
+        let zeros = vec![0.0; xs.len()];
+        Ok(SideResult {
+            command,
+            summary: SideSummary::new(xs, &zeros, &zeros, &zeros)?,
+        })
+    };
+    let mut environment = Environment::capture();
+    environment.finish();
+    Ok(CmdResult {
+        schema_version: SCHEMA_VERSION,
+        tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
+        rule: analysis.rule,
+        verdict: analysis.verdict,
+        a: side(ca, &ta)?,
+        b: side(cb, &tb)?,
+        pairs: ta.len().min(tb.len()),
+        stop: StopReason::Runs,
+        threshold: args.threshold,
+        width: args.width,
+        seed,
+        estimate: analysis.estimate,
+        few_runs: analysis.few_runs,
+        floor: None,
+        start_floor_ns: None,
+        warnings: warnings
+            .into_iter()
+            .map(|w| WarningEntry {
+                message: w.to_string(),
+                warning: w,
+            })
+            .collect(),
+        warmup_runs: 0,
+        runs,
+        validation_runs: Vec::new(),
+        git: None,
+        environment,
+        elapsed_s: started.elapsed().as_secs_f64(),
+    })
+}
