@@ -39,6 +39,30 @@ pub enum Commands {
     /// worktree, run the build command in both trees, then compare the run command in each.
     /// The worktree is removed afterwards, also on error and on Ctrl-C.
     Git(GitArgs),
+    /// Calibration before trust: A/A comparisons of the command against itself must give no
+    /// verdict, and a real 5 % extra cost (a busy-wait in the timed window) must be detected in
+    /// at least 95 % of comparisons. Exits 1 when a bar fails.
+    Selftest(SelftestArgs),
+}
+
+/// Arguments of `rtcompare selftest`.
+#[derive(Debug, Clone, Args)]
+pub struct SelftestArgs {
+    /// The command to calibrate with.
+    #[arg(long, value_name = "CMD")]
+    pub cmd: String,
+    /// Comparisons for each bar (A/A and the injected cost).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub trials: usize,
+    /// The injected extra cost, a share of the command's median run time.
+    #[arg(long, value_name = "PCT", default_value = "5%", value_parser = parse_fraction)]
+    pub inject: f64,
+    /// Write the calibration (date, machine stamp, both results) as JSON into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+    /// How each comparison measures and decides.
+    #[command(flatten)]
+    pub options: CompareArgs,
 }
 
 /// Arguments of `rtcompare cmd`.

@@ -161,6 +161,7 @@ pub fn run(args: &GitArgs) -> Result<CmdResult> {
         a: &args.run,
         b: &args.run,
         dirs: [Some(&base_dir), Some(&cwd)],
+        inject: [std::time::Duration::ZERO; 2],
     };
     let mut result = session::run(&commands, &args.options)?;
     result.git = Some(GitInfo {

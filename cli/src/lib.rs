@@ -17,6 +17,7 @@ pub mod git;
 pub mod hyperfine;
 pub mod output;
 pub mod process;
+pub mod selftest;
 pub mod session;
 pub mod signals;
 
@@ -65,10 +66,24 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
                 a,
                 b,
                 dirs: [None, None],
+                inject: [std::time::Duration::ZERO; 2],
             };
             finish(session::run(&commands, &args.options)?, &args.options)
         }
         Commands::Git(args) => finish(git::run(args)?, &args.options),
+        Commands::Selftest(args) => {
+            let report = selftest::run(args)?;
+            print!("{report}");
+            if let Some(dir) = &args.record {
+                let path = selftest::record(&report, dir)?;
+                println!("recorded in {}", path.display());
+            }
+            Ok(if report.passed {
+                EXIT_OK
+            } else {
+                EXIT_REGRESSION
+            })
+        }
     }
 }
 

@@ -252,6 +252,19 @@ impl Runner {
         dir: Option<&std::path::Path>,
         limit: Option<Duration>,
     ) -> std::result::Result<Measured, RunFailure> {
+        self.run_injected(argv, dir, limit, Duration::ZERO)
+    }
+
+    /// [`Runner::run`] with a busy-wait of `inject` inside the timed window, after the reap
+    /// and before the end time is read: a real extra cost of known size, as the self-test's
+    /// injected regression needs (a spinning loop, not a sleep, so it costs what work costs).
+    pub fn run_injected(
+        &self,
+        argv: &[OsString],
+        dir: Option<&std::path::Path>,
+        limit: Option<Duration>,
+        inject: Duration,
+    ) -> std::result::Result<Measured, RunFailure> {
         use std::os::fd::AsFd;
         use std::os::unix::process::CommandExt;
 
@@ -316,6 +329,12 @@ impl Runner {
             return Err(RunFailure::System("waitid", e));
         }
         let (status, usage) = reap(pid).map_err(|e| RunFailure::System("wait4", e))?;
+        if !inject.is_zero() {
+            let until = Instant::now() + inject;
+            while Instant::now() < until {
+                std::hint::spin_loop();
+            }
+        }
         let wall = start.elapsed();
         drop(child);
         if signals::interrupted() {

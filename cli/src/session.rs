@@ -51,6 +51,8 @@ struct Program {
     argv: Vec<OsString>,
     /// The working directory (`None`: this process's).
     dir: Option<std::path::PathBuf>,
+    /// Busy-wait inside the timed window of each run.
+    inject: Duration,
 }
 
 /// The two commands to compare, and the directory each runs in (`None`: the current one).
@@ -62,6 +64,9 @@ pub struct Commands<'a> {
     pub b: &'a str,
     /// Working directories of A and B.
     pub dirs: [Option<&'a std::path::Path>; 2],
+    /// A busy-wait added inside each timed run of A and of B (the self-test's injected
+    /// regression; zero otherwise).
+    pub inject: [Duration; 2],
 }
 
 /// Which command a run belongs to. Serialised as `"a"`, `"b"` (and, for A/A validation runs,
@@ -224,7 +229,7 @@ impl Session<'_> {
 
     fn exec(&self, p: &Program) -> Result<Measured> {
         self.runner
-            .run(&p.argv, p.dir.as_deref(), Some(self.limit))
+            .run_injected(&p.argv, p.dir.as_deref(), Some(self.limit), p.inject)
             .map_err(|f| match f {
                 RunFailure::Spawn(source) => CliError::Spawn {
                     name: p.name.into(),
@@ -313,14 +318,17 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
             command: command.into(),
             argv: shell.argv(command)?,
             dir: None,
+            inject: Duration::ZERO,
         })
     };
     let a = Program {
         dir: commands.dirs[0].map(Into::into),
+        inject: commands.inject[0],
         ..program("A", commands.a)?
     };
     let b = Program {
         dir: commands.dirs[1].map(Into::into),
+        inject: commands.inject[1],
         ..program("B", commands.b)?
     };
     let prepare = args

@@ -424,3 +424,48 @@ fn the_json_result_keeps_its_contract_and_round_trips() {
     let best = rtcompare::stats::min(&b).unwrap() / rtcompare::stats::min(&a).unwrap();
     assert_eq!(r.verdict.best_ratio, best);
 }
+
+#[test]
+fn selftest_detects_a_large_injected_cost_and_records_it() {
+    let dir = TempDir::new("selftest");
+    let record = dir.path("calibration");
+    let o = rtcompare(&[
+        "selftest",
+        "--cmd",
+        "sleep 0.01",
+        "--trials",
+        "2",
+        "--inject",
+        "50%",
+        "--runs",
+        "11",
+        "--warmup",
+        "0",
+        "--no-validation",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{out}{}",
+        stderr(&o)
+    );
+    assert!(
+        out.contains("A/A: ") && out.contains("injected 50 %"),
+        "{out}"
+    );
+    let file = std::fs::read_dir(&record)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    // A busy-wait of half the run time is found in both trials, once on each side.
+    assert_eq!(v["detection"]["hits"], 2, "{v}");
+    assert_eq!(v["detection"]["outcomes"][0], "slower");
+    assert_eq!(v["detection"]["outcomes"][1], "faster");
+    assert!(v["environment"]["start_time"].is_string());
+}
