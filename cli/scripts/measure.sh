@@ -18,11 +18,22 @@ mkdir -p "$OUT"
 DATA=$(mktemp -d)
 trap 'rm -rf "$DATA"' EXIT
 
-# Input sizes 5 % apart (B = 1.05 × A).
-head -c 12000000 /dev/urandom > "$DATA/cpu_a"
-head -c 12600000 /dev/urandom > "$DATA/cpu_b"
-head -c 1000000 /dev/urandom > "$DATA/short_a"
-head -c 1050000 /dev/urandom > "$DATA/short_b"
+# B's input is sized so that B's run takes 5 % longer than A's in total: md5sum's time is
+# c + k·bytes, so A's size and twice it give k, and B gets 0.05·t(A)/k more bytes than A.
+median_ns() {
+    "$BIN" cmd --shell none --no-validation --runs 21 --json "$OUT/cal.json" "$1" "$2" > /dev/null
+    jq -r '[.a.median_ns, .b.median_ns] | @tsv' "$OUT/cal.json"
+}
+for spec in cpu:12000000 short:1000000; do
+    pair=${spec%%:*}
+    size=${spec#*:}
+    head -c "$size" /dev/urandom > "$DATA/${pair}_a"
+    head -c $((2 * size)) /dev/urandom > "$DATA/${pair}_2a"
+    read -r t1 t2 < <(median_ns "md5sum $DATA/${pair}_a" "md5sum $DATA/${pair}_2a")
+    extra=$(echo "0.05 * $t1 * $size / ($t2 - $t1)" | bc -l | cut -d. -f1)
+    head -c $((size + extra)) /dev/urandom > "$DATA/${pair}_b"
+    echo "pair $pair: A md5sum of $size bytes, median $t1 ns; twice the input $t2 ns; B $((size + extra)) bytes"
+done
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -r)"
 echo "date: $(date -u +%FT%TZ); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -76,4 +87,7 @@ if command -v hyperfine > /dev/null; then
     hyperfine -N --runs 400 --style none --export-json "$OUT/hf-empty.json" true > /dev/null 2>&1
     echo "empty command (true, no shell): hyperfine median $(jq '.results[0].median * 1e9' "$OUT/hf-empty.json") ns"
 fi
+# The self-test on the short command, recorded.
+"$BIN" selftest --cmd "md5sum $DATA/short_a" --shell none --max-time "$MAX_TIME" \
+    --record "$OUT/calibration" || true
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

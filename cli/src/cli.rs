@@ -8,10 +8,6 @@ use clap::{Args, Parser, Subcommand};
 
 /// Default `--warmup`: 2 discarded runs of each command before anything is timed.
 pub const DEFAULT_WARMUP: usize = 2;
-/// Default `--validation-runs`: 11 A/A pairs per command, the fewest the bootstrap accepts;
-/// with `--runs N` below 11, N (the A/A check then uses the few-runs rule, as the comparison
-/// does, and costs no more runs than it).
-pub const DEFAULT_VALIDATION_PAIRS: usize = 11;
 /// Default `--width`: 0.01. Measuring stops once the 95 % interval's half-width on the
 /// relative difference is at most 1 %.
 pub const DEFAULT_WIDTH: f64 = 0.01;
@@ -120,12 +116,10 @@ pub struct CompareArgs {
     /// Time runs that exit non-zero instead of stopping.
     #[arg(short, long)]
     pub ignore_failure: bool,
-    /// Skip the A/A runs (A against A′, B against B′) that measure the noise floor.
+    /// Skip the A/A runs (A against A′, B against B′, one pair each per timed pair, which
+    /// doubles the runs) that measure the noise floor.
     #[arg(long)]
     pub no_validation: bool,
-    /// A/A pairs per command for the noise floor [default: 11, or N with `--runs N` below 11].
-    #[arg(long, value_name = "N")]
-    pub validation_runs: Option<usize>,
     /// Exactly N timed pairs (N runs of each command). Fewer than 11 selects the few-runs rule.
     #[arg(short, long, value_name = "N")]
     pub runs: Option<usize>,
@@ -200,17 +194,6 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         ));
     }
     Ok(Duration::from_secs_f64(secs))
-}
-
-impl CompareArgs {
-    /// The A/A pairs per command: `--validation-runs`, else [`DEFAULT_VALIDATION_PAIRS`] capped
-    /// at `--runs`.
-    pub fn validation_pairs(&self) -> usize {
-        self.validation_runs.unwrap_or(match self.runs {
-            Some(n) => n.min(DEFAULT_VALIDATION_PAIRS),
-            None => DEFAULT_VALIDATION_PAIRS,
-        })
-    }
 }
 
 #[cfg(test)]

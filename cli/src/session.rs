@@ -3,14 +3,14 @@
 //! 1. **Start floor**: five runs of an empty command under the same shell, to know how much of
 //!    a run is process start (only used for a warning).
 //! 2. **Warm-up**: `--warmup` runs of each command, alternating A, B; discarded.
-//! 3. **A/A validation** (unless `--no-validation`): `--validation-runs` rounds of A, B, B′, A′
-//!    and then A′, B′, B, A, so each command is measured against itself while competing with
-//!    the other as in the comparison; the floor is the library's
-//!    [`aa_noise_floor`](rtcompare::stats::aa_noise_floor) of each side, the larger one counts.
-//! 4. **Comparison**: pairs in ABBA order (A B, then B A, …) until `--runs N` pairs, or from
-//!    11 pairs on until the interval's half-width is at most `--width`, within `--max-time`
-//!    and `--max-runs`.
-//! 5. **Verdict**: [`analysis::analyse`].
+//! 3. **Comparison with its A/A validation**: pairs in ABBA order (A B, then B A, …) until
+//!    `--runs N` pairs, or from 11 pairs on until the interval's half-width is at most
+//!    `--width`, within `--max-time` and `--max-runs`. Unless `--no-validation`, every pair
+//!    comes with an A/A pair per command, in rounds A′ A B B′ and B′ B A A′, so each command
+//!    is measured against itself in adjacent runs at the comparison's own number of pairs; the
+//!    floor is the library's [`aa_noise_floor`](rtcompare::stats::aa_noise_floor) of each
+//!    side, the larger one counts.
+//! 4. **Verdict**: [`analysis::analyse`].
 //!
 //! `--prepare` runs before every run and is not timed. A failing run stops everything (unless
 //! `--ignore-failure`); so do Ctrl-C and SIGTERM, after the running child is killed and reaped.
@@ -192,7 +192,8 @@ pub struct CmdResult {
     pub warmup_runs: usize,
     /// Every timed run of the comparison, in the order run (ABBA).
     pub runs: Vec<RunRecord>,
-    /// Every A/A validation run, in the order run.
+    /// Every A/A partner run (A′ and B′), in the order run; the A/A pairs are these with the
+    /// `runs` of the same side, in order.
     pub validation_runs: Vec<RunRecord>,
     /// With `rtcompare git`: the two trees' commits and whether the working tree was dirty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -289,20 +290,6 @@ fn check(args: &CompareArgs) -> Result<()> {
             "--width must be above 0%, for example 1%".into(),
         ));
     }
-    let v = args.validation_pairs();
-    if !args.no_validation && v < stats::FEW_RUNS_MIN_RUNS {
-        return Err(CliError::Usage(format!(
-            "--validation-runs {v} is too few: use at least {} (11 or more for a bootstrap \
-             floor), or --no-validation",
-            stats::FEW_RUNS_MIN_RUNS
-        )));
-    }
-    if v > args.max_runs {
-        return Err(CliError::Usage(format!(
-            "--validation-runs {v} exceeds --max-runs {}",
-            args.max_runs
-        )));
-    }
     Ok(())
 }
 
@@ -378,54 +365,47 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
         }
     }
 
-    // 3. A/A validation: A, B, B′, A′ then A′, B′, B, A.
-    let mut validation_runs = Vec::new();
-    let floor = if args.no_validation {
-        None
-    } else {
-        let n = args.validation_pairs();
-        let mut series: [Vec<f64>; 4] = Default::default();
-        for round in 0..n {
-            let order: [(Side, &Program); 4] = if round % 2 == 0 {
-                [(Side::A, &a), (Side::B, &b), (Side::B2, &b), (Side::A2, &a)]
-            } else {
-                [(Side::A2, &a), (Side::B2, &b), (Side::B, &b), (Side::A, &a)]
-            };
-            for (side, p) in order {
-                session
-                    .progress
-                    .set(format!("A/A validation {}/{n}", round + 1));
-                let m = session.run(p)?;
-                series[side as usize].push(m.wall_ns as f64);
-                validation_runs.push(RunRecord::new(side, &m));
-            }
-        }
-        let [va, vb, va2, vb2] = &series;
-        Some(Floor::from_series(va, va2, vb, vb2, &opts)?)
-    };
-
-    // 4. The comparison: ABBA pairs.
+    // 3. The comparison: ABBA pairs, each with its A/A partners unless --no-validation.
+    //
+    // With validation a round is A′ A B B′ and the next B′ B A A′: the comparison pair (A, B)
+    // in the middle alternates AB and BA, and the A/A pairs (A′, A) and (B, B′) are adjacent
+    // runs as the comparison pair is, with the first position alternating too. So the floor is
+    // always measured at the comparison's own number of pairs and spacing, as `compare()`
+    // measures its A/A runs at the comparison's `repeats`. Measured first instead, 11 A/A
+    // rounds of A, B, B′, A′ gave floors of 3–16 % on this 2-core machine under load while the
+    // comparison's interval was ±1–1.4 %, and a real 5 % difference went undetected in 6 of 19
+    // comparisons (BACKGROUND.md, "Comparing whole programs").
     let stage = Instant::now();
     let target = args.runs;
     let most = target.unwrap_or(args.max_runs);
+    let validate = !args.no_validation;
     let (mut wa, mut wb) = (Vec::new(), Vec::new());
+    let (mut wa2, mut wb2) = (Vec::new(), Vec::new());
     let mut runs = Vec::new();
+    let mut validation_runs = Vec::new();
     let mut next_check = MINIMUM_DATA_POINTS;
     let mut half_width = None;
     let mut stop = StopReason::MaxRuns;
     for i in 0..most {
-        let order: [(Side, &Program); 2] = if i % 2 == 0 {
-            [(Side::A, &a), (Side::B, &b)]
-        } else {
-            [(Side::B, &b), (Side::A, &a)]
+        let order: &[(Side, &Program)] = match (validate, i % 2 == 0) {
+            (false, true) => &[(Side::A, &a), (Side::B, &b)],
+            (false, false) => &[(Side::B, &b), (Side::A, &a)],
+            (true, true) => &[(Side::A2, &a), (Side::A, &a), (Side::B, &b), (Side::B2, &b)],
+            (true, false) => &[(Side::B2, &b), (Side::B, &b), (Side::A, &a), (Side::A2, &a)],
         };
-        for (side, p) in order {
+        for &(side, p) in order {
             let m = session.run(p)?;
+            let wall = m.wall_ns as f64;
             match side {
-                Side::A => wa.push(m.wall_ns as f64),
-                _ => wb.push(m.wall_ns as f64),
+                Side::A => wa.push(wall),
+                Side::B => wb.push(wall),
+                Side::A2 => wa2.push(wall),
+                Side::B2 => wb2.push(wall),
             }
-            runs.push(RunRecord::new(side, &m));
+            match side {
+                Side::A | Side::B => runs.push(RunRecord::new(side, &m)),
+                Side::A2 | Side::B2 => validation_runs.push(RunRecord::new(side, &m)),
+            }
         }
         let n = i + 1;
         session.progress.set(match (target, half_width) {
@@ -459,8 +439,13 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
     }
     session.progress.finish();
 
-    // 5. The verdict.
+    // 4. The verdict.
     let pairs = wa.len().min(wb.len());
+    let floor = if validate {
+        Some(Floor::from_series(&wa, &wa2, &wb, &wb2, &opts)?)
+    } else {
+        None
+    };
     let analysis = analysis::analyse(&wa, &wb, floor.as_ref(), &opts)?;
     let mut warnings = analysis::series_warnings(&wa, &wb, start_floor_ns, &FewRunsRule::default());
     if floor.is_none() {

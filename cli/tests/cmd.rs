@@ -226,8 +226,6 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
         "cmd",
         "--warmup",
         "1",
-        "--validation-runs",
-        "11",
         "--runs",
         "4",
         "--prepare",
@@ -248,9 +246,10 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
         .concat();
     assert_eq!(text.matches('p').count(), runs.len(), "{text}");
     let warmup = "ab";
-    let validation = "abba".repeat(11); // A B B′ A′, then A′ B′ B A
-    let comparison = "abbaabba"; // A B, B A, A B, B A
-    assert_eq!(runs, format!("{warmup}{validation}{comparison}"));
+    // Rounds A′ A B B′ and B′ B A A′: the comparison pairs (A, B), (B, A) in the middle, each
+    // A/A pair adjacent.
+    let rounds = "aabbbbaa".repeat(2);
+    assert_eq!(runs, format!("{warmup}{rounds}"));
 
     let (r, _) = read_result(&json);
     let sides: Vec<String> = r
@@ -265,7 +264,8 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
         })
         .collect();
     assert_eq!(sides, ["a", "b", "b", "a", "a", "b", "b", "a"]);
-    let vsides: Vec<String> = r.validation_runs[..8]
+    let vsides: Vec<String> = r
+        .validation_runs
         .iter()
         .map(|x| {
             serde_json::to_value(x.side)
@@ -275,8 +275,31 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
                 .to_owned()
         })
         .collect();
-    assert_eq!(vsides, ["a", "b", "b2", "a2", "a2", "b2", "b", "a"]);
+    assert_eq!(vsides, ["a2", "b2", "b2", "a2", "a2", "b2", "b2", "a2"]);
     assert_eq!(r.rule, rtcompare_cli::analysis::Rule::FewRuns);
+}
+
+#[test]
+fn without_validation_the_pairs_are_plain_abba() {
+    let dir = TempDir::new("order-plain");
+    let log = dir.path("log");
+    let log_s = log.to_str().unwrap();
+    let o = rtcompare(&[
+        "cmd",
+        "--no-validation",
+        "--warmup",
+        "2",
+        "--runs",
+        "3",
+        &format!("printf a >> {log_s}"),
+        &format!("printf b >> {log_s}"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "abab".to_owned() + "abbaab"
+    );
+    assert!(stdout(&o).contains("--no-validation"), "{}", stdout(&o));
 }
 
 #[test]
