@@ -193,17 +193,8 @@ fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{self, EstimateOptions, detect_drift};
-
-    fn est(delta: f64, low: f64, high: f64) -> Estimate {
-        let a = [100.0; 11];
-        let mut e =
-            stats::estimate_difference(&a, &a, &EstimateOptions::default().seed(1)).unwrap();
-        e.delta = delta;
-        e.low = low;
-        e.high = high;
-        e
-    }
+    use crate::stats::decision::tests::est;
+    use crate::stats::detect_drift;
 
     fn drift(p: f64, shift: f64) -> DriftReport {
         let mut d = detect_drift(&[1.0, 2.0, 1.0, 2.0]).unwrap();

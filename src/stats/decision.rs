@@ -172,11 +172,13 @@ pub fn decide(estimate: &Estimate, noise_floor: f64, quantization: f64) -> Verdi
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::stats::{self, EstimateOptions};
 
-    fn est(delta: f64, low: f64, high: f64) -> Estimate {
+    /// An estimate with any point and interval, even an inconsistent one (the verdict rule
+    /// must name it), for the rule's tests and the warnings'.
+    pub(crate) fn est(delta: f64, low: f64, high: f64) -> Estimate {
         let a = [100.0; 11];
         let mut e =
             stats::estimate_difference(&a, &a, &EstimateOptions::default().seed(1)).unwrap();
