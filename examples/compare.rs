@@ -7,16 +7,16 @@
 //! the per-process deltas are printed. `-- --single` compares in this one process instead,
 //! with the full single-process report.
 //!
-//! Progress goes to stderr, the report to stdout, and the report's JSON to
+//! Progress goes to stderr (`rtcompare::progress`: bars on a terminal, a line per stage or
+//! process in a log), the report to stdout, and the report's JSON to
 //! `target/rtcompare/compare.json`.
 
 use std::hint::black_box;
-use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 use rtcompare::pool::{self, PoolOptions};
 use rtcompare::rng::Rng;
-use rtcompare::{Candidate, CompareOptions, Stage, Verdict, compare};
+use rtcompare::{Candidate, CompareOptions, Verdict, compare, progress};
 
 const LEN: usize = 1_000;
 
@@ -68,7 +68,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let b = sorter("slice::sort", &data, |v| v.sort());
         let opts = CompareOptions::default()
             .thresholds([0.05, 0.10, 0.20])
-            .progress(progress);
+            .progress(progress::bar());
         let report = compare(a, b, &opts)?;
         eprintln!("compared in {:.2} s", started.elapsed().as_secs_f64());
         println!("{report}");
@@ -80,15 +80,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if let Some(k) = processes {
             options = options.first_stage(k).max_processes(k).target(0.0, 0.0);
         }
-        let options = options.progress(|p| {
-            eprintln!(
-                "process {}/{}: {}",
-                p.done,
-                p.planned,
-                p.delta
-                    .map_or("failed".to_string(), |d| format!("δ {:+.2}%", 100.0 * d))
-            );
-        });
+        let options = options.progress(progress::pool_bar());
         let mut tally = [0usize; 3];
         for r in 0..repeat {
             let run = pool::run_detailed(&options, |ctx| {
@@ -135,28 +127,4 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     eprintln!("report written to {}", path.display());
     Ok(())
-}
-
-/// Stage lines on stderr: a counter redrawn in place on a terminal, only the stages in a log.
-fn progress(p: rtcompare::Progress) {
-    let mut err = std::io::stderr().lock();
-    let tty = std::io::stderr().is_terminal();
-    match p.stage {
-        Stage::Validating | Stage::Measuring if p.total > 0 && tty => {
-            let _ = write!(
-                err,
-                "\r{:<11} {:>3}/{:<3}",
-                p.stage.as_str(),
-                p.done,
-                p.total
-            );
-            if p.done == p.total {
-                let _ = writeln!(err);
-            }
-        }
-        _ if p.done == 0 => {
-            let _ = writeln!(err, "{}…", p.stage.as_str());
-        }
-        _ => {}
-    }
 }

@@ -52,6 +52,7 @@
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|
+//! | `progress` (feature `progress`) | ready progress callbacks: a bar of the running stage on a terminal, a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn with indicatif between batches only | stderr |
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
 //! | [`workload`] | insert/delete streams for mutable structures ([`workload::Spec`], [`workload::Stream`]), the [`workload::Structure`] trait, [`workload::compare`] (both structures under the same pre-generated operations) and [`workload::Suite`] (a matrix of specs × structures as one table) | via `compare` |
 //! | [`gate`], [`precision`], [`selftest`] | cargo-test gates (in one process or pooled across several); Pilot's measure-until-precise driver; calibration before trust | via `compare` |
@@ -72,6 +73,7 @@ pub mod gate;
 pub mod measure;
 pub mod pool;
 pub mod precision;
+mod render;
 pub mod rng;
 pub mod selftest;
 pub mod stats;
@@ -83,6 +85,9 @@ pub use compare::{report, validate};
 pub use measure::{cache, calibrate, candidate, clock, collect, counters, env, pin};
 // Allocations per operation: `rtcompare::alloc::Counting`, also at the root.
 pub use measure::alloc;
+// Ready progress callbacks for the terminal and log files (feature `progress`).
+#[cfg(feature = "progress")]
+pub use render::progress;
 
 pub use alloc::{AllocSummary, Counting, LiveHeap};
 
