@@ -150,6 +150,12 @@ pub struct CompareArgs {
     /// Exit with status 1 when B is found slower than A (`slower` or `loss`).
     #[arg(long)]
     pub fail_on_regression: bool,
+    /// Read hardware counters (cycles, instructions, cache misses, branch misses; user space)
+    /// for every run's process and its descendants, and summarise them per command.
+    /// Diagnostics only: the verdict never uses them. Where the kernel or the virtual machine
+    /// refuses, the output says "unavailable" and why; that is never an error.
+    #[arg(long)]
+    pub counters: bool,
 }
 
 /// Parses `1%`, `0.5 %` or `0.01` into a fraction in `[0, 1)`.
@@ -215,6 +221,17 @@ mod tests {
         for bad in ["0", "-1s", "soon", "inf"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn counters_is_an_opt_in_flag() {
+        let parse = |args: &[&str]| match Cli::try_parse_from(args).unwrap().command {
+            Commands::Cmd(c) => c.options.counters,
+            _ => unreachable!("a cmd line"),
+        };
+        assert!(parse(&["rtcompare", "cmd", "--counters", "true", "false"]));
+        assert!(!parse(&["rtcompare", "cmd", "true", "false"]));
+        assert!(Cli::try_parse_from(["rtcompare", "cmd", "--counters=yes", "a", "b"]).is_err());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rtcompare::counters::{CounterStatus, CounterSummary};
 
 use crate::analysis::{Outcome, Rule};
 use crate::session::CmdResult;
@@ -35,6 +36,64 @@ pub fn bytes(b: f64) -> String {
     } else {
         format!("{:.2} GiB", b / (K * K * K))
     }
+}
+
+/// A count as `812`, `45.3 k`, `21.34 M` or `1.23 G`.
+pub fn count(v: f64) -> String {
+    let a = v.abs();
+    if a < 1e3 {
+        format!("{v:.0}")
+    } else if a < 1e6 {
+        format!("{:.1} k", v / 1e3)
+    } else if a < 1e9 {
+        format!("{:.2} M", v / 1e6)
+    } else {
+        format!("{:.2} G", v / 1e9)
+    }
+}
+
+/// The `--counters` lines: per command the median counts per run, or "unavailable" with why.
+pub fn counters(summary: &CounterSummary) -> String {
+    let mut s = String::new();
+    if let CounterStatus::Unavailable { reason } = &summary.status {
+        let _ = writeln!(s, "Hardware counters: unavailable: {reason}");
+        return s;
+    }
+    let _ = writeln!(
+        s,
+        "Hardware counters (user space, this process's children only, median per run; \
+         diagnostics, not used by the verdict):"
+    );
+    for (name, side) in [("A", &summary.a), ("B", &summary.b)] {
+        let part = |v: Option<f64>, what: &str| match v {
+            Some(v) => format!("{} {what}", count(v)),
+            None => format!("n/a {what}"),
+        };
+        let mut line = [
+            part(side.cycles_per_op, "cycles"),
+            part(side.instructions_per_op, "instructions"),
+            part(side.cache_misses_per_op, "cache misses"),
+            part(side.branch_misses_per_op, "branch misses"),
+        ]
+        .join(", ");
+        if let (Some(i), Some(c)) = (side.instructions_per_op, side.cycles_per_op)
+            && c > 0.0
+        {
+            let _ = write!(line, "; {:.2} instructions per cycle", i / c);
+        }
+        if side.multiplexed_batches > 0 {
+            let _ = write!(
+                line,
+                " ({} of {} runs multiplexed, extrapolated)",
+                side.multiplexed_batches, side.batches
+            );
+        }
+        let _ = writeln!(s, "   {name}: {line}");
+    }
+    for f in &summary.failures {
+        let _ = writeln!(s, "   {} unavailable: {}", f.counter, f.reason);
+    }
+    s
 }
 
 /// The progress line: a spinner with a message on stderr when it is a terminal, nothing
@@ -116,6 +175,9 @@ pub fn summary(r: &CmdResult) -> String {
                 ", clean"
             }
         );
+    }
+    if let Some(c) = &r.counters {
+        s.push_str(&counters(c));
     }
     match &r.floor {
         Some(f) => match (f.a, f.b) {
@@ -211,5 +273,38 @@ mod tests {
         assert_eq!(bytes(100.0), "100 B");
         assert_eq!(bytes(2048.0), "2.0 KiB");
         assert_eq!(bytes(50.0 * 1024.0 * 1024.0), "50.0 MiB");
+        assert_eq!(count(812.0), "812");
+        assert_eq!(count(45_300.0), "45.3 k");
+        assert_eq!(count(21_340_000.0), "21.34 M");
+        assert_eq!(count(1.234e9), "1.23 G");
+    }
+
+    #[test]
+    fn counter_lines() {
+        use rtcompare::counters::CounterDelta;
+        let run = |cycles, instructions| CounterDelta {
+            cycles: Some(cycles),
+            instructions: Some(instructions),
+            cache_misses: Some(1_000),
+            branch_misses: None,
+            enabled_ns: 10,
+            running_ns: 10,
+        };
+        let summary = CounterSummary::from_batches(
+            &[run(2_000_000, 4_000_000)],
+            &[run(3_000_000, 3_000_000)],
+            1,
+        );
+        let text = counters(&summary);
+        assert!(
+            text.contains(
+                "A: 2.00 M cycles, 4.00 M instructions, 1.0 k cache misses, n/a branch \
+                 misses; 2.00 instructions per cycle"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("B: 3.00 M cycles"), "{text}");
+        let none = counters(&CounterSummary::unavailable("no PMU"));
+        assert_eq!(none, "Hardware counters: unavailable: no PMU\n");
     }
 }

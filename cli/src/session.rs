@@ -15,12 +15,14 @@
 //! `--prepare` runs before every run and is not timed. A failing run stops everything (unless
 //! `--ignore-failure`); so do Ctrl-C and SIGTERM, after the running child is killed and reaped.
 
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use rtcompare::Environment;
+use rtcompare::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use rtcompare::rng::resolve_seed;
 use rtcompare::stats::{self, FewRunsRule, MINIMUM_DATA_POINTS};
 
@@ -102,10 +104,16 @@ pub struct RunRecord {
     /// The signal that ended the run, if one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signal: Option<i32>,
+    /// With `--counters`: the hardware counts of the run's process and its descendants (user
+    /// space; `cycles`, `instructions`, `cache_misses`, `branch_misses`, each `null` where
+    /// unknown, and `enabled_ns`/`running_ns`). `null` without `--counters` or where counters
+    /// are unavailable (the result's `counters` says why).
+    #[serde(default)]
+    pub counters: Option<CounterDelta>,
 }
 
 impl RunRecord {
-    fn new(side: Side, m: &Measured) -> RunRecord {
+    fn new(side: Side, (m, counters): &(Measured, Option<CounterDelta>)) -> RunRecord {
         RunRecord {
             side,
             wall_ns: m.wall_ns,
@@ -114,6 +122,7 @@ impl RunRecord {
             max_rss_bytes: m.max_rss_bytes,
             exit_code: m.exit_code,
             signal: m.signal,
+            counters: *counters,
         }
     }
 }
@@ -184,6 +193,12 @@ pub struct CmdResult {
     pub few_runs: Option<stats::FewRunsVerdict>,
     /// The A/A floor; `null` with `--no-validation`.
     pub floor: Option<Floor>,
+    /// With `--counters`: per command, the median over its timed runs of each hardware count
+    /// per run (the library's `CounterSummary` with one "operation" per run: `inner_loops` is
+    /// 1), or `status.state = "unavailable"` with the reason. Diagnostics only: the verdict
+    /// never uses them. `null` without `--counters`.
+    #[serde(default)]
+    pub counters: Option<CounterSummary>,
     /// Median wall time of an empty command under the same shell (ns).
     pub start_floor_ns: Option<f64>,
     /// Warnings.
@@ -210,22 +225,55 @@ struct Session<'a> {
     prepare: Option<Program>,
     progress: Progress,
     limit: Duration,
+    /// With `--counters`: why counters could not be opened (the first refusal), and the
+    /// counters that were refused while others opened.
+    counters: RefCell<CounterNotes>,
+}
+
+/// What `--counters` learnt about the counters besides the counts.
+#[derive(Default)]
+struct CounterNotes {
+    unavailable: Option<String>,
+    failures: Vec<CounterFailure>,
 }
 
 impl Session<'_> {
-    /// One run of `p` (after `--prepare`), measured; a failure is an error unless ignored.
-    fn run(&self, p: &Program) -> Result<Measured> {
+    /// One run of `p` (after `--prepare`), measured, with its hardware counts when
+    /// `--counters` is on and they are available; a failure is an error unless ignored.
+    fn run(&self, p: &Program) -> Result<(Measured, Option<CounterDelta>)> {
         if let Some(prep) = &self.prepare {
             let m = self.exec(prep)?;
             if !m.success() {
                 return Err(failed(prep, &m));
             }
         }
+        // Opened on this thread right before the spawn (after the untimed --prepare, which it
+        // must not count), read after the reap: the group counts the child from its exec on,
+        // and nothing of this process (`CounterSet::open_for_children`). Opening and reading
+        // happen outside the timed window.
+        let group = self.args.counters.then(CounterSet::open_for_children);
         let m = self.exec(p)?;
+        let counts = match group {
+            Some(Ok(set)) => {
+                let mut notes = self.counters.borrow_mut();
+                if notes.failures.is_empty() {
+                    notes.failures = set.failures().to_vec();
+                }
+                Some(set.read().as_delta())
+            }
+            Some(Err(refused)) => {
+                self.counters
+                    .borrow_mut()
+                    .unavailable
+                    .get_or_insert(refused.reason);
+                None
+            }
+            None => None,
+        };
         if !m.success() && !self.args.ignore_failure {
             return Err(failed(p, &m));
         }
-        Ok(m)
+        Ok((m, counts))
     }
 
     fn exec(&self, p: &Program) -> Result<Measured> {
@@ -340,6 +388,7 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
         prepare,
         progress: Progress::new(),
         limit: args.max_time,
+        counters: RefCell::default(),
     };
 
     // 1. The start floor: errors here are ignored (the warning is optional).
@@ -395,7 +444,7 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
         };
         for &(side, p) in order {
             let m = session.run(p)?;
-            let wall = m.wall_ns as f64;
+            let wall = m.0.wall_ns as f64;
             match side {
                 Side::A => wa.push(wall),
                 Side::B => wb.push(wall),
@@ -494,6 +543,9 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
             )?,
         })
     };
+    let counters = args
+        .counters
+        .then(|| counter_summary(&runs, session.counters.into_inner()));
     environment.finish();
     let Analysis {
         rule,
@@ -516,6 +568,7 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
         estimate,
         few_runs,
         floor,
+        counters,
         start_floor_ns,
         warnings: warnings
             .into_iter()
@@ -531,6 +584,25 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
         environment,
         elapsed_s: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The `--counters` summary of the timed runs: per side, the median per run of each count
+/// (one "operation" per run), or "unavailable" with the first refusal's reason.
+fn counter_summary(runs: &[RunRecord], notes: CounterNotes) -> CounterSummary {
+    let of = |side: Side| -> Vec<CounterDelta> {
+        runs.iter()
+            .filter(|r| r.side == side)
+            .filter_map(|r| r.counters)
+            .collect()
+    };
+    let (a, b) = (of(Side::A), of(Side::B));
+    if a.is_empty() && b.is_empty() {
+        let reason = notes
+            .unavailable
+            .unwrap_or_else(|| "no timed run was counted".into());
+        return CounterSummary::unavailable(reason);
+    }
+    CounterSummary::from_batches(&a, &b, 1).with_failures(&notes.failures)
 }
 
 /// Writes `result` as pretty JSON to `path`.
@@ -574,6 +646,7 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         max_rss_bytes: 0,
         exit_code: Some(0),
         signal: None,
+        counters: None,
     };
     let runs: Vec<RunRecord> = ta
         .iter()
@@ -604,6 +677,7 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         estimate: analysis.estimate,
         few_runs: analysis.few_runs,
         floor: None,
+        counters: None,
         start_floor_ns: None,
         warnings: warnings
             .into_iter()

@@ -448,6 +448,70 @@ fn the_json_result_keeps_its_contract_and_round_trips() {
     assert_eq!(r.verdict.best_ratio, best);
 }
 
+/// `--counters` never fails a comparison: where the machine refuses (most VMs, this one
+/// included) the summary and the JSON say "unavailable" with the reason and the exit status is
+/// 0; where counters work, every timed run has positive cycle and instruction counts.
+#[test]
+fn counters_are_diagnostics_and_unavailable_is_not_an_error() {
+    let dir = TempDir::new("counters");
+    let json = dir.path("r.json");
+    let o = rtcompare(&[
+        "cmd",
+        "--counters",
+        "--warmup",
+        "0",
+        "--runs",
+        "5",
+        "--no-validation",
+        "--json",
+        json.to_str().unwrap(),
+        "true",
+        "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let (r, v) = read_result(&json);
+    let summary = r.counters.expect("--counters writes a counters object");
+    let runs = v["runs"].as_array().unwrap();
+    if summary.is_available() {
+        assert!(text.contains("Hardware counters (user space"), "{text}");
+        for run in runs {
+            let c = &run["counters"];
+            for key in ["cycles", "instructions"] {
+                if !c[key].is_null() {
+                    assert!(c[key].as_u64().unwrap() > 0, "{key}: {run}");
+                }
+            }
+        }
+        assert!(
+            summary.a.batches == 5 && summary.b.batches == 5,
+            "{summary:?}"
+        );
+    } else {
+        assert!(text.contains("Hardware counters: unavailable: "), "{text}");
+        assert_eq!(v["counters"]["status"]["state"], "unavailable");
+        assert!(v["counters"]["status"]["reason"].is_string());
+        for run in runs {
+            assert!(run["counters"].is_null(), "{run}");
+        }
+    }
+    // The verdict is the same kind of object either way: counters never decide.
+    assert_eq!(v["rule"], "few_runs");
+    // Without the flag there is no counters section at all.
+    let o = rtcompare(&[
+        "cmd",
+        "--warmup",
+        "0",
+        "--runs",
+        "5",
+        "--no-validation",
+        "true",
+        "true",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("Hardware counters"), "{}", stdout(&o));
+}
+
 #[test]
 fn selftest_detects_a_large_injected_cost_and_records_it() {
     let dir = TempDir::new("selftest");
