@@ -275,14 +275,17 @@ impl Processes {
             Out::Bars(bars) => {
                 // A bar per stage of the plan: the first stage's processes, then the rest
                 // once the plan has grown. Processes take seconds: every report is drawn.
+                let fresh = bars.bar.is_none();
                 let bar = bars.bar();
-                bar.set_prefix("processes");
-                bar.set_message(format!("last: {delta}"));
+                if fresh {
+                    bar.set_style(style(&format!("{:>12} {BAR} {{msg}}", "processes")));
+                }
                 let (done, planned) = (p.done as u64, p.planned as u64);
                 bar.update(|s| {
                     s.set_len(planned);
                     s.set_pos(done);
                 });
+                bar.set_message(format!("last: {delta}"));
                 if p.done >= p.planned {
                     bars.finish();
                 }
