@@ -176,6 +176,75 @@ pub enum Error {
     /// A report could not be serialised or parsed.
     #[error("report JSON: {0}")]
     Json(String),
+    /// A load's rate is not a positive finite number of requests per second, or exceeds
+    /// [`MAX_RATE`](crate::service::MAX_RATE).
+    #[error(
+        "rate = {rate} requests per second is unusable: give a positive finite rate of at most \
+         {max} per second"
+    )]
+    InvalidRate {
+        /// The rate received, in requests per second.
+        rate: f64,
+        /// The largest rate accepted, in requests per second.
+        max: f64,
+    },
+    /// A duration that must be positive was zero (the measured duration of a load, or the
+    /// length of a time window).
+    #[error("{what} is zero: give it a positive length")]
+    ZeroDuration {
+        /// Which duration (for example `"duration"`, `"window"`).
+        what: &'static str,
+    },
+    /// A time window holds too few requests for one of the percentiles asked for: at the
+    /// rate given it expects fewer requests than the percentile needs to be pinned down.
+    #[error(
+        "windows too short for p{}: a window of {window:?} at {rate} requests per second holds \
+         about {expected:.0} requests, and p{} needs at least {needed} (10 beyond the \
+         percentile); lengthen the window to at least {min_window:?}, raise the rate, or drop \
+         the percentile",
+        100.0 * percentile, 100.0 * percentile
+    )]
+    WindowTooShort {
+        /// The percentile as a fraction (0.999 for p99.9).
+        percentile: f64,
+        /// The window length given.
+        window: Duration,
+        /// The rate given, in requests per second.
+        rate: f64,
+        /// Requests a window holds at that rate.
+        expected: f64,
+        /// Requests the percentile needs in one window.
+        needed: u64,
+        /// The shortest window that holds enough at this rate.
+        min_window: Duration,
+    },
+    /// A network target's address is neither a loopback address nor one of this machine's
+    /// own: the service mode only loads servers on this machine.
+    #[error(
+        "refusing to send load to {address}: only loopback addresses (127.0.0.0/8, ::1) and \
+         this machine's own addresses are accepted, so that a load test never floods another \
+         machine"
+    )]
+    NotLocal {
+        /// The address as given or resolved.
+        address: String,
+    },
+    /// The load generator could not send requests on time: the send lag (actual start minus
+    /// due time) exceeded the bound, so latencies would describe the generator, not the
+    /// target.
+    #[error(
+        "the load generator could not keep up at {rate} requests per second: send lag p99 \
+         {p99_lag:?} exceeds the bound {bound:?}; lower the rate, add workers, or quieten the \
+         machine"
+    )]
+    GeneratorBehind {
+        /// The offered rate, in requests per second.
+        rate: f64,
+        /// The 0.99 quantile of the send lag.
+        p99_lag: Duration,
+        /// The bound it exceeded.
+        bound: Duration,
+    },
 }
 
 impl Error {

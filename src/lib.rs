@@ -54,6 +54,7 @@
 //! |---|---|---|
 //! | `progress` (feature `progress`) | ready progress callbacks: a bar of the running stage on a terminal, a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn with indicatif between batches only | stderr |
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
+//! | [`service`] | latency under open-loop load: the generator ([`service::run`]), closure and loopback TCP targets, percentiles with block-bootstrap intervals over time windows, and [`service::compare`] (ABBA windows, paired percentile intervals, A/A floors, verdicts only when tight) | yes (threads, loopback sockets) |
 //! | [`workload`] | insert/delete streams for mutable structures ([`workload::Spec`], [`workload::Stream`]), the [`workload::Structure`] trait, [`workload::compare`] (both structures under the same pre-generated operations) and [`workload::Suite`] (a matrix of specs × structures as one table) | via `compare` |
 //! | [`gate`], [`precision`], [`selftest`] | cargo-test gates (in one process or pooled across several); Pilot's measure-until-precise driver; calibration before trust | via `compare` |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`validate_pair`]), the verdict rule ([`decide`]), the warnings, and the [`Report`] as plain data | via `measure` |
@@ -76,6 +77,7 @@ pub mod precision;
 mod render;
 pub mod rng;
 pub mod selftest;
+pub mod service;
 pub mod stats;
 pub mod workload;
 

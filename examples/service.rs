@@ -1,0 +1,543 @@
+//! Service mode on real loopback servers: latency under open-loop load.
+//!
+//! The example starts its own TCP servers on 127.0.0.1 (each a thread per connection, inside
+//! this process), loads them, and stops them again: every server thread is joined and its
+//! port freed on every path, including errors (the servers stop when dropped).
+//!
+//! * `cargo run --release --example service` (about 15 s): two implementations of one request
+//!   handler (a JSON document written by serde_json, and the same document written by hand)
+//!   compared in ABBA windows at the same rate, with the report.
+//! * `-- --selftest` (a few minutes): 10 A/A comparisons (the same handler on two servers; a
+//!   verdict on p50 is a false one) and 10 with a real 5 % added latency (a busy-wait in the
+//!   second server's handler, 5 % of the measured p50 latency; a verdict "A faster" on p50 is a
+//!   detection).
+//! * `-- --omission` (about 25 s): a server that stalls for 100 ms once a second, measured
+//!   open-loop (latency from the due time) and by a closed-loop client (one connection,
+//!   latency from the send) at the same mean rate; prints both p99s.
+//! * `-- --ceiling` (about 40 s): the generator's own ceiling, the highest rate at which the
+//!   send lag's p99 stays within its bound, for a closure and for the TCP target.
+//! * `--json` after any of them prints one JSON object instead of the text.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use rtcompare::service::{
+    self, Call, Framing, LatencyOrigin, LoadOptions, ServiceOptions, ServiceVerdict, Tcp,
+};
+use serde::Serialize;
+use serde_json::json;
+
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// What the handler does for one request line.
+#[derive(Clone, Copy, Debug)]
+enum Handler {
+    /// A JSON document from serde_json.
+    Serde,
+    /// The same document formatted by hand.
+    Manual,
+    /// A one-byte answer (for the generator's ceiling).
+    Echo,
+}
+
+#[derive(Serialize)]
+struct Item {
+    id: u64,
+    name: String,
+    score: f64,
+    tags: [&'static str; 2],
+}
+
+/// Items in the document a request asks for.
+const ITEMS: u64 = 150;
+
+/// The document a request asks for: [`ITEMS`] items derived from the request line.
+fn items(seed: u64) -> Vec<Item> {
+    (0..ITEMS)
+        .map(|k| Item {
+            id: seed.wrapping_mul(31).wrapping_add(k),
+            name: format!("item-{k}-{}", seed % 97),
+            score: (seed % 1000) as f64 / 7.0 + k as f64,
+            tags: ["alpha", "beta"],
+        })
+        .collect()
+}
+
+fn respond(handler: Handler, line: &str, out: &mut String) {
+    out.clear();
+    let seed: u64 = line.trim().parse().unwrap_or(0);
+    match handler {
+        Handler::Serde => {
+            let doc = items(seed);
+            out.push_str(&serde_json::to_string(&doc).unwrap_or_default());
+        }
+        Handler::Manual => {
+            let doc = items(seed);
+            out.push('[');
+            for (i, it) in doc.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(
+                    out,
+                    "{{\"id\":{},\"name\":\"{}\",\"score\":{},\"tags\":[\"{}\",\"{}\"]}}",
+                    it.id, it.name, it.score, it.tags[0], it.tags[1]
+                );
+            }
+            out.push(']');
+        }
+        Handler::Echo => out.push('k'),
+    }
+    out.push('\n');
+}
+
+/// How a server misbehaves.
+#[derive(Clone, Copy, Debug, Default)]
+struct Behaviour {
+    /// Busy-wait this long in every request (the injected regression).
+    busy: Duration,
+    /// Stall every request that arrives in the first `stall` of each second.
+    stall: Duration,
+}
+
+/// A loopback server running in this process; stops (joining every thread) when dropped.
+struct Server {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    accept: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    fn start(handler: Handler, behaviour: Behaviour) -> Res<Server> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let addr = listener.local_addr()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop2 = Arc::clone(&stop);
+        let epoch = Instant::now();
+        let accept = std::thread::spawn(move || {
+            let mut conns: Vec<JoinHandle<()>> = Vec::new();
+            for stream in listener.incoming() {
+                if stop2.load(Ordering::Relaxed) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let stop3 = Arc::clone(&stop2);
+                conns.push(std::thread::spawn(move || {
+                    serve(stream, handler, behaviour, epoch, &stop3)
+                }));
+                conns.retain(|h| !h.is_finished());
+            }
+            for h in conns {
+                let _ = h.join();
+            }
+        });
+        Ok(Server {
+            addr,
+            stop,
+            accept: Some(accept),
+        })
+    }
+
+    fn target(&self, name: &str) -> Res<Tcp> {
+        Ok(Tcp::new(
+            name,
+            self.addr,
+            b"12345\n".to_vec(),
+            Framing::Delimiter(b'\n'),
+        )?)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // Wake the accept loop so that it sees the flag.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        if let Some(h) = self.accept.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+fn serve(stream: TcpStream, handler: Handler, b: Behaviour, epoch: Instant, stop: &AtomicBool) {
+    let _ = stream.set_nodelay(true);
+    // A short read timeout lets the thread notice the stop flag.
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
+    let Ok(mut writer) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    let mut out = String::new();
+    while !stop.load(Ordering::Relaxed) {
+        match reader.read_line(&mut line) {
+            Ok(0) => return,
+            Ok(_) => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => continue,
+            Err(_) => return,
+        }
+        if !b.stall.is_zero() {
+            let into = Duration::from_nanos((epoch.elapsed().as_nanos() % 1_000_000_000) as u64);
+            if into < b.stall {
+                std::thread::sleep(b.stall - into);
+            }
+        }
+        respond(handler, &line, &mut out);
+        if !b.busy.is_zero() {
+            let t = Instant::now();
+            while t.elapsed() < b.busy {
+                black_box(0u64);
+            }
+        }
+        line.clear();
+        if writer.write_all(out.as_bytes()).is_err() {
+            return;
+        }
+    }
+}
+
+fn load_average() -> String {
+    rtcompare::env::load_average()
+        .map(|l| format!("{:.2} {:.2} {:.2}", l[0], l[1], l[2]))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn load_average_json() -> serde_json::Value {
+    json!(rtcompare::env::load_average())
+}
+
+/// The comparison settings of the default run: 2,000 requests per second, windows of 500 ms
+/// (1,000 requests, enough for p99), 6 ABBA groups, 4 workers.
+fn compare_options(seed: u64) -> ServiceOptions {
+    ServiceOptions::default()
+        .load(
+            LoadOptions::default()
+                .rate(2_000.0)
+                .warmup(Duration::from_millis(500))
+                .workers(4)
+                .percentiles(&[0.5, 0.9, 0.99])
+                .seed(seed),
+        )
+        .window(Duration::from_millis(500))
+        .quads(6)
+}
+
+/// The self-test's settings: 2,000 requests per second, windows of 100 ms (200 requests,
+/// enough for p50 and p90), 16 ABBA groups (32 A/B pairs, 31 A/A pairs), 4 workers. Each
+/// comparison takes about 7.5 s. `SERVICE_SELFTEST=rate,window_ms,quads` overrides them.
+fn selftest_options(seed: u64) -> ServiceOptions {
+    let (mut rate, mut window_ms, mut quads) = (2_000.0, 100u64, 16usize);
+    if let Ok(v) = std::env::var("SERVICE_SELFTEST") {
+        let parts: Vec<&str> = v.split(',').collect();
+        if parts.len() == 3 {
+            rate = parts[0].parse().unwrap_or(rate);
+            window_ms = parts[1].parse().unwrap_or(window_ms);
+            quads = parts[2].parse().unwrap_or(quads);
+        }
+    }
+    ServiceOptions::default()
+        .load(
+            LoadOptions::default()
+                .rate(rate)
+                .warmup(Duration::from_millis(500))
+                .workers(4)
+                .percentiles(&[0.5, 0.9])
+                .seed(seed),
+        )
+        .window(Duration::from_millis(window_ms))
+        .quads(quads)
+}
+
+fn default_run(json_out: bool) -> Res<()> {
+    let a = Server::start(Handler::Manual, Behaviour::default())?;
+    let b = Server::start(Handler::Serde, Behaviour::default())?;
+    let report = service::compare(
+        &a.target("manual JSON")?,
+        &b.target("serde_json")?,
+        &compare_options(1),
+    )?;
+    if json_out {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!("{report}");
+        println!("load average at the end: {}", load_average());
+    }
+    Ok(())
+}
+
+fn selftest(json_out: bool) -> Res<()> {
+    const RUNS: usize = 10;
+    // The injected regression: 5 % of the p50 latency measured on this machine now.
+    let base = {
+        let s = Server::start(Handler::Manual, Behaviour::default())?;
+        let r = service::run(
+            &s.target("pilot")?,
+            &LoadOptions::default()
+                .rate(4_000.0)
+                .workers(4)
+                .duration(Duration::from_secs(2))
+                .window(Duration::from_millis(250))
+                .warmup(Duration::from_millis(500))
+                .percentiles(&[0.5])
+                .seed(7),
+        )?;
+        r.target.percentile(0.5).map_or(0.0, |p| p.value_ns)
+    };
+    let busy = Duration::from_nanos((0.05 * base) as u64);
+    if !json_out {
+        eprintln!(
+            "pilot p50 {:.1} µs; injected busy-wait {:.2} µs; load average {}",
+            base / 1e3,
+            busy.as_nanos() as f64 / 1e3,
+            load_average()
+        );
+    }
+    let mut aa_false = 0;
+    let mut detected = 0;
+    let mut runs = Vec::new();
+    for (kind, extra) in [("aa", Duration::ZERO), ("injected", busy)] {
+        for i in 0..RUNS {
+            let a = Server::start(Handler::Manual, Behaviour::default())?;
+            let b = Server::start(
+                Handler::Manual,
+                Behaviour {
+                    busy: extra,
+                    ..Behaviour::default()
+                },
+            )?;
+            let r = service::compare(
+                &a.target("A")?,
+                &b.target("B")?,
+                &selftest_options(1_000 + i as u64),
+            )?;
+            let c = r.percentile(0.5).ok_or("no p50 in the report")?;
+            let hit = match kind {
+                "aa" => c.verdict.is_resolved(),
+                _ => c.verdict == ServiceVerdict::AFaster,
+            };
+            if kind == "aa" {
+                aa_false += usize::from(hit);
+            } else {
+                detected += usize::from(hit);
+            }
+            let p99 = r.percentile(0.9).map(|c| c.verdict);
+            if !json_out {
+                eprintln!(
+                    "{kind} {i}: p50 δ = {:+.2}% [{:+.2}%, {:+.2}%], floor {:.2}%, {} ; p90 {}",
+                    100.0 * c.estimate.delta,
+                    100.0 * c.estimate.low,
+                    100.0 * c.estimate.high,
+                    100.0 * c.noise_floor,
+                    verdict_word(&c.verdict),
+                    p99.map_or("-".into(), |v| verdict_word(&v))
+                );
+            }
+            runs.push(json!({
+                "kind": kind,
+                "p50_delta": c.estimate.delta,
+                "p50_low": c.estimate.low,
+                "p50_high": c.estimate.high,
+                "p50_noise_floor": c.noise_floor,
+                "p50_verdict": c.verdict,
+                "p90_verdict": p99,
+                "a_p50_ns": r.a.percentile(0.5).map(|p| p.value_ns),
+                "send_lag_p99_ns": r.a.send_lag.p99_ns.max(r.b.send_lag.p99_ns),
+            }));
+        }
+    }
+    if json_out {
+        println!(
+            "{}",
+            json!({
+                "aa_false_verdicts": aa_false,
+                "aa_runs": RUNS,
+                "injected_detected": detected,
+                "injected_runs": RUNS,
+                "percentile": 0.5,
+                "pilot_p50_ns": base,
+                "injected_busy_ns": busy.as_nanos() as u64,
+                "load_average": load_average_json(),
+                "runs": runs,
+            })
+        );
+    } else {
+        println!(
+            "service self-test on p50: A/A false verdicts {aa_false}/{RUNS} (must be 0), \
+             injected 5 % detected {detected}/{RUNS} (must be ≥ 9); load average {}",
+            load_average()
+        );
+    }
+    Ok(())
+}
+
+fn verdict_word(v: &ServiceVerdict) -> String {
+    match v {
+        ServiceVerdict::AFaster => "A faster".into(),
+        ServiceVerdict::BFaster => "B faster".into(),
+        ServiceVerdict::CannotTell(r) => format!("cannot tell ({r})"),
+    }
+}
+
+fn omission(json_out: bool) -> Res<()> {
+    let rate = 500.0;
+    let server = Server::start(
+        Handler::Manual,
+        Behaviour {
+            stall: Duration::from_millis(100),
+            ..Behaviour::default()
+        },
+    )?;
+    let t = server.target("stalling server")?;
+    let base = LoadOptions::default()
+        .rate(rate)
+        .duration(Duration::from_secs(10))
+        .window(Duration::from_secs(2))
+        .warmup(Duration::from_millis(500))
+        .percentiles(&[0.5, 0.9, 0.99])
+        .seed(3);
+    // Open loop: enough workers that the 50 requests due during a stall never wait for one.
+    let open = service::run(&t, &base.clone().workers(96))?;
+    // Closed loop: one connection, the next request only after the reply, latency from the send.
+    let closed = service::run(&t, &base.workers(1).latency_from(LatencyOrigin::Sent))?;
+    let p = |r: &service::LoadReport, q: f64| {
+        r.target
+            .percentile(q)
+            .map_or(f64::NAN, |p| p.value_ns / 1e6)
+    };
+    if json_out {
+        println!(
+            "{}",
+            json!({
+                "open_loop_p99_ms": p(&open, 0.99),
+                "closed_loop_p99_ms": p(&closed, 0.99),
+                "open_loop_p50_ms": p(&open, 0.5),
+                "closed_loop_p50_ms": p(&closed, 0.5),
+                "open_loop_achieved_rate": open.target.achieved_rate,
+                "closed_loop_achieved_rate": closed.target.achieved_rate,
+                "open_loop_send_lag_p99_ms": open.target.send_lag.p99_ns / 1e6,
+                "rate": rate,
+                "stall_ms": 100,
+                "load_average": load_average_json(),
+            })
+        );
+    } else {
+        println!("A server stalling 100 ms once a second, {rate} requests per second for 10 s:\n");
+        println!("open loop (latency from the due time, 96 workers):\n{open}");
+        println!("closed loop (one connection, latency from the send):\n{closed}");
+        println!(
+            "p99: open loop {:.2} ms, closed loop {:.2} ms; load average {}",
+            p(&open, 0.99),
+            p(&closed, 0.99),
+            load_average()
+        );
+    }
+    Ok(())
+}
+
+fn ceiling(json_out: bool) -> Res<()> {
+    let rates = [
+        1_000.0, 2_000.0, 5_000.0, 10_000.0, 20_000.0, 50_000.0, 100_000.0,
+    ];
+    let opts = |rate: f64| {
+        LoadOptions::default()
+            .rate(rate)
+            .workers(8)
+            .duration(Duration::from_secs(2))
+            .window(Duration::from_millis(500))
+            .warmup(Duration::from_millis(200))
+            .percentiles(&[0.5])
+            .resamples(200)
+            .seed(5)
+    };
+    let server = Server::start(Handler::Echo, Behaviour::default())?;
+    let tcp = server.target("tcp echo")?;
+    let noop = Call::new("closure", |i: u64| -> Result<(), String> {
+        black_box(i);
+        Ok(())
+    });
+    let mut rows = Vec::new();
+    let mut best = [0.0f64; 2];
+    let bound = opts(1.0).max_send_lag.as_nanos() as f64;
+    for (k, name) in ["closure", "tcp"].iter().enumerate() {
+        for &rate in &rates {
+            let r = if k == 0 {
+                service::run(&noop, &opts(rate))?
+            } else {
+                service::run(&tcp, &opts(rate))?
+            };
+            let ok = r.generator_behind.is_none() && r.target.unsent == 0;
+            if ok {
+                best[k] = rate;
+            }
+            if !json_out {
+                println!(
+                    "{name:>8} {rate:>8.0}/s: send lag p50 {:>8.1} µs, p99 {:>9.1} µs; answered {:>8.0}/s; latency p50 {:>7.1} µs; {}",
+                    r.target.send_lag.p50_ns / 1e3,
+                    r.target.send_lag.p99_ns / 1e3,
+                    r.target.achieved_rate,
+                    r.target
+                        .percentile(0.5)
+                        .map_or(f64::NAN, |p| p.value_ns / 1e3),
+                    if ok { "kept up" } else { "BEHIND" }
+                );
+            }
+            rows.push(json!({
+                "target": name, "rate": rate,
+                "send_lag_p50_ns": r.target.send_lag.p50_ns,
+                "send_lag_p99_ns": r.target.send_lag.p99_ns,
+                "achieved_rate": r.target.achieved_rate,
+                "kept_up": ok,
+            }));
+            if !ok {
+                break;
+            }
+        }
+    }
+    if json_out {
+        println!(
+            "{}",
+            json!({
+                "closure_ceiling_rps": best[0],
+                "tcp_ceiling_rps": best[1],
+                "bound_ns": bound,
+                "workers": 8,
+                "rows": rows,
+                "load_average": load_average_json(),
+            })
+        );
+    } else {
+        println!(
+            "ceiling (highest rate tried with send lag p99 ≤ {:.1} ms, 8 workers): closure {:.0}/s, tcp {:.0}/s; load average {}",
+            bound / 1e6,
+            best[0],
+            best[1],
+            load_average()
+        );
+    }
+    Ok(())
+}
+
+fn main() -> Res<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json_out = args.iter().any(|a| a == "--json");
+    let mode = args
+        .iter()
+        .find(|a| a.as_str() != "--json")
+        .map(String::as_str);
+    match mode {
+        None => default_run(json_out),
+        Some("--selftest") => selftest(json_out),
+        Some("--omission") => omission(json_out),
+        Some("--ceiling") => ceiling(json_out),
+        Some(other) => Err(format!(
+            "unknown argument {other:?}; use --selftest, --omission, --ceiling, and --json"
+        )
+        .into()),
+    }
+}

@@ -1,0 +1,305 @@
+//! The statistics of service mode, on recorded latencies only: percentiles of pooled windows,
+//! their block-bootstrap intervals over windows, and the paired comparison of two targets'
+//! window percentiles. Pure: no clock, thread or socket is touched here.
+
+use crate::Result;
+use crate::report::AUTOCORRELATION_THRESHOLD;
+use crate::rng::Rng;
+use crate::stats::{self, Estimate, EstimateOptions, auto_block_length, moving_block_indices};
+
+/// One window's latencies as a distribution: distinct values in increasing order with the
+/// cumulative count at each (the last is the window's number of latencies).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct WindowDist {
+    values: Vec<u64>,
+    cum: Vec<u64>,
+}
+
+impl WindowDist {
+    /// From raw latencies in any order.
+    pub fn from_raw(raw: &[u64]) -> Self {
+        let mut v = raw.to_vec();
+        v.sort_unstable();
+        let mut values = Vec::new();
+        let mut cum = Vec::new();
+        let mut n = 0u64;
+        for x in v {
+            n += 1;
+            if values.last() == Some(&x) {
+                *cum.last_mut().expect("pushed with the value") = n;
+            } else {
+                values.push(x);
+                cum.push(n);
+            }
+        }
+        WindowDist { values, cum }
+    }
+
+    /// From `(value, count)` pairs in increasing order of value (a histogram's buckets).
+    pub fn from_counts(pairs: impl IntoIterator<Item = (u64, u64)>) -> Self {
+        let mut values = Vec::new();
+        let mut cum = Vec::new();
+        let mut n = 0u64;
+        for (v, c) in pairs {
+            if c == 0 {
+                continue;
+            }
+            n += c;
+            values.push(v);
+            cum.push(n);
+        }
+        WindowDist { values, cum }
+    }
+
+    /// Number of latencies.
+    pub fn len(&self) -> u64 {
+        self.cum.last().copied().unwrap_or(0)
+    }
+
+    /// Latencies at or below `v`.
+    fn count_le(&self, v: u64) -> u64 {
+        let k = self.values.partition_point(|&x| x <= v);
+        if k == 0 { 0 } else { self.cum[k - 1] }
+    }
+
+    /// The `p` percentile: the smallest value with at least `⌈p·n⌉` latencies at or below it
+    /// (the definition HdrHistogram uses), `None` for an empty window.
+    pub fn quantile(&self, p: f64) -> Option<u64> {
+        let n = self.len();
+        if n == 0 {
+            return None;
+        }
+        let rank = rank(p, n);
+        let k = self.cum.partition_point(|&c| c < rank);
+        Some(self.values[k.min(self.values.len() - 1)])
+    }
+}
+
+/// `⌈p·n⌉`, at least 1 and at most `n`.
+fn rank(p: f64, n: u64) -> u64 {
+    ((p * n as f64).ceil() as u64).clamp(1, n)
+}
+
+/// The `p` percentile of the windows pooled, window `w` counted `weights[w]` times. `union` is
+/// the sorted distinct values of all windows. `None` when the pool is empty.
+fn pooled_quantile(windows: &[WindowDist], weights: &[u64], union: &[u64], p: f64) -> Option<u64> {
+    let n: u64 = windows.iter().zip(weights).map(|(w, &m)| m * w.len()).sum();
+    if n == 0 {
+        return None;
+    }
+    let rank = rank(p, n);
+    let count = |v: u64| -> u64 {
+        windows
+            .iter()
+            .zip(weights)
+            .filter(|(_, m)| **m > 0)
+            .map(|(w, &m)| m * w.count_le(v))
+            .sum()
+    };
+    // The smallest value of the union whose pooled count reaches the rank.
+    let (mut lo, mut hi) = (0usize, union.len() - 1);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if count(union[mid]) >= rank {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(union[lo])
+}
+
+/// A percentile of pooled windows with its interval, in the latencies' unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct PooledPercentile {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The `p` percentile of all windows pooled, with a moving-block bootstrap interval over the
+/// windows (blocks of [`auto_block_length`] windows, so that the correlation of neighbouring
+/// windows stays in the interval). `None` when the windows hold no latency.
+pub(crate) fn pooled_percentile(
+    windows: &[WindowDist],
+    p: f64,
+    level: f64,
+    resamples: usize,
+    seed: u64,
+) -> Result<Option<PooledPercentile>> {
+    let k = windows.len();
+    let mut union: Vec<u64> = windows
+        .iter()
+        .flat_map(|w| w.values.iter().copied())
+        .collect();
+    union.sort_unstable();
+    union.dedup();
+    if union.is_empty() {
+        return Ok(None);
+    }
+    let ones = vec![1u64; k];
+    let Some(value) = pooled_quantile(windows, &ones, &union, p) else {
+        return Ok(None);
+    };
+    let block = auto_block_length(k);
+    let mut rng = Rng::new(seed);
+    let mut idx = vec![0usize; k];
+    let mut weights = vec![0u64; k];
+    let mut reps = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        moving_block_indices(&mut rng, k, block, &mut idx)?;
+        weights.iter_mut().for_each(|w| *w = 0);
+        for &i in &idx {
+            weights[i] += 1;
+        }
+        // A replicate of windows that are all empty has no percentile; skip it.
+        if let Some(q) = pooled_quantile(windows, &weights, &union, p) {
+            reps.push(q as f64);
+        }
+    }
+    if reps.is_empty() {
+        return Ok(None);
+    }
+    let alpha = (1.0 - level) / 2.0;
+    Ok(Some(PooledPercentile {
+        value: value as f64,
+        low: stats::quantile(&reps, alpha)?,
+        high: stats::quantile(&reps, 1.0 - alpha)?,
+    }))
+}
+
+/// The paired comparison of one percentile: `a[i]` and `b[i]` are the percentile of A's and
+/// B's windows of pair `i`; `x[j]`, `y[j]` of the A/A pairs. Returns the paired estimate of
+/// `δ = 1 − median(a/b)` (block bootstrap when the ratios are autocorrelated) and the A/A
+/// noise floor.
+pub(crate) fn paired_percentile(
+    a: &[f64],
+    b: &[f64],
+    x: &[f64],
+    y: &[f64],
+    level: f64,
+    resamples: usize,
+    seed: u64,
+) -> Result<(Estimate, f64)> {
+    let ratios: Vec<f64> = a.iter().zip(b).map(|(p, q)| p / q).collect();
+    let block = match stats::lag1_autocorrelation(&ratios) {
+        Ok(r) if r > AUTOCORRELATION_THRESHOLD => auto_block_length(ratios.len()),
+        _ => 1,
+    };
+    let opts = EstimateOptions::default()
+        .paired(true)
+        .level(level)
+        .resamples(resamples)
+        .block_length(block)
+        .seed(seed);
+    let estimate = stats::estimate_difference(a, b, &opts)?;
+    let floor = stats::aa_noise_floor(x, y, &opts.seed(crate::rng::derive_seed(seed, 1)))?;
+    Ok((estimate, floor))
+}
+
+/// The half-width of the interval of the ratio B/A, `1/(1 − δ)`, as a share of the ratio: how
+/// tightly the estimate pins the percentile's ratio down (the width rule of a verdict).
+pub(crate) fn relative_half_width(e: &Estimate) -> f64 {
+    let r = e.ratio();
+    let w = ((r.high - r.low) / 2.0 / r.ratio).abs();
+    // δ ≥ 1 at an end means a zero in A: the ratio is unbounded.
+    if w.is_finite() && e.high < 1.0 {
+        w
+    } else {
+        f64::INFINITY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_quantiles_follow_the_rank_rule() {
+        let w = WindowDist::from_raw(&[5, 1, 3, 3, 9, 7, 3, 2, 8, 4]);
+        // sorted: 1 2 3 3 3 4 5 7 8 9
+        assert_eq!(w.len(), 10);
+        assert_eq!(w.quantile(0.5), Some(3));
+        assert_eq!(w.quantile(0.6), Some(4));
+        assert_eq!(w.quantile(0.61), Some(5));
+        assert_eq!(w.quantile(0.99), Some(9));
+        assert_eq!(w.quantile(0.01), Some(1));
+        assert_eq!(WindowDist::default().quantile(0.5), None);
+        let h = WindowDist::from_counts([
+            (1, 1),
+            (2, 1),
+            (3, 3),
+            (4, 0),
+            (4, 1),
+            (5, 1),
+            (7, 1),
+            (8, 1),
+            (9, 1),
+        ]);
+        for p in [0.1, 0.5, 0.6, 0.61, 0.9, 0.99] {
+            assert_eq!(h.quantile(p), w.quantile(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn pooled_equals_the_quantile_of_the_concatenation() {
+        let mut rng = Rng::new(3);
+        let raws: Vec<Vec<u64>> = (0..7)
+            .map(|_| (0..50).map(|_| 100 + rng.below(1000)).collect())
+            .collect();
+        let windows: Vec<WindowDist> = raws.iter().map(|r| WindowDist::from_raw(r)).collect();
+        let mut union: Vec<u64> = raws.iter().flatten().copied().collect();
+        union.sort_unstable();
+        union.dedup();
+        let weights = [2, 0, 1, 3, 0, 1, 0];
+        let mut all = Vec::new();
+        for (r, &m) in raws.iter().zip(&weights) {
+            for _ in 0..m {
+                all.extend_from_slice(r);
+            }
+        }
+        let whole = WindowDist::from_raw(&all);
+        for p in [0.5, 0.9, 0.99, 0.999] {
+            assert_eq!(
+                pooled_quantile(&windows, &weights, &union, p),
+                whole.quantile(p),
+                "{p}"
+            );
+        }
+    }
+
+    #[test]
+    fn intervals_are_reproducible_from_the_seed_and_cover_the_value() {
+        let mut rng = Rng::new(11);
+        let windows: Vec<WindowDist> = (0..12)
+            .map(|_| {
+                let raw: Vec<u64> = (0..500).map(|_| 1_000 + rng.below(200)).collect();
+                WindowDist::from_raw(&raw)
+            })
+            .collect();
+        let a = pooled_percentile(&windows, 0.5, 0.95, 500, 7)
+            .unwrap()
+            .unwrap();
+        let b = pooled_percentile(&windows, 0.5, 0.95, 500, 7)
+            .unwrap()
+            .unwrap();
+        assert_eq!(a, b);
+        assert!(a.low <= a.value && a.value <= a.high, "{a:?}");
+        assert!(a.high - a.low < 20.0, "{a:?}");
+        let c = pooled_percentile(&windows, 0.5, 0.95, 500, 8)
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.value, c.value);
+    }
+
+    #[test]
+    fn relative_half_width_matches_the_runners_two_cases() {
+        // p50: +6.2 % [+5.8 %, +7.2 %] as a ratio ≈ 1.066 [1.062, 1.078]: tight.
+        let e = Estimate::from_interval(0.062, 0.058, 0.072, 0.95).unwrap();
+        assert!(relative_half_width(&e) < 0.01);
+        // p99: a ratio interval [0.07, 4.97]: δ from 1 − 1/r.
+        let e = Estimate::from_interval(1.0 - 1.0 / 1.1, 1.0 - 1.0 / 0.07, 1.0 - 1.0 / 4.97, 0.95)
+            .unwrap();
+        assert!(relative_half_width(&e) > 1.0);
+    }
+}

@@ -1,0 +1,495 @@
+//! [`run`] (one target under load) and [`compare`] (two targets in ABBA time windows): the
+//! schedule, the load, and the analysis of what it recorded.
+
+use hdrhistogram::Histogram;
+
+use crate::env::Environment;
+use crate::measure::clock::MonotonicClock;
+use crate::rng::{derive_seed, resolve_seed};
+use crate::service::analysis::{
+    WindowDist, paired_percentile, pooled_percentile, relative_half_width,
+};
+use crate::service::load::{Recorded, SegRecord, execute, histogram};
+use crate::service::options::{LoadOptions, ServiceOptions, windows_in};
+use crate::service::pace::Pacer;
+use crate::service::report::{
+    GeneratorBehind, LagSummary, LoadReport, PName, PercentileComparison, PercentileInterval,
+    SERVICE_SCHEMA_VERSION, ServiceReport, ServiceUnresolved, ServiceVerdict, Side, TargetSummary,
+    WindowSummary,
+};
+use crate::service::schedule::{Plan, Which, abba, abba_pairs, plan, segments};
+use crate::service::target::Target;
+use crate::stats::decide;
+use crate::{Error, Result, Verdict};
+
+/// The relative resolution of the latency histograms (3 significant digits: at worst one part
+/// in 1,024), passed to the verdict rule as its quantization step.
+const HISTOGRAM_RESOLUTION: f64 = 1.0 / 1024.0;
+
+/// Loads `target` open-loop with `options` on the monotonic clock and reports its latency
+/// percentiles with intervals, throughput, errors, timeouts and send lag.
+///
+/// The schedule is the warm-up followed by `duration` rounded down to whole windows; request
+/// `i` is due at `t0 + i / rate` (or at Poisson times), and its latency runs from its due time
+/// to its completion.
+///
+/// Errors: [`Error::InvalidRate`], [`Error::ZeroDuration`] (duration, window or timeout),
+/// [`Error::WindowTooShort`] (the run holds too few requests for a percentile),
+/// [`Error::InvalidOption`] (workers, percentiles, resamples, fewer than
+/// [`MIN_WINDOWS`](crate::service::MIN_WINDOWS) windows, too many requests),
+/// [`Error::OutOfRange`] (level), [`Error::NotEnoughData`] (no request completed). A generator
+/// that fell behind is not an error: the report says so in
+/// [`LoadReport::generator_behind`] (and [`LoadReport::ensure_generator_kept_up`] turns it
+/// into [`Error::GeneratorBehind`]).
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use rtcompare::service::{self, Call, LoadOptions};
+/// let t = Call::new("sum", |i: u64| -> Result<(), String> {
+///     std::hint::black_box((0..100).fold(i, |s, x| s ^ x));
+///     Ok(())
+/// });
+/// let r = service::run(&t, &LoadOptions::default().rate(2_000.0).duration(Duration::from_secs(5)))?;
+/// println!("{r}");
+/// # Ok::<(), rtcompare::Error>(())
+/// ```
+pub fn run<T: Target>(target: &T, options: &LoadOptions) -> Result<LoadReport> {
+    run_with_pacer(target, options, &MonotonicClock)
+}
+
+/// [`run`] on any [`Pacer`], for example a simulated clock in tests (the load then runs on the
+/// calling thread, one request at a time).
+pub fn run_with_pacer<T: Target, P: Pacer>(
+    target: &T,
+    options: &LoadOptions,
+    pacer: &P,
+) -> Result<LoadReport> {
+    let o = options;
+    o.check_run()?;
+    let k = windows_in(o.duration, o.window);
+    let mut parts = vec![(o.warmup, Which::A, false)];
+    parts.extend(std::iter::repeat_n((o.window, Which::A, true), k));
+    let (segs, windows) = segments(&parts);
+    let plan = plan(segs, windows, o.rate, o.arrivals);
+    let mut environment = Environment::capture();
+    let rec = execute(target, target, &plan, o, pacer);
+    environment.finish();
+    let seed = resolve_seed(o.seed);
+    let dists = window_dists(&plan, &rec);
+    let side = side_data(target.name(), Which::A, &plan, &rec, &dists, o, seed)?;
+    let generator_behind = behind(&side, Side::A, o);
+    let mut warnings = Vec::new();
+    common_warnings(&mut warnings, &environment, &[&side.summary], o);
+    Ok(LoadReport {
+        schema_version: SERVICE_SCHEMA_VERSION,
+        options: o.clone(),
+        target: side.summary,
+        windows: window_summaries(&plan, &rec, &dists, o),
+        generator_behind,
+        seed,
+        warnings,
+        environment,
+        elapsed_s: rec.elapsed_ns as f64 / 1e9,
+        latencies_ns: side.raw,
+        histogram: Some(side.histogram),
+    })
+}
+
+/// Compares two targets under the same open-loop load on the monotonic clock: alternates them
+/// in ABBA time windows at the same rate, pairs neighbouring A and B windows, and estimates for
+/// each percentile the relative difference `δ = 1 − median_i(A_i / B_i)` of the window
+/// percentiles with a paired bootstrap interval. Neighbouring windows of the same target
+/// (B B inside a group, A A across groups) give each percentile its A/A noise floor.
+///
+/// A percentile's verdict is given only when the generator kept up, no request failed or went
+/// unsent, the half-width of the interval of the ratio B/A is at most
+/// [`ServiceOptions::max_relative_half_width`] of the ratio, and the library's verdict rule
+/// ([`decide`]) resolves it against the A/A floor; otherwise "cannot tell" with the reason.
+///
+/// The schedule: a warm-up of A, a warm-up of B, then `4 × quads` windows of
+/// [`ServiceOptions::window`]; its length is `2 × warmup + 4 × quads × window`.
+///
+/// Errors: those of [`run`] for the load options, [`Error::WindowTooShort`] when a window holds
+/// too few requests for a percentile, [`Error::InvalidOption`] for fewer than
+/// [`MIN_QUADS`](crate::service::MIN_QUADS) groups, [`Error::OutOfRange`] for the width bound,
+/// [`Error::NotEnoughData`] when a window recorded no latency at all.
+pub fn compare<A: Target, B: Target>(
+    a: &A,
+    b: &B,
+    options: &ServiceOptions,
+) -> Result<ServiceReport> {
+    compare_with_pacer(a, b, options, &MonotonicClock)
+}
+
+/// [`compare`] on any [`Pacer`].
+pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
+    a: &A,
+    b: &B,
+    options: &ServiceOptions,
+    pacer: &P,
+) -> Result<ServiceReport> {
+    let so = options;
+    so.check()?;
+    let o = &so.load;
+    let mut parts = vec![(o.warmup, Which::A, false), (o.warmup, Which::B, false)];
+    parts.extend(abba(so.quads).into_iter().map(|w| (so.window, w, true)));
+    let (segs, windows) = segments(&parts);
+    let plan = plan(segs, windows, o.rate, o.arrivals);
+    let mut environment = Environment::capture();
+    let rec = execute(a, b, &plan, o, pacer);
+    environment.finish();
+    let seed = resolve_seed(o.seed);
+    let dists = window_dists(&plan, &rec);
+    let sa = side_data(
+        a.name(),
+        Which::A,
+        &plan,
+        &rec,
+        &dists,
+        o,
+        derive_seed(seed, 1),
+    )?;
+    let sb = side_data(
+        b.name(),
+        Which::B,
+        &plan,
+        &rec,
+        &dists,
+        o,
+        derive_seed(seed, 2),
+    )?;
+    let generator_behind = behind(&sa, Side::A, o).or_else(|| behind(&sb, Side::B, o));
+    let errors = sa.summary.errors + sb.summary.errors;
+    let unsent = sa.summary.unsent + sb.summary.unsent;
+
+    let (ab, aa) = abba_pairs(so.quads);
+    let mut comparisons = Vec::with_capacity(o.percentiles.len());
+    for (k, &p) in o.percentiles.iter().enumerate() {
+        let q = |w: usize| -> Result<f64> {
+            dists[w]
+                .quantile(p)
+                .map(|v| v as f64)
+                .ok_or_else(|| Error::NotEnoughData {
+                    what: "service comparison",
+                    reason: format!(
+                        "window {w} recorded no latency (every request failed or went unsent); \
+                     fix the target or lengthen the timeout"
+                    ),
+                })
+        };
+        let mut av = Vec::with_capacity(ab.len());
+        let mut bv = Vec::with_capacity(ab.len());
+        for &(wa, wb) in &ab {
+            av.push(q(wa)?);
+            bv.push(q(wb)?);
+        }
+        let mut x = Vec::with_capacity(aa.len());
+        let mut y = Vec::with_capacity(aa.len());
+        for &(w1, w2) in &aa {
+            x.push(q(w1)?);
+            y.push(q(w2)?);
+        }
+        let (estimate, noise_floor) = paired_percentile(
+            &av,
+            &bv,
+            &x,
+            &y,
+            o.level,
+            o.resamples,
+            derive_seed(seed, 100 + k as u64),
+        )?;
+        let rhw = relative_half_width(&estimate);
+        // The generator's lag may touch at most a tenth of the requests beyond the percentile.
+        let lag_quantile = 1.0 - (1.0 - p) / 10.0;
+        let lag_ns = sa
+            .lag
+            .value_at_quantile(lag_quantile)
+            .max(sb.lag.value_at_quantile(lag_quantile)) as f64;
+        let bound_ns = o.max_send_lag.as_nanos() as f64;
+        let verdict = if lag_ns > bound_ns {
+            ServiceVerdict::CannotTell(ServiceUnresolved::GeneratorBehind {
+                lag_quantile,
+                lag_ns,
+                bound_ns,
+            })
+        } else if errors + unsent > 0 {
+            ServiceVerdict::CannotTell(ServiceUnresolved::Incomplete { errors, unsent })
+        } else if rhw > so.max_relative_half_width {
+            let r = estimate.ratio();
+            ServiceVerdict::CannotTell(ServiceUnresolved::TooWide {
+                percentile: p,
+                relative_half_width: rhw,
+                bound: so.max_relative_half_width,
+                ratio_low: r.low,
+                ratio_high: r.high,
+            })
+        } else {
+            match decide(&estimate, noise_floor, HISTOGRAM_RESOLUTION) {
+                Verdict::AFaster => ServiceVerdict::AFaster,
+                Verdict::BFaster => ServiceVerdict::BFaster,
+                Verdict::CannotTell(u) => ServiceVerdict::CannotTell(ServiceUnresolved::Rule(u)),
+            }
+        };
+        comparisons.push(PercentileComparison {
+            percentile: p,
+            estimate,
+            noise_floor,
+            relative_half_width: rhw,
+            verdict,
+        });
+    }
+    let mut warnings = Vec::new();
+    common_warnings(&mut warnings, &environment, &[&sa.summary, &sb.summary], o);
+    Ok(ServiceReport {
+        schema_version: SERVICE_SCHEMA_VERSION,
+        options: so.clone(),
+        a: sa.summary,
+        b: sb.summary,
+        comparisons,
+        windows: window_summaries(&plan, &rec, &dists, o),
+        generator_behind,
+        seed,
+        warnings,
+        environment,
+        elapsed_s: rec.elapsed_ns as f64 / 1e9,
+    })
+}
+
+/// Each measured window's distribution, by window index: from the raw latencies when kept
+/// (exact), else from the histogram's buckets.
+fn window_dists(plan: &Plan, rec: &Recorded) -> Vec<WindowDist> {
+    let mut out = vec![WindowDist::default(); plan.windows];
+    for (seg, r) in plan.segments.iter().zip(&rec.segments) {
+        if let Some(w) = seg.window {
+            out[w] = dist_of(r);
+        }
+    }
+    out
+}
+
+fn dist_of(r: &SegRecord) -> WindowDist {
+    match &r.raw {
+        Some(raw) => WindowDist::from_raw(raw),
+        None => WindowDist::from_counts(
+            r.latency
+                .iter_recorded()
+                .map(|v| (v.value_iterated_to(), v.count_at_value())),
+        ),
+    }
+}
+
+struct SideData {
+    summary: TargetSummary,
+    histogram: Histogram<u64>,
+    lag: Histogram<u64>,
+    raw: Option<Vec<u64>>,
+}
+
+fn side_data(
+    name: &str,
+    which: Which,
+    plan: &Plan,
+    rec: &Recorded,
+    dists: &[WindowDist],
+    o: &LoadOptions,
+    seed: u64,
+) -> Result<SideData> {
+    let mut hist = histogram();
+    let mut lag = histogram();
+    let mut raw: Option<Vec<u64>> = Some(Vec::new());
+    let mut mine = Vec::new();
+    let mut s = TargetSummary {
+        name: name.to_string(),
+        windows: 0,
+        measured_s: 0.0,
+        scheduled: 0,
+        completed: 0,
+        errors: 0,
+        timeouts: 0,
+        unsent: 0,
+        warmup_requests: 0,
+        first_error: None,
+        offered_rate: o.rate,
+        achieved_rate: 0.0,
+        percentiles: Vec::new(),
+        mean_ns: 0.0,
+        max_ns: 0.0,
+        send_lag: LagSummary::default(),
+    };
+    for (seg, r) in plan.segments.iter().zip(&rec.segments) {
+        if seg.which != which {
+            continue;
+        }
+        if seg.window.is_none() {
+            s.warmup_requests += r.scheduled;
+            continue;
+        }
+        let w = seg.window.expect("checked above");
+        s.windows += 1;
+        s.measured_s += (seg.end_ns - seg.start_ns) as f64 / 1e9;
+        s.scheduled += r.scheduled;
+        s.completed += r.ok;
+        s.errors += r.errors;
+        s.timeouts += r.timeouts;
+        s.unsent += r.unsent;
+        if s.first_error.is_none() {
+            s.first_error.clone_from(&r.first_error);
+        }
+        // Both histograms grow on demand, so adding never fails.
+        let _ = hist.add(&r.latency);
+        let _ = lag.add(&r.lag);
+        match (&mut raw, &r.raw) {
+            (Some(all), Some(part)) => all.extend_from_slice(part),
+            _ => raw = None,
+        }
+        mine.push(dists[w].clone());
+    }
+    if s.measured_s > 0.0 {
+        s.achieved_rate = (s.completed + s.errors + s.timeouts) as f64 / s.measured_s;
+    }
+    if hist.is_empty() {
+        return Err(Error::NotEnoughData {
+            what: "latency percentiles",
+            reason: format!(
+                "no request to {name} completed in the measured windows ({} failed, {} unsent{}); \
+                 check the target",
+                s.errors,
+                s.unsent,
+                s.first_error
+                    .as_ref()
+                    .map(|e| format!(", first error: {e}"))
+                    .unwrap_or_default()
+            ),
+        });
+    }
+    s.mean_ns = hist.mean();
+    s.max_ns = hist.max() as f64;
+    if !lag.is_empty() {
+        s.send_lag = LagSummary {
+            p50_ns: lag.value_at_quantile(0.5) as f64,
+            p99_ns: lag.value_at_quantile(0.99) as f64,
+            max_ns: lag.max() as f64,
+        };
+    }
+    for (k, &p) in o.percentiles.iter().enumerate() {
+        if let Some(pp) =
+            pooled_percentile(&mine, p, o.level, o.resamples, derive_seed(seed, k as u64))?
+        {
+            s.percentiles.push(PercentileInterval {
+                percentile: p,
+                value_ns: pp.value,
+                low_ns: pp.low,
+                high_ns: pp.high,
+            });
+        }
+    }
+    Ok(SideData {
+        summary: s,
+        histogram: hist,
+        lag,
+        raw,
+    })
+}
+
+fn behind(side: &SideData, which: Side, o: &LoadOptions) -> Option<GeneratorBehind> {
+    let bound = o.max_send_lag.as_nanos() as f64;
+    (side.summary.send_lag.p99_ns > bound).then_some(GeneratorBehind {
+        side: which,
+        p99_lag_ns: side.summary.send_lag.p99_ns,
+        bound_ns: bound,
+        rate: o.rate,
+    })
+}
+
+fn window_summaries(
+    plan: &Plan,
+    rec: &Recorded,
+    dists: &[WindowDist],
+    o: &LoadOptions,
+) -> Vec<WindowSummary> {
+    plan.segments
+        .iter()
+        .zip(&rec.segments)
+        .filter_map(|(seg, r)| {
+            let w = seg.window?;
+            Some(WindowSummary {
+                index: w,
+                side: match seg.which {
+                    Which::A => Side::A,
+                    Which::B => Side::B,
+                },
+                start_s: seg.start_ns as f64 / 1e9,
+                scheduled: r.scheduled,
+                completed: r.ok,
+                errors: r.errors,
+                timeouts: r.timeouts,
+                unsent: r.unsent,
+                percentiles_ns: o
+                    .percentiles
+                    .iter()
+                    .map(|&p| dists[w].quantile(p).map(|v| v as f64))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+fn common_warnings(
+    out: &mut Vec<String>,
+    env: &Environment,
+    sides: &[&TargetSummary],
+    o: &LoadOptions,
+) {
+    if env.debug_build {
+        out.push(
+            "built without optimisation: latencies of a debug build say little about a \
+             release build; run with --release"
+                .into(),
+        );
+    }
+    for s in sides {
+        if s.errors > 0 {
+            out.push(format!(
+                "{}: {} of {} requests failed (first: {}); they are not in the percentiles",
+                s.name,
+                s.errors,
+                s.scheduled,
+                s.first_error.as_deref().unwrap_or("no message")
+            ));
+        }
+        if s.timeouts > 0 {
+            out.push(format!(
+                "{}: {} requests timed out after {:?}; their latencies are lower bounds, and so \
+                 may be the tail percentiles",
+                s.name, s.timeouts, o.timeout
+            ));
+        }
+        if s.unsent > 0 {
+            out.push(format!(
+                "{}: {} requests were never sent: the run's time limit passed while they waited",
+                s.name, s.unsent
+            ));
+        }
+        let bound = o.max_send_lag.as_nanos() as f64;
+        if s.send_lag.p99_ns > bound {
+            out.push(format!(
+                "{}: the generator fell behind (send lag p99 {:.3} ms > {:.3} ms): requests \
+                 started late because every one of the {} workers was busy or the machine did \
+                 not run them; add workers or lower the rate",
+                s.name,
+                s.send_lag.p99_ns / 1e6,
+                bound / 1e6,
+                o.workers
+            ));
+        }
+        for p in &s.percentiles {
+            if p.value_ns >= o.timeout.as_nanos() as f64 {
+                out.push(format!(
+                    "{}: {} reached the timeout; it is a lower bound",
+                    s.name,
+                    PName(p.percentile)
+                ));
+            }
+        }
+    }
+}
