@@ -130,11 +130,14 @@ pub(crate) fn abba(quads: usize) -> Vec<Which> {
         .collect()
 }
 
+/// Two window indices.
+pub(crate) type Pair = (usize, usize);
+
 /// The window pairs of an ABBA sequence of `quads` groups, by window index:
 /// `(a, b)` A/B pairs of neighbours (2 per group) and `(first, second)` A/A pairs of
 /// neighbouring windows of the same target (B B inside a group, A A across two groups),
 /// both in time order.
-pub(crate) fn abba_pairs(quads: usize) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+pub(crate) fn abba_pairs(quads: usize) -> (Vec<Pair>, Vec<Pair>) {
     let mut ab = Vec::with_capacity(2 * quads);
     let mut aa = Vec::with_capacity(2 * quads);
     for q in 0..quads {

@@ -303,10 +303,10 @@ pub fn is_local_address(ip: IpAddr) -> bool {
     if ip.is_unspecified() || ip.is_multicast() {
         return false;
     }
-    if let IpAddr::V4(v4) = ip {
-        if v4.is_broadcast() {
-            return false;
-        }
+    if let IpAddr::V4(v4) = ip
+        && v4.is_broadcast()
+    {
+        return false;
     }
     UdpSocket::bind(SocketAddr::new(ip, 0)).is_ok()
 }
