@@ -373,6 +373,12 @@ pub struct ServiceOptions {
     /// A percentile's verdict is given only when the half-width of the interval of its ratio
     /// B/A is at most this share of the ratio (default 0.05, 5 %).
     pub max_relative_half_width: f64,
+    /// Coverage level of the paired intervals of the comparison (default 0.99; the load's
+    /// `level`, 0.95, is used for each target's own percentile intervals). A comparison's
+    /// unit is a pair of windows, a few dozen of them; at 0.95 one A/A comparison in twenty
+    /// would show an interval excluding zero, and a calibration of ten A/A comparisons would
+    /// fail four times in ten.
+    pub level: f64,
 }
 
 impl Default for ServiceOptions {
@@ -382,6 +388,7 @@ impl Default for ServiceOptions {
             window: Duration::from_secs(10),
             quads: MIN_QUADS,
             max_relative_half_width: 0.05,
+            level: 0.99,
         }
     }
 }
@@ -411,6 +418,12 @@ impl ServiceOptions {
         self.max_relative_half_width = w;
         self
     }
+    /// Sets the coverage level of the comparison's paired intervals.
+    #[must_use]
+    pub fn level(mut self, level: f64) -> Self {
+        self.level = level;
+        self
+    }
 
     /// Checks the options of a comparison.
     pub(crate) fn check(&self) -> Result<()> {
@@ -433,6 +446,9 @@ impl ServiceOptions {
                 self.max_relative_half_width,
                 "a positive fraction (0.05 for 5 %)",
             ));
+        }
+        if !(self.level > 0.0 && self.level < 1.0) {
+            return Err(Error::out_of_range("level", self.level, "0 < level < 1"));
         }
         check_percentiles(&self.load.percentiles, self.load.rate, self.window)?;
         check_requests(self.load.rate, self.total())

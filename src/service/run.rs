@@ -194,7 +194,7 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
             &bv,
             &x,
             &y,
-            o.level,
+            so.level,
             o.resamples,
             derive_seed(seed, 100 + k as u64),
         )?;
@@ -367,7 +367,9 @@ fn side_data(
     if !lag.is_empty() {
         s.send_lag = LagSummary {
             p50_ns: lag.value_at_quantile(0.5) as f64,
+            p95_ns: lag.value_at_quantile(0.95) as f64,
             p99_ns: lag.value_at_quantile(0.99) as f64,
+            p999_ns: lag.value_at_quantile(0.999) as f64,
             max_ns: lag.max() as f64,
         };
     }
