@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::{Rng, resolve_seed};
 use crate::workload::spec::{KeyDistribution, Removal, Spec};
-use crate::workload::zipf::Zipf;
+use crate::workload::zipf::{AbsentHead, Zipf};
 use crate::{Error, Result};
 
 /// One operation of a stream; the key is the `u64` a structure receives (or, for string
@@ -57,15 +57,20 @@ fn scatter(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// Tries of a skewed draw before a hit's pick of a present key falls back to a uniform
-/// present key. With Zipf 1.1 at the default key space the first try succeeds most of the
-/// time; the cap only bounds the worst case.
-const CONDITIONED_TRIES: usize = 8;
-/// Tries of a skewed draw before an insert's or a miss's pick of an absent key falls back
-/// to a uniform absent key. Under skew the popular keys are nearly all present, so most
-/// draws fail and more tries mostly cost time (8 tries: 170–190 ns per operation at 10⁶
-/// Zipf keys; 2 tries bent the fitted exponent of Zipf 0.8 at 10³ keys to 0.85); a popular
-/// key that was removed is still drawn again within a few inserts.
+/// Tries of a Zipf draw before a hit's pick of a present key falls back to a uniform present
+/// key. Under skew the present keys hold most of the mass (about 80 % at steady state with
+/// Zipf 1.1 at the default key space), so the first try nearly always succeeds and the draw
+/// is exactly the distribution conditioned on presence; the cap only bounds the worst case
+/// (a key space far larger than the steady size).
+const CONDITIONED_TRIES: usize = 32;
+/// Tries of a Zipf absent-key draw (an absent popular id from [`AbsentHead`], or a word of
+/// 64 tail ids with an absent one) before it falls back to a uniform absent key. A word is
+/// rarely full, so the cap only bounds the worst case.
+const ZIPF_ABSENT_TRIES: usize = 32;
+/// Tries of a hot-set draw before an insert's or a miss's pick of an absent key falls back
+/// to a uniform absent key: the hot window is mostly present, so most draws fail and more
+/// tries mostly cost time; a hot key that was removed is still drawn again within a few
+/// inserts.
 const ABSENT_TRIES: usize = 4;
 
 /// The operations a [`Spec`] generated: fill, then churn, then (optionally) drain.
@@ -87,10 +92,11 @@ impl Spec {
     /// Generates the fill (inserts up to the steady size), `ops` churn operations and, if
     /// the spec asks for it, the drain. Bit-for-bit reproducible from the spec and its seed
     /// (seed 0 draws one, recorded in [`Stream::seed`]). Time: O(key space + steady size +
-    /// ops), 10–30 ns per operation for uniform and sequential keys and Zipf at 10³ keys,
-    /// more for Zipf at 10⁶ keys (BACKGROUND.md has the figures); memory: 16 bytes per
-    /// operation plus 8 bytes per key of the key space (1 bit in a dense key space above 2¹⁸
-    /// keys).
+    /// ops), every operation O(1) (`cargo bench --bench workload` measures it per spec;
+    /// BACKGROUND.md has the figures); memory: 16 bytes per operation, plus 8 bytes per key
+    /// of the key space (1 bit in a dense key space above 2¹⁸ keys) and for Zipf keys 16
+    /// bytes per popular rank (at most 65,536); sequential keys 4 bytes per present key (and
+    /// 4 per key ever inserted with an age-ordered removal policy).
     ///
     /// Errors: those of [`Spec::validate`]; [`Error::OutOfRange`] for sequential streams
     /// with more than 2³² − 2 keys.
@@ -377,14 +383,20 @@ const DENSE_FACTOR: u64 = 8;
 /// size (10³ keys: 8–15 ns per operation with the tables, 26–29 with the bitset).
 const DENSE_MIN_SPACE: u64 = 1 << 18;
 
-/// The generator's state. Sparse key spaces and sequential keys partition the key ids into
-/// present (`slots[..len]`) and absent (`slots[len..]`), with each id's position, so that a
-/// uniform present or absent id, an insert and a removal each cost O(1); dense key spaces
-/// keep only a bitset of the present ids (see [`DENSE_FACTOR`]).
+/// The generator's state. Sparse key spaces partition the key ids into present
+/// (`slots[..len]`) and absent (`slots[len..]`), with each id's position, so that a uniform
+/// present or absent id, an insert and a removal each cost O(1); dense key spaces keep only
+/// a bitset of the present ids (see [`DENSE_FACTOR`]). Sequential keys keep the present ids
+/// in `slots` (a random removal is a swap-remove at a random index) and their positions only
+/// when a removal policy names ids by age.
 struct Gen {
     rng: Rng,
     slots: Vec<u32>,
     pos: Vec<u32>,
+    /// Zipf only: the absent popular ids with their weights.
+    head: Option<AbsentHead>,
+    /// Sequential only: the next new id.
+    next_id: u32,
     /// One bit per id, set while present (dense key spaces only).
     bits: Vec<u64>,
     dense: bool,
@@ -418,7 +430,7 @@ impl Gen {
                     "a sequential stream of at most 2^32 - 2 keys (steady size + ops)",
                 ));
             }
-            (Vec::new(), Vec::new())
+            (Vec::with_capacity(high as usize), Vec::new())
         } else if dense {
             (Vec::new(), Vec::new())
         } else {
@@ -444,11 +456,17 @@ impl Gen {
                 period,
             },
         };
+        let head = match &dist {
+            Dist::Zipf(z) => Some(AbsentHead::new(z)),
+            _ => None,
+        };
         let m = &spec.mix;
         Ok(Gen {
             rng: Rng::new(seed),
             slots,
             pos,
+            head,
+            next_id: 0,
             bits,
             dense,
             len: 0,
@@ -537,12 +555,12 @@ impl Gen {
         match self.dist {
             Dist::Uniform => self.uniform_absent(),
             Dist::Sequential => {
-                let id = self.slots.len() as u32;
-                self.slots.push(id);
-                self.pos.push(id);
+                let id = self.next_id;
+                self.next_id += 1;
                 id
             }
-            Dist::Zipf(_) | Dist::Hot { .. } => {
+            Dist::Zipf(_) => self.zipf_absent(),
+            Dist::Hot { .. } => {
                 for _ in 0..ABSENT_TRIES {
                     let id = self.draw();
                     if !self.is_present(id) {
@@ -552,6 +570,65 @@ impl Gen {
                 self.uniform_absent()
             }
         }
+    }
+
+    /// An absent id drawn from the Zipf distribution conditioned on absence: exactly among
+    /// the popular ranks ([`AbsentHead`]); above them at the granularity of 64 consecutive
+    /// ranks (one word of the bitset, whose weights differ by less than 0.1 %): a tail rank
+    /// that is present gives way to the next absent id of its word (cyclically), and a word
+    /// without an absent id is drawn again. A uniform absent id only after
+    /// [`ZIPF_ABSENT_TRIES`] full words.
+    #[inline]
+    fn zipf_absent(&mut self) -> u32 {
+        for _ in 0..ZIPF_ABSENT_TRIES {
+            let (Some(head), Dist::Zipf(z)) = (&mut self.head, &self.dist) else {
+                break;
+            };
+            if let Some(id) = head.draw(&mut self.rng) {
+                return id;
+            }
+            if !z.has_tail() {
+                break;
+            }
+            let id = (z.sample_tail(&mut self.rng) - 1) as u32;
+            let found = self.absent_in_word(id);
+            if let Some(h) = &mut self.head {
+                h.observe_tail(found == Some(id));
+            }
+            if let Some(a) = found {
+                return a;
+            }
+        }
+        self.uniform_absent()
+    }
+
+    /// `id` if absent, else the next absent id of its word of 64 ids (cyclically, within
+    /// the key space), or `None` when the whole word is present.
+    #[inline]
+    fn absent_in_word(&self, id: u32) -> Option<u32> {
+        let base = id & !63;
+        let valid = (self.space - u64::from(base)).min(64) as u32;
+        let mask = if valid == 64 {
+            !0u64
+        } else {
+            (1u64 << valid) - 1
+        };
+        let free = mask
+            & if self.dense {
+                !self.bits[(id >> 6) as usize]
+            } else {
+                let mut f = 0u64;
+                for i in 0..valid {
+                    f |= u64::from(self.pos[(base + i) as usize] as usize >= self.len) << i;
+                }
+                f
+            };
+        if free == 0 {
+            return None;
+        }
+        let above = free & (!0u64 << (id & 63));
+        let bit = if above != 0 { above } else { free }.trailing_zeros();
+        Some(base + bit)
     }
 
     /// A present id for a hit.
@@ -576,7 +653,7 @@ impl Gen {
     fn miss_key(&mut self) -> u64 {
         match self.dist {
             // Above every key inserted so far, within one steady size of the next new key.
-            Dist::Sequential => self.slots.len() as u64 + self.rng.below(self.steady.max(1)),
+            Dist::Sequential => u64::from(self.next_id) + self.rng.below(self.steady.max(1)),
             _ => {
                 let id = self.absent();
                 self.key(id)
@@ -587,6 +664,20 @@ impl Gen {
     /// Moves `id` (absent) into the present part; returns its key.
     #[inline]
     fn insert(&mut self, id: u32) -> u64 {
+        if let Some(h) = &mut self.head
+            && (id as usize) < h.len()
+        {
+            h.take(id);
+        }
+        if matches!(self.dist, Dist::Sequential) {
+            if self.track_order {
+                self.pos.push(self.len as u32);
+                self.order.push_back(id);
+            }
+            self.slots.push(id);
+            self.len += 1;
+            return self.key(id);
+        }
         if self.dense {
             self.bits[(id >> 6) as usize] |= 1 << (id & 63);
             self.len += 1;
@@ -611,6 +702,21 @@ impl Gen {
     /// Moves `id` (present) into the absent part; returns its key.
     #[inline]
     fn remove(&mut self, id: u32) -> u64 {
+        if let Some(h) = &mut self.head
+            && (id as usize) < h.len()
+        {
+            h.put(id);
+        }
+        if matches!(self.dist, Dist::Sequential) {
+            // Only the age policies remove by id; their positions are kept.
+            let i = self.pos[id as usize] as usize;
+            self.slots.swap_remove(i);
+            if let Some(&moved) = self.slots.get(i) {
+                self.pos[moved as usize] = i as u32;
+            }
+            self.len -= 1;
+            return self.key(id);
+        }
         if self.dense {
             self.bits[(id >> 6) as usize] &= !(1 << (id & 63));
             self.len -= 1;
@@ -630,6 +736,12 @@ impl Gen {
     #[inline]
     fn remove_by_policy(&mut self) -> u64 {
         let id = match self.removal {
+            Removal::Random if matches!(self.dist, Dist::Sequential) => {
+                // The present ids without positions: a swap-remove at a random index.
+                let id = self.slots.swap_remove(self.rng.index(self.len));
+                self.len -= 1;
+                return self.key(id);
+            }
             Removal::Random => self.uniform_present(),
             // The order holds exactly the present ids: removals only ever take its ends.
             Removal::Oldest => self.order.pop_front().expect("a present key"),
