@@ -430,3 +430,114 @@ fn contract_names() {
         workload::compare::<HashMap<u64, u64>, BTreeMap<u64, u64>>;
     let _suite = Suite::<HashMap<u64, u64>>::new().structure::<BTreeMap<u64, u64>>();
 }
+
+/// A pooled suite on real processes: the test binary re-executes itself for this test, once
+/// per process of every cell.
+mod pooled {
+    use std::collections::{BTreeMap, HashMap};
+    use std::time::Duration;
+
+    use rtcompare::CompareOptions;
+    use rtcompare::pool::PoolOptions;
+    use rtcompare::workload::{Mix, Spec, Suite, SuiteResult};
+
+    /// Tests that start child processes share this process's temporary-file names and two
+    /// cores: one at a time.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn serial() -> std::sync::MutexGuard<'static, ()> {
+        ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Two cells × three processes. `BTreeMap` takes 2–3 times the `HashMap`'s time at 10³
+    /// keys on any machine (BACKGROUND.md), so the sign of δ is safe to check; everything
+    /// else checked is the machinery: each cell ran its own spec in its own processes, and
+    /// its interval is the pool's.
+    #[test]
+    fn pooled_suite_runs_each_cell_in_its_own_processes() {
+        let _serial = serial();
+        let specs = [
+            Spec::default().steady_size(1_000).seed(5),
+            Spec::default()
+                .steady_size(2_000)
+                .zipf(1.1)
+                .mix(Mix::read_heavy())
+                .seed(6),
+        ];
+        let result = Suite::<HashMap<u64, u64>>::new()
+            .specs(specs.clone())
+            .structure::<BTreeMap<u64, u64>>()
+            .options(
+                CompareOptions::default()
+                    .validation_runs(3)
+                    .repeats(21)
+                    .resamples(500)
+                    .warmup_duration(Duration::from_millis(20))
+                    .max_duration(Duration::from_secs(3)),
+            )
+            .pool(
+                PoolOptions::default()
+                    .this_test()
+                    .first_stage(3)
+                    .target(0.0, 0.0)
+                    .seed(11)
+                    .process_timeout(Duration::from_secs(120)),
+            )
+            .run()
+            .unwrap();
+        assert_eq!(result.cells.len(), 2, "{result}");
+        for (cell, spec) in result.cells.iter().zip(&specs) {
+            assert_eq!(&cell.spec, spec);
+            assert_eq!(cell.processes, 3, "{result}");
+            let pooled = cell.pooled.as_ref().expect("a pooled cell");
+            assert_eq!(pooled.processes, 3);
+            assert_eq!(pooled.deltas.len(), 3);
+            assert_eq!(
+                (cell.delta, cell.low, cell.high),
+                (pooled.delta, pooled.low, pooled.high)
+            );
+            assert!(
+                cell.low <= cell.delta && cell.delta <= cell.high,
+                "{result}"
+            );
+            assert!(
+                cell.delta < 0.0,
+                "BTreeMap faster than HashMap at 10^3 keys? {result}"
+            );
+            assert!(cell.ns_per_op > cell.baseline_ns_per_op, "{result}");
+            assert!(
+                !cell.warnings.iter().any(|w| w == "process_failed"),
+                "{result}"
+            );
+        }
+        let table = result.to_string();
+        eprintln!("{table}");
+        assert!(
+            table.lines().next().unwrap().ends_with("processes"),
+            "{table}"
+        );
+        assert!(table.contains("Pooled cells"), "{table}");
+        let back: SuiteResult =
+            serde_json::from_str(&serde_json::to_string(&result).unwrap()).unwrap();
+        assert_eq!(back, result);
+    }
+
+    /// Fewer than three processes cannot be pooled: a typed error before any child starts.
+    #[test]
+    fn two_processes_are_refused() {
+        let _serial = serial();
+        let e = Suite::<HashMap<u64, u64>>::new()
+            .spec(Spec::default().steady_size(100))
+            .structure::<BTreeMap<u64, u64>>()
+            .processes(2)
+            .run()
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                rtcompare::Error::TooFewSamples { .. } | rtcompare::Error::InvalidOption { .. }
+            ),
+            "{e}"
+        );
+    }
+}

@@ -397,7 +397,18 @@ pub fn run_detailed(
     options: &PoolOptions,
     f: impl FnOnce(&mut Child) -> Result<Report>,
 ) -> Result<PoolRun> {
-    let site = call_site(std::panic::Location::caller());
+    run_detailed_at(&call_site(std::panic::Location::caller()), options, f)
+}
+
+/// [`run_detailed`] for a named call site: several pools started from one place in the code
+/// (the cells of a [`workload::Suite`](crate::workload::Suite)) tell their children apart by
+/// a suffix of the site.
+pub(crate) fn run_detailed_at(
+    site: &str,
+    options: &PoolOptions,
+    f: impl FnOnce(&mut Child) -> Result<Report>,
+) -> Result<PoolRun> {
+    let site = site.to_string();
     if let Some(spec) = ChildSpec::from_env() {
         if spec.site == site {
             child_main(spec, options, f);

@@ -9,20 +9,32 @@ use serde::{Deserialize, Serialize};
 use crate::compare::CompareOptions;
 use crate::compare::report::{Report, Verdict};
 use crate::measure::clock::MonotonicClock;
-use crate::workload::run::{Memory, Record, compare_with_clock};
+use crate::pool::{self, Child, PoolOptions, PoolRun};
+use crate::stats::Pooled;
+use crate::workload::run::{Memory, Record, compare_child, compare_with_clock};
 use crate::workload::spec::{Mix, Spec};
 use crate::workload::structure::Structure;
 use crate::{Error, Result};
 
 type Runner = fn(&Spec, &CompareOptions, bool) -> Result<Report>;
+type ChildRunner = fn(&Spec, &mut Child) -> Result<Report>;
 
 /// A matrix of workloads × structures, each structure compared with the baseline `Base` on
-/// every spec, in one process. A builder whose methods consume and return `Self`.
+/// every spec, in one process or pooled across processes. A builder whose methods consume
+/// and return `Self`.
 ///
 /// Each cell is one [`workload::compare`](crate::workload::compare) with the structure as A
 /// and the baseline as B, so δ > 0 means the structure is faster than the baseline. The fill
-/// order alternates from cell to cell. To pool a cell across processes, call
-/// [`compare_child`](crate::workload::compare_child) inside [`pool::run`](crate::pool::run).
+/// order alternates from cell to cell.
+///
+/// **Pooled** ([`processes`](Self::processes) or [`pool`](Self::pool)): each cell runs in
+/// its own [`pool::run`](crate::pool::run) — k fresh processes, each generating the cell's
+/// stream, filling both structures (A first in even processes) and comparing them
+/// ([`compare_child`](crate::workload::compare_child)) — and the cell's verdict and interval
+/// are the pool's ([`Cell::pooled`]). The program re-executes itself for every process, as
+/// with `pool::run`: code before [`run`](Self::run) runs in every child too, and each child
+/// skips the cells it was not started for, by the cell's index and the place `run` was
+/// called from.
 ///
 /// ```no_run
 /// use std::collections::{BTreeMap, HashMap};
@@ -35,8 +47,9 @@ type Runner = fn(&Spec, &CompareOptions, bool) -> Result<Report>;
 /// ```
 pub struct Suite<Base: Structure> {
     specs: Vec<Spec>,
-    structures: Vec<(String, Runner)>,
+    structures: Vec<(String, Runner, ChildRunner)>,
     options: CompareOptions,
+    pool: Option<PoolOptions>,
     base: PhantomData<fn() -> Base>,
 }
 
@@ -50,6 +63,7 @@ impl<Base: Structure> fmt::Debug for Suite<Base> {
                 &self.structures.iter().map(|s| &s.0).collect::<Vec<_>>(),
             )
             .field("options", &self.options)
+            .field("pool", &self.pool)
             .finish()
     }
 }
@@ -67,6 +81,7 @@ impl<Base: Structure> Suite<Base> {
             specs: Vec::new(),
             structures: Vec::new(),
             options: CompareOptions::default(),
+            pool: None,
             base: PhantomData,
         }
     }
@@ -91,29 +106,54 @@ impl<Base: Structure> Suite<Base> {
 
     /// Adds the structure `S`, compared with the baseline on every spec.
     pub fn structure<S: Structure>(mut self) -> Self {
-        self.structures
-            .push((S::default().name(), |spec, o, a_first| {
-                compare_with_clock::<S, Base, _>(spec, o, &MonotonicClock, a_first)
-            }));
+        self.structures.push((
+            S::default().name(),
+            |spec, o, a_first| compare_with_clock::<S, Base, _>(spec, o, &MonotonicClock, a_first),
+            |spec, child| compare_child::<S, Base>(spec, child),
+        ));
         self
     }
 
-    /// Sets the options of every comparison.
+    /// Sets the options of every comparison (of every process's, when pooled).
     pub fn options(mut self, options: CompareOptions) -> Self {
         self.options = options;
+        self
+    }
+
+    /// Pools every cell over exactly `k` processes (at least 3): [`PoolOptions::default`]
+    /// with a first stage of `k` and no precision target. `k` of 0 or 1 runs every cell in
+    /// this process (the default).
+    pub fn processes(self, k: usize) -> Self {
+        if k <= 1 {
+            return Suite { pool: None, ..self };
+        }
+        self.pool(PoolOptions::default().first_stage(k).target(0.0, 0.0))
+    }
+
+    /// Pools every cell with these options (first stage, cap, precision target, timeout,
+    /// seed, children's arguments). Their [`compare`](PoolOptions::compare) options are
+    /// replaced by the suite's [`options`](Self::options).
+    pub fn pool(mut self, options: PoolOptions) -> Self {
+        self.pool = Some(options);
         self
     }
 
     /// Runs every cell, specs in order and structures in order within a spec.
     ///
     /// Errors: [`Error::InvalidOption`] for a suite without specs or structures; the first
-    /// error of any cell's [`compare`](crate::workload::compare).
+    /// error of any cell's [`compare`](crate::workload::compare) or, pooled, of its
+    /// [`pool::run`](crate::pool::run) (for example [`Error::TooFewSamples`] for fewer than
+    /// 3 processes, [`Error::ProcessesFailed`]); [`Error::InvalidOption`] if a pooled
+    /// cell's processes report another spec than the cell's.
+    #[track_caller]
     pub fn run(&self) -> Result<SuiteResult> {
         self.run_each(|_| {})
     }
 
     /// [`run`](Self::run), calling `on_cell` as each cell finishes (for progress output).
+    #[track_caller]
     pub fn run_each(&self, mut on_cell: impl FnMut(&Cell)) -> Result<SuiteResult> {
+        let site = pool::call_site(std::panic::Location::caller());
         if self.specs.is_empty() || self.structures.is_empty() {
             return Err(Error::invalid_option(
                 "suite",
@@ -124,11 +164,30 @@ impl<Base: Structure> Suite<Base> {
         let started = Instant::now();
         let baseline = Base::default().name();
         let mut cells = Vec::new();
+        let mut index = 0usize;
         for spec in &self.specs {
-            for (name, runner) in &self.structures {
-                let a_first = cells.len().is_multiple_of(2);
-                let report = runner(spec, &self.options, a_first)?;
-                let cell = Cell::from_report(spec, name, &baseline, &report);
+            for (name, runner, child_runner) in &self.structures {
+                let this = index;
+                index += 1;
+                let cell = match &self.pool {
+                    None => {
+                        let a_first = this.is_multiple_of(2);
+                        let report = runner(spec, &self.options, a_first)?;
+                        Cell::from_report(spec, name, &baseline, &report)
+                    }
+                    Some(pool_options) => {
+                        let cell_site = format!("{site}#cell{this}");
+                        // A child started for another cell (or another pool) skips this one.
+                        if pool::is_child_for(&cell_site) == Some(false) {
+                            continue;
+                        }
+                        let options = pool_options.clone().compare(self.options.clone());
+                        let run = pool::run_detailed_at(&cell_site, &options, |child| {
+                            child_runner(spec, child)
+                        })?;
+                        Cell::from_pool(spec, name, &baseline, &run)?
+                    }
+                };
                 on_cell(&cell);
                 cells.push(cell);
             }
@@ -193,8 +252,35 @@ pub struct Cell {
     pub baseline_memory: Memory,
     /// Times the stream was run through (above 1: it wrapped, on both sides alike).
     pub passes: u64,
-    /// The report's warnings, by code.
+    /// The report's warnings, by code (pooled: the pool's and every process's, each once).
     pub warnings: Vec<String>,
+    /// Processes behind the verdict: 1 in one process, k pooled.
+    #[serde(default = "one")]
+    pub processes: usize,
+    /// The pooled result when the cell ran across processes ([`Suite::processes`]): its
+    /// mean δ, interval, between-process spread and warnings. The cell's verdict, δ,
+    /// interval and floor are the pool's; its times per operation the medians over the
+    /// processes; its memory the first process's.
+    #[serde(default)]
+    pub pooled: Option<Pooled>,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.retain(|x| x.is_finite());
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
 }
 
 impl Cell {
@@ -218,7 +304,55 @@ impl Cell {
             baseline_memory: record.as_ref().map(|x| x.memory_b).unwrap_or_default(),
             passes: record.map_or(0, |x| x.passes),
             warnings: r.warnings.iter().map(|w| w.code().to_string()).collect(),
+            processes: 1,
+            pooled: None,
         }
+    }
+
+    fn from_pool(spec: &Spec, structure: &str, baseline: &str, run: &PoolRun) -> Result<Cell> {
+        let records: Vec<Record> = run.reports.iter().filter_map(Record::of).collect();
+        if let Some(other) = records.iter().find(|r| r.spec != *spec) {
+            return Err(Error::invalid_option(
+                "suite",
+                format!(
+                    "a process of the cell \"{}\" measured another spec ({}); every child \
+                     must reach the same Suite::run with the same specs and structures in \
+                     the same order",
+                    spec.label(),
+                    other.spec.label()
+                ),
+            ));
+        }
+        let p = &run.pooled;
+        let mut warnings: Vec<String> = p.warnings.iter().map(|w| w.code().to_string()).collect();
+        for r in &run.reports {
+            for w in &r.warnings {
+                if !warnings.iter().any(|x| x == w.code()) {
+                    warnings.push(w.code().to_string());
+                }
+            }
+        }
+        Ok(Cell {
+            label: spec.label(),
+            spec: spec.clone(),
+            structure: structure.to_string(),
+            baseline: baseline.to_string(),
+            verdict: p.verdict,
+            resolved: p.resolved,
+            delta: p.delta,
+            low: p.low,
+            high: p.high,
+            level: p.level,
+            noise_floor: p.noise_floor,
+            ns_per_op: median(run.reports.iter().map(|r| r.ns_per_op_a).collect()),
+            baseline_ns_per_op: median(run.reports.iter().map(|r| r.ns_per_op_b).collect()),
+            memory: records.first().map(|x| x.memory_a).unwrap_or_default(),
+            baseline_memory: records.first().map(|x| x.memory_b).unwrap_or_default(),
+            passes: records.iter().map(|x| x.passes).max().unwrap_or(0),
+            warnings,
+            processes: p.processes,
+            pooled: Some(p.clone()),
+        })
     }
 
     /// The verdict in a few words: `"BTreeMap faster"`, `"HashMap faster"` or
@@ -256,11 +390,13 @@ impl fmt::Display for SuiteResult {
     /// A plain text table, one row per cell: spec, structure, verdict, δ with its interval
     /// (in percent, > 0 = the structure faster), both times per operation, and both
     /// memories at the steady size in MiB (live heap bytes with a counting allocator, else
-    /// resident growth over the fill).
+    /// resident growth over the fill), and the processes behind each verdict when some cell
+    /// was pooled.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let level = self.cells.first().map_or(0.95, |c| c.level);
         let live = self.cells.iter().any(|c| c.memory.live_bytes.is_some());
-        let rows: Vec<[String; 7]> = self
+        let pooled = self.cells.iter().any(|c| c.pooled.is_some());
+        let rows: Vec<[String; 8]> = self
             .cells
             .iter()
             .map(|c| {
@@ -277,6 +413,7 @@ impl fmt::Display for SuiteResult {
                     format!("{:.1}", c.ns_per_op),
                     format!("{:.1}", c.baseline_ns_per_op),
                     format!("{} / {}", mib(&c.memory), mib(&c.baseline_memory)),
+                    c.processes.to_string(),
                 ]
             })
             .collect();
@@ -292,23 +429,28 @@ impl fmt::Display for SuiteResult {
                 if live { "live" } else { "RSS" },
                 self.baseline
             ),
+            "processes".to_string(),
         ];
+        // The processes column only when some cell was pooled.
+        let shown = if pooled { 8 } else { 7 };
         let mut width = head.clone().map(|h| h.chars().count());
         for r in &rows {
             for (w, c) in width.iter_mut().zip(r) {
                 *w = (*w).max(c.chars().count());
             }
         }
-        let line = |f: &mut fmt::Formatter<'_>, cols: &[String; 7]| -> fmt::Result {
+        let line = |f: &mut fmt::Formatter<'_>, cols: &[String; 8]| -> fmt::Result {
             let cells: Vec<String> = cols
                 .iter()
                 .zip(width)
+                .take(shown)
                 .map(|(c, w)| format!("{c:<w$}"))
                 .collect();
             writeln!(f, "{}", cells.join(" | ").trim_end())
         };
         line(f, &head)?;
-        writeln!(f, "{}", width.map(|w| "-".repeat(w)).join("-|-"))?;
+        let rule: Vec<String> = width.iter().take(shown).map(|&w| "-".repeat(w)).collect();
+        writeln!(f, "{}", rule.join("-|-"))?;
         for r in &rows {
             line(f, r)?;
         }
@@ -318,6 +460,14 @@ impl fmt::Display for SuiteResult {
             self.baseline,
             self.cells.len(),
             self.elapsed.as_secs_f64()
-        )
+        )?;
+        if pooled {
+            write!(
+                f,
+                " Pooled cells: δ is the mean over the processes with the pool's interval, \
+                 ns/op the medians over the processes."
+            )?;
+        }
+        Ok(())
     }
 }
