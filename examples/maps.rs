@@ -3,9 +3,15 @@
 //! uniform and Zipf 1.1 keys × read-heavy 90/5/5 and churn 40/40/20.
 //!
 //! ```text
-//! cargo run --release --example maps            # the table, then the streams' realised mix
-//! cargo run --release --example maps -- --json  # the suite's JSON on stdout
+//! cargo run --release --example maps                   # the table, then the streams' realised mix
+//! cargo run --release --example maps -- --json         # the suite's JSON on stdout
+//! cargo run --release --example maps -- --processes 5  # every cell pooled over 5 processes
 //! ```
+//!
+//! With `--processes K` (K ≥ 3) every cell runs in K fresh processes of this program
+//! ([`Suite::processes`]), and its verdict and interval are the pool's: between-process
+//! differences (memory layout, code placement) are then inside the interval instead of
+//! outside it.
 //!
 //! Either way the suite's JSON is written to `target/rtcompare/maps.json`; progress goes to
 //! stderr. Each cell runs 20 A/A runs instead of the default 40 (the other options are the
@@ -50,14 +56,36 @@ type FxHashMap = HashMap<u64, u64, BuildHasherDefault<Fx>>;
 /// Churn operations per stream for the realised-vs-spec table and the generation cost.
 const SUMMARY_OPS: usize = 1_000_000;
 
+/// `--processes K` or `--processes=K` from the arguments; 1 (one process) without it.
+fn processes(args: &[String]) -> Result<usize, Box<dyn std::error::Error>> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let value = if a == "--processes" {
+            it.next().cloned()
+        } else if let Some(v) = a.strip_prefix("--processes=") {
+            Some(v.to_string())
+        } else {
+            continue;
+        };
+        let value = value.ok_or("--processes needs a number of processes (at least 3)")?;
+        return value
+            .parse()
+            .map_err(|_| format!("--processes {value}: not a number of processes").into());
+    }
+    Ok(1)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let json = std::env::args().skip(1).any(|a| a == "--json");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let processes = processes(&args)?;
     let options = CompareOptions::default().seed(42).validation_runs(20);
     let started = Instant::now();
     let result = Suite::<HashMap<u64, u64>>::standard()
         .structure::<BTreeMap<u64, u64>>()
         .structure::<FxHashMap>()
         .options(options)
+        .processes(processes)
         .run_each(|c| {
             eprintln!(
                 "[{:5.1} s] {}: {} ({:+.1} %)",

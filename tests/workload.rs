@@ -324,6 +324,19 @@ mod structures {
             assert_eq!(rec.a_filled_first, a_first);
             assert_eq!(a.1, rec.ops_run + spec.steady_size);
             assert!(rec.passes >= 1);
+            // The summary names the workload, in one line.
+            let text = r.to_string();
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("Workload: "))
+                .unwrap_or_else(|| panic!("no workload line in {text}"));
+            assert!(line.contains(&spec.to_string()), "{line}");
+            let first = if a_first {
+                "A filled first"
+            } else {
+                "B filled first"
+            };
+            assert!(line.contains(first), "{line}");
         }
     }
 

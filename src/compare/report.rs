@@ -660,8 +660,9 @@ impl Report {
 }
 
 impl fmt::Display for Report {
-    /// A plain-language summary: medians, the difference both ways with its interval, the
-    /// noise floor, the resampling, the verdict, the warnings and the confidences.
+    /// A plain-language summary: medians, the workload (for a structure comparison, one
+    /// line), the difference both ways with its interval, the noise floor, the resampling,
+    /// the verdict, the warnings and the confidences.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let e = &self.estimate;
         let r = &self.ratio;
@@ -680,6 +681,16 @@ impl fmt::Display for Report {
             self.name_b,
             Ns(self.ns_per_op_b)
         )?;
+        // A structure comparison's record says which workload was measured, in one line.
+        if let Some(line) = self
+            .workload
+            .as_ref()
+            .and_then(|w| w.get("summary"))
+            .and_then(|v| v.as_str())
+            .filter(|l| !l.is_empty())
+        {
+            writeln!(f, "{line}")?;
+        }
         let level = Pct0(e.level);
         if e.delta >= 0.0 {
             writeln!(

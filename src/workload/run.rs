@@ -62,6 +62,10 @@ pub struct Record {
     pub memory_a: Memory,
     /// B's memory at the steady size.
     pub memory_b: Memory,
+    /// One line saying which workload was measured (the spec, the stream's length and seed,
+    /// the passes and the fill order), which the report's `Display` prints.
+    #[serde(default)]
+    pub summary: String,
 }
 
 impl Record {
@@ -271,15 +275,25 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
             report.calibration_b = Some(cb);
         }
         let ops_run = side_a.borrow().ops_run.max(side_b.borrow().ops_run);
+        let passes = ops_run.div_ceil(churn.len().max(1) as u64);
         let record = Record {
             spec: self.stream.spec().clone(),
             stream_seed: self.stream.seed(),
             stream_ops: churn.len() as u64,
             ops_run,
-            passes: ops_run.div_ceil(churn.len().max(1) as u64),
+            passes,
             a_filled_first: a_first,
             memory_a,
             memory_b,
+            summary: format!(
+                "Workload: {}; both sides ran the same {} pre-generated churn operations \
+                 (stream seed {}, {passes} pass{}), {} filled first.",
+                self.stream.spec(),
+                churn.len(),
+                self.stream.seed(),
+                if passes == 1 { "" } else { "es" },
+                if a_first { "A" } else { "B" }
+            ),
         };
         report.workload =
             Some(serde_json::to_value(&record).map_err(|e| Error::Json(e.to_string()))?);
