@@ -100,13 +100,13 @@ impl Blocks {
     #[inline]
     fn sample(&self, rng: &mut Rng) -> u64 {
         let m = u128::from(rng.next_u64()) * self.table.len() as u128;
-        let b = self.table[(m >> 64) as usize];
+        let i = (m >> 64) as usize;
         let coin = ((m as u64) >> 32) as u32;
-        let b = if coin < b.keep {
-            b
-        } else {
-            self.table[b.alias as usize]
-        };
+        // Without a branch: under skew the coin is a coin toss for the branch predictor.
+        let column = self.table[i];
+        let keep = usize::from(coin < column.keep).wrapping_neg();
+        let j = (column.alias as usize & !keep) | (i & keep);
+        let b = self.table[j];
         let first = u64::from(b.first);
         if b.width == 1 {
             return first;
