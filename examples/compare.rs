@@ -8,8 +8,10 @@
 //! with the full single-process report.
 //!
 //! Progress goes to stderr (`rtcompare::progress`: bars on a terminal, a line per stage or
-//! process in a log), the report to stdout, and the report's JSON to
-//! `target/rtcompare/compare.json`.
+//! process in a log), the report to stdout, the report's JSON to
+//! `target/rtcompare/compare.json` and its page to `target/rtcompare/compare.html` (open it in
+//! any browser; pooled: the forest plot of the processes, then the five panels of the median
+//! process).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -61,6 +63,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let dir = std::path::Path::new("target").join("rtcompare");
     let path = dir.join("compare.json");
+    let html = dir.join("compare.html");
     let started = Instant::now();
     if single {
         let data = data();
@@ -74,6 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("{report}");
         std::fs::create_dir_all(&dir)?;
         std::fs::write(&path, report.to_json()?)?;
+        report.write_html(&html)?;
     } else {
         let mut options = PoolOptions::default()
             .compare(CompareOptions::default().thresholds([0.05, 0.10, 0.20]));
@@ -116,6 +120,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }] += 1;
             std::fs::create_dir_all(&dir)?;
             std::fs::write(&path, serde_json::to_string_pretty(pooled)?)?;
+            run.write_html(&html)?;
         }
         if repeat > 1 {
             println!(
@@ -126,5 +131,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     eprintln!("report written to {}", path.display());
+    println!("HTML report: {}", html.display());
     Ok(())
 }

@@ -74,7 +74,7 @@ pub mod gate;
 pub mod measure;
 pub mod pool;
 pub mod precision;
-mod render;
+pub mod render;
 pub mod rng;
 pub mod selftest;
 pub mod service;

@@ -1,0 +1,641 @@
+//! The pages of a [`Report`], a [`Pooled`] result and a [`PoolRun`].
+
+use std::path::Path;
+
+use super::chart::{
+    BootstrapPlot, Distributions, Forest, NumberLine, RunOrder, TimeBar, TimeScale,
+};
+use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
+use crate::compare::report::Report;
+use crate::display::{Ns, Pct, Pct0, Sig};
+use crate::pool::PoolRun;
+use crate::stats::{BootstrapDistribution, EstimateOptions, Pooled};
+use crate::{Error, Result};
+
+/// Writes `html` to `path`. Errors: [`Error::Io`] naming the path (a missing directory, no
+/// permission).
+pub(crate) fn write(path: &Path, html: &str) -> Result<()> {
+    std::fs::write(path, html).map_err(|e| Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
+}
+
+fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
+    v.as_ref()
+        .map_or_else(|| "unknown".to_string(), |v| v.to_string())
+}
+
+fn bytes(b: u64) -> String {
+    const K: f64 = 1024.0;
+    let b = b as f64;
+    if b < K {
+        format!("{b:.0} B")
+    } else if b < K * K {
+        format!("{:.1} KiB", b / K)
+    } else if b < K * K * K {
+        format!("{:.1} MiB", b / (K * K))
+    } else {
+        format!("{:.2} GiB", b / (K * K * K))
+    }
+}
+
+fn loads(l: &Option<[f64; 3]>) -> String {
+    l.map_or_else(
+        || "unknown".to_string(),
+        |[a, b, c]| format!("{a:.2}, {b:.2}, {c:.2}"),
+    )
+}
+
+/// "between 3.10% and 4.20% less time", as the report's `Display` says it.
+fn between(low: f64, high: f64) -> String {
+    if low >= 0.0 {
+        format!("between {} and {} less time", Pct(low), Pct(high))
+    } else if high <= 0.0 {
+        format!("between {} and {} more time", Pct(-high), Pct(-low))
+    } else {
+        format!(
+            "between {} more time and {} less time",
+            Pct(-low),
+            Pct(high)
+        )
+    }
+}
+
+impl Report {
+    /// The replicate deltas of the report's bootstrap, drawn again from its own samples with
+    /// its seed, level, replicates and block length (the same draw that gave
+    /// [`estimate`](Self::estimate), see [`recompute_estimate`](Self::recompute_estimate)),
+    /// sorted. Errors: those of [`BootstrapDistribution::new`] (a report edited into bad
+    /// samples).
+    pub fn bootstrap_replicates(&self) -> Result<Vec<f64>> {
+        let opts = EstimateOptions::default()
+            .level(self.estimate.level)
+            .resamples(self.estimate.resamples)
+            .block_length(self.block_length)
+            .seed(self.seed)
+            .paired(true);
+        let dist = BootstrapDistribution::new(&self.samples_a, &self.samples_b, &opts)?;
+        Ok(dist.sorted_replicates().to_vec())
+    }
+
+    /// The five panels of the report's page: the answer, run order, distributions, the
+    /// bootstrap, the instrument and the machine.
+    pub(crate) fn html_panels(&self) -> Vec<Panel> {
+        vec![
+            self.answer_panel(),
+            self.run_order_panel(),
+            self.distributions_panel(),
+            self.bootstrap_panel(),
+            self.machine_panel(),
+        ]
+    }
+
+    fn answer_panel(&self) -> Panel {
+        let e = &self.estimate;
+        let r = &self.ratio;
+        let level = Pct0(e.level);
+        let mut p = Panel::new("answer", "The answer")
+            .lead(&format!("Verdict: {}.", self.verdict))
+            .text(&format!(
+                "B takes {} times as long as A ({level} interval {} to {}): A needs {} with \
+                 {level} confidence (δ = 1 − A/B = {}).",
+                Sig(r.ratio),
+                Sig(r.low.min(r.high)),
+                Sig(r.low.max(r.high)),
+                between(e.low, e.high),
+                Pct(e.delta)
+            ))
+            .text(&format!(
+                "A ({}): {} per operation (median); B ({}): {} per operation (median).",
+                self.name_a,
+                Ns(self.ns_per_op_a),
+                self.name_b,
+                Ns(self.ns_per_op_b)
+            ))
+            .text(&if self.validated {
+                format!(
+                    "Noise floor: {}. Identical code measured against itself on this setup \
+                     differed by up to that much (0.9 quantile of the A/A runs), so smaller \
+                     differences mean nothing.",
+                    Pct(self.noise_floor)
+                )
+            } else {
+                "Noise floor: unknown (A/A validation was skipped).".to_string()
+            });
+        let thresholds: Vec<f64> = self
+            .confidences
+            .as_ref()
+            .map(|c| c.iter().map(|t| t.threshold).collect())
+            .unwrap_or_default();
+        p = p.figure(
+            NumberLine {
+                delta: e.delta,
+                low: e.low,
+                high: e.high,
+                level: e.level,
+                noise_floor: self.validated.then_some(self.noise_floor),
+                thresholds,
+            }
+            .figure(),
+        );
+        if let Some(cs) = &self.confidences {
+            let items: Vec<String> = cs
+                .iter()
+                .map(|c| {
+                    if c.threshold >= 0.0 {
+                        format!(
+                            "Confidence that A needs at least {} less time than B: {:.1}%",
+                            Pct(c.threshold),
+                            100.0 * c.confidence
+                        )
+                    } else {
+                        format!(
+                            "Confidence that A needs at most {} more time than B: {:.1}%",
+                            Pct(-c.threshold),
+                            100.0 * c.confidence
+                        )
+                    }
+                })
+                .collect();
+            p = p.list("confidences", &items);
+        }
+        if let (Some(met), Some(t)) = (self.width_target_met, &self.options.width_target) {
+            p = p.text(&format!(
+                "Width target ±{}: {} after {} pairs.",
+                Pct(t.max_half_width),
+                if met { "met" } else { "NOT met" },
+                self.samples_a.len()
+            ));
+        }
+        p.text(&match &self.process {
+            None => "This interval covers the noise within this one process; another process \
+                     (another memory layout) can land further away: pool several with \
+                     rtcompare::pool before trusting the direction."
+                .to_string(),
+            Some(info) => format!("{info}."),
+        })
+    }
+
+    fn run_order_panel(&self) -> Panel {
+        let n = self.samples_a.len().min(self.samples_b.len());
+        let half = |name: &str, d: &crate::stats::DriftReport, unit: &dyn Fn(f64) -> String| {
+            format!(
+                "{name}: {} in the first half, {} in the second ({:+.2}%, drift test p = {})",
+                unit(d.first_half),
+                unit(d.second_half),
+                100.0 * d.relative_shift,
+                if d.p_value.is_finite() {
+                    format!("{:.3}", d.p_value)
+                } else {
+                    "n/a".into()
+                }
+            )
+        };
+        let ns = |v: f64| Ns(v).to_string();
+        let ratio = |v: f64| Sig(v).to_string();
+        Panel::new("run-order", "Run order")
+            .text(&format!(
+                "{n} pairs in the order they were measured; each sample is one batch of {} \
+                 operation{}, in nanoseconds per operation, and each pair's A and B ran next to \
+                 each other. A steady machine gives flat, trendless clouds; the drift test \
+                 (Spearman's rank correlation with the pair index) gives a small p-value for a \
+                 trend. The warm-up batches ran before pair 1 and were discarded; the report \
+                 does not keep them, so they are not drawn.",
+                self.inner_loops,
+                if self.inner_loops == 1 { "" } else { "s" }
+            ))
+            .figure(
+                RunOrder {
+                    name_a: self.name_a.clone(),
+                    name_b: self.name_b.clone(),
+                    a: self.samples_a.clone(),
+                    b: self.samples_b.clone(),
+                    per: "per operation".into(),
+                    drift_a: self.drift_a,
+                    drift_b: self.drift_b,
+                    drift_ratio: self.drift_ratio,
+                }
+                .figure(),
+            )
+            .list(
+                "halves",
+                &[
+                    half("A", &self.drift_a, &ns),
+                    half("B", &self.drift_b, &ns),
+                    half("Ratio B/A", &self.drift_ratio, &ratio),
+                ],
+            )
+    }
+
+    fn distributions_panel(&self) -> Panel {
+        Panel::new("distributions", "Distributions")
+            .text(
+                "Each curve climbs by one step per sample, from the fastest on the left to the \
+                 slowest on the right: a curve further left is faster, a steeper one steadier. \
+                 A long flat tail on the right is a few slow batches (interruptions).",
+            )
+            .figure(
+                Distributions {
+                    name_a: self.name_a.clone(),
+                    name_b: self.name_b.clone(),
+                    a: self.samples_a.clone(),
+                    b: self.samples_b.clone(),
+                    per: "per operation".into(),
+                }
+                .figure(),
+            )
+    }
+
+    fn bootstrap_panel(&self) -> Panel {
+        let e = &self.estimate;
+        let (replicates, note) = match self.bootstrap_replicates() {
+            Ok(r) => (r, None),
+            Err(err) => (
+                Vec::new(),
+                Some(format!("The replicates could not be drawn again: {err}.")),
+            ),
+        };
+        let aa = |v: &Option<crate::HarnessValidation>| {
+            v.as_ref().map(|v| v.deltas.clone()).unwrap_or_default()
+        };
+        let mut p = Panel::new("bootstrap", "The bootstrap").text(&format!(
+            "The {} replicates of δ that gave the interval, drawn again from the report's own \
+             samples with its seed ({}) and {}, on an axis zoomed to them. Below, on an axis wide \
+             enough for everything, the interval again beside the A/A runs, one dot each: a \
+             candidate measured against itself under the same protocol. Their spread is the \
+             noise floor, what identical code produced here; a real difference lies well clear \
+             of it.",
+            e.resamples,
+            self.seed,
+            if self.block_length > 1 {
+                format!("blocks of {} consecutive pairs", self.block_length)
+            } else {
+                "single pairs resampled".to_string()
+            }
+        ));
+        if let Some(n) = &note {
+            p = p.text(n);
+        }
+        p.figure(
+            BootstrapPlot {
+                replicates,
+                delta: e.delta,
+                low: e.low,
+                high: e.high,
+                level: e.level,
+                aa_a: aa(&self.validation_a),
+                aa_b: aa(&self.validation_b),
+                noise_floor: self.validated.then_some(self.noise_floor),
+            }
+            .figure(),
+        )
+    }
+
+    fn machine_panel(&self) -> Panel {
+        let i = &self.instrument;
+        let batch = self.inner_loops as f64;
+        let bars = vec![
+            TimeBar::new(
+                format!("clock step ({})", i.clock),
+                i.precision_ns as f64,
+                COLOUR_FLOOR,
+            ),
+            TimeBar::new("one clock read", i.read_cost_ns, COLOUR_FLOOR),
+            TimeBar::new(
+                "empty batch (median)",
+                i.empty_batch_median_ns,
+                COLOUR_FLOOR,
+            ),
+            TimeBar::new("A's batch (median)", self.ns_per_op_a * batch, COLOUR_A),
+            TimeBar::new("B's batch (median)", self.ns_per_op_b * batch, COLOUR_B),
+        ];
+        let env = &self.environment;
+        let calibrated = match (&self.calibration_a, &self.calibration_b) {
+            (Some(_), Some(_)) => "calibrated",
+            _ => "fixed by the options",
+        };
+        let mut rows: Vec<(String, String)> = vec![
+            ("Clock".into(), i.clock.clone()),
+            (
+                "Clock precision".into(),
+                format!("{} ns per step", i.precision_ns),
+            ),
+            (
+                "Clock read cost".into(),
+                format!("{:.1} ns", i.read_cost_ns),
+            ),
+            (
+                "Empty batch".into(),
+                format!(
+                    "{} minimum, {} median",
+                    Ns(i.empty_batch_min_ns),
+                    Ns(i.empty_batch_median_ns)
+                ),
+            ),
+            (
+                "Batch size".into(),
+                format!("{} operations per batch ({calibrated})", self.inner_loops),
+            ),
+            (
+                "Quantization".into(),
+                format!(
+                    "one clock step is {} of the faster batch",
+                    Pct(self.quantization)
+                ),
+            ),
+            (
+                "Tie rate".into(),
+                format!(
+                    "{} of the bootstrap replicates exactly zero",
+                    Pct(self.tie_rate)
+                ),
+            ),
+            (
+                "Block length".into(),
+                format!(
+                    "{} (lag-1 autocorrelation: A {:+.3}, B {:+.3}, ratio {:+.3})",
+                    self.block_length,
+                    self.autocorrelation_a,
+                    self.autocorrelation_b,
+                    self.autocorrelation_ratio
+                ),
+            ),
+            ("Pairs".into(), self.samples_a.len().to_string()),
+            ("Cache".into(), format!("{:?}", self.cache).to_lowercase()),
+            ("Seed".into(), self.seed.to_string()),
+            (
+                "Elapsed".into(),
+                format!("{:.2} s", self.elapsed.as_secs_f64()),
+            ),
+        ];
+        if let Some(v) = &self.validation_a {
+            rows.push((
+                "A/A validation".into(),
+                format!(
+                    "{} runs per candidate; false signals A {}, B {} (nominal {})",
+                    v.runs,
+                    Pct(v.false_signal_rate),
+                    self.validation_b
+                        .as_ref()
+                        .map_or("n/a".to_string(), |b| Pct(b.false_signal_rate).to_string()),
+                    Pct(2.0 * (1.0 - v.level))
+                ),
+            ));
+        }
+        rows.extend([
+            (
+                "Pinned CPU".into(),
+                self.pinned_cpu
+                    .map_or("not pinned".to_string(), |c| c.to_string()),
+            ),
+            ("rtcompare".into(), env.crate_version.clone()),
+            ("Compiler".into(), opt(&env.rustc_version)),
+            (
+                "Build".into(),
+                format!(
+                    "profile {}, opt-level {}, debug assertions {}",
+                    opt(&env.profile),
+                    opt(&env.opt_level),
+                    if env.debug_assertions { "on" } else { "off" }
+                ),
+            ),
+            (
+                "Target".into(),
+                env.target
+                    .clone()
+                    .unwrap_or_else(|| format!("{}-{}", env.arch, env.os)),
+            ),
+            ("Kernel".into(), opt(&env.kernel)),
+            ("CPU".into(), opt(&env.cpu_model)),
+            ("Logical cores".into(), opt(&env.logical_cores)),
+            ("Governor".into(), opt(&env.governor)),
+            ("Turbo".into(), opt(&env.turbo)),
+            ("Clock source".into(), opt(&env.clock_source)),
+            ("Hypervisor".into(), opt(&env.hypervisor)),
+            (
+                "Last-level cache".into(),
+                env.last_level_cache_bytes.map_or("unknown".into(), bytes),
+            ),
+            (
+                "Load average (1, 5, 15 min)".into(),
+                format!(
+                    "{} at the start, {} at the end",
+                    loads(&env.load_average_start),
+                    loads(&env.load_average_end)
+                ),
+            ),
+            (
+                "Peak resident memory".into(),
+                format!(
+                    "{} at the start, {} at the end",
+                    env.max_rss_start.map_or("unknown".into(), bytes),
+                    env.max_rss_end.map_or("unknown".into(), bytes)
+                ),
+            ),
+            ("Started".into(), opt(&env.start_time)),
+        ]);
+        let warnings: Vec<String> = self
+            .warnings
+            .iter()
+            .map(|w| format!("{w}. [{}]", w.code()))
+            .collect();
+        let mut p = Panel::new("machine", "The instrument and the machine")
+            .text(
+                "How coarse the clock is next to the batches it timed (a logarithmic axis), \
+                 then the figures the verdict rests on and the machine it ran on.",
+            )
+            .figure(TimeScale { bars }.figure())
+            .table(&rows);
+        if warnings.is_empty() {
+            p = p.text("Warnings: none.");
+        } else {
+            p = p.text("Warnings:").list("warnings", &warnings);
+        }
+        p
+    }
+
+    /// The report as one self-contained HTML page (inline CSS and SVG, no script, no external
+    /// resource; about 60 KB for a default comparison): five panels, each holding one SVG
+    /// figure. 1. **The answer**: the verdict, the ratio with its interval, and a number line
+    /// of δ's interval against zero, ± the noise floor and ± the thresholds. 2. **Run
+    /// order**: A, B and the ratio B/A by pair with each half's median and the drift tests'
+    /// p-values. 3. **Distributions**: both samples' empirical CDFs with medians and minima.
+    /// 4. **The bootstrap**: the replicate deltas (drawn again with
+    /// [`bootstrap_replicates`](Self::bootstrap_replicates)) as a histogram with the interval's
+    /// ends and the estimate, above the A/A deltas of both validations. 5. **The instrument
+    /// and the machine**: the clock against the batches, a table of the instrument,
+    /// quantization, tie rate, block length and environment, and every warning's sentence.
+    ///
+    /// Never fails: a figure that cannot be drawn says why in its place.
+    pub fn to_html(&self) -> String {
+        self.html_page().to_html()
+    }
+
+    fn html_page(&self) -> Page {
+        let mut page = Page::new(&format!(
+            "rtcompare: A = {} against B = {}",
+            self.name_a, self.name_b
+        ))
+        .intro(&format!(
+            "A comparison of {} pairs measured by rtcompare {}{}. Every figure is drawn from \
+             the report's own samples; its JSON holds them all.",
+            self.samples_a.len(),
+            self.environment.crate_version,
+            self.environment
+                .start_time
+                .as_ref()
+                .map_or(String::new(), |t| format!(", started {t}"))
+        ));
+        for p in self.html_panels() {
+            page = page.panel(p);
+        }
+        page
+    }
+
+    /// Writes [`to_html`](Self::to_html) to `path`. Errors: [`Error::Io`] naming the path
+    /// when it cannot be written (a missing directory, no permission).
+    pub fn write_html(&self, path: impl AsRef<Path>) -> Result<()> {
+        write(path.as_ref(), &self.to_html())
+    }
+}
+
+impl Pooled {
+    /// The panel of the forest plot: each process's interval and the pooled interval beneath,
+    /// with the inflation and I² under the figure.
+    pub(crate) fn forest_panel(&self) -> Panel {
+        let level = Pct0(self.level);
+        let mut p = Panel::new("processes", "Processes side by side")
+            .lead(&format!("Verdict: {}.", self.verdict))
+            .text(&format!(
+                "Pooled over {} processes: A needs {} ({level} interval, {}); δ = {}.",
+                self.processes,
+                between(self.low, self.high),
+                if self.first_stage > 0 {
+                    format!(
+                        "Stein's two-stage interval, first stage {} processes",
+                        self.first_stage
+                    )
+                } else {
+                    "Student t interval".to_string()
+                },
+                Pct(self.delta)
+            ))
+            .figure(
+                Forest {
+                    deltas: &self.deltas,
+                    half_widths: &self.half_widths,
+                    delta: self.delta,
+                    low: self.low,
+                    high: self.high,
+                    level: self.level,
+                    noise_floor: self.validated.then_some(self.noise_floor),
+                }
+                .figure(),
+            )
+            .text(&format!(
+                "Inflation {:.2}: the processes scatter {:.2} times as widely as one process's \
+                 own interval says (between processes {}, within one {}). I² = {}: the share \
+                 of the variation that lies between processes rather than within them.",
+                self.inflation,
+                self.inflation,
+                Pct(self.spread_between),
+                Pct(self.spread_within),
+                if self.i2.is_nan() {
+                    "undefined".to_string()
+                } else {
+                    format!("{:.2}", self.i2)
+                }
+            ))
+            .text(&if self.validated {
+                format!(
+                    "Noise floor across processes: {} (harness bias {}).",
+                    Pct(self.noise_floor),
+                    Pct(self.bias)
+                )
+            } else {
+                "Noise floor: unknown (not every process was validated).".to_string()
+            });
+        for m in &self.modes {
+            p = p.text(&format!(
+                "A mode: {:.0}% of the processes around δ = {} ({} to {}).",
+                100.0 * m.share,
+                Pct(m.centre),
+                Pct(m.low),
+                Pct(m.high)
+            ));
+        }
+        let warnings: Vec<String> = self
+            .warnings
+            .iter()
+            .map(|w| format!("{w}. [{}]", w.code()))
+            .collect();
+        if !warnings.is_empty() {
+            p = p.text("Warnings:").list("warnings", &warnings);
+        }
+        p
+    }
+
+    /// The pooled result as one self-contained HTML page: a forest plot of the processes'
+    /// intervals (δ ± half-width, in process order) with the pooled interval as a diamond
+    /// beneath, and the inflation and I² under it. One panel, one SVG. For the processes'
+    /// own panels beside it use [`PoolRun::to_html`].
+    pub fn to_html(&self) -> String {
+        Page::new(&format!(
+            "rtcompare: a comparison pooled over {} processes",
+            self.processes
+        ))
+        .panel(self.forest_panel())
+        .to_html()
+    }
+
+    /// Writes [`to_html`](Self::to_html) to `path`. Errors: [`Error::Io`] naming the path.
+    pub fn write_html(&self, path: impl AsRef<Path>) -> Result<()> {
+        write(path.as_ref(), &self.to_html())
+    }
+}
+
+impl PoolRun {
+    /// The process whose δ is the median of the processes' (the lower middle one for an even
+    /// count): the one [`to_html`](Self::to_html) draws in detail. `None` when no process
+    /// returned a report.
+    pub fn median_report(&self) -> Option<&Report> {
+        let mut order: Vec<&Report> = self.reports.iter().collect();
+        order.sort_by(|x, y| x.estimate.delta.total_cmp(&y.estimate.delta));
+        order.get(order.len().saturating_sub(1) / 2).copied()
+    }
+
+    /// One self-contained HTML page: the forest plot of [`Pooled::to_html`] first, then the
+    /// five panels of [`Report::to_html`] for the [`median_report`](Self::median_report)
+    /// process. Six panels, one SVG each (one when no report came back).
+    pub fn to_html(&self) -> String {
+        let mut page = Page::new(&format!(
+            "rtcompare: a comparison pooled over {} processes",
+            self.pooled.processes
+        ));
+        if let Some(r) = self.median_report() {
+            page = page.intro(&format!(
+                "A = {}, B = {}. The first panel pools all processes; the five after it show \
+                 the process whose δ is the median ({}), as one example of what each process \
+                 measured.",
+                r.name_a,
+                r.name_b,
+                r.process
+                    .as_ref()
+                    .map_or("process ?".to_string(), |p| format!("process {}", p.index))
+            ));
+        }
+        page = page.panel(self.pooled.forest_panel());
+        if let Some(r) = self.median_report() {
+            for p in r.html_panels() {
+                page = page.panel(p);
+            }
+        }
+        page.to_html()
+    }
+
+    /// Writes [`to_html`](Self::to_html) to `path`. Errors: [`Error::Io`] naming the path.
+    pub fn write_html(&self, path: impl AsRef<Path>) -> Result<()> {
+        write(path.as_ref(), &self.to_html())
+    }
+}
