@@ -141,6 +141,11 @@ pub struct CompareArgs {
     /// Write the full result (every run, the environment, the verdict) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write the comparison as one self-contained HTML page to FILE (inline SVG, no script):
+    /// the answer, the runs in order, the distributions, the bootstrap beside the A/A floor,
+    /// the commands and the machine.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Also write the timed runs in hyperfine's JSON export layout to FILE.
     #[arg(long, value_name = "FILE")]
     pub export_hyperfine: Option<PathBuf>,

@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod cli;
 pub mod error;
 pub mod git;
+pub mod html;
 pub mod hyperfine;
 pub mod output;
 pub mod process;
@@ -92,6 +93,9 @@ fn finish(result: session::CmdResult, options: &cli::CompareArgs) -> Result<i32,
     print!("{}", session::summary(&result));
     if let Some(path) = &options.json {
         session::write_json(&result, path)?;
+    }
+    if let Some(path) = &options.html {
+        html::write(&result, path)?;
     }
     if let Some(path) = &options.export_hyperfine {
         hyperfine::export(&result, path)?;

@@ -96,6 +96,18 @@ pub fn counters(summary: &CounterSummary) -> String {
     s
 }
 
+/// The outcome in capitals, from B's point of view: `B is FASTER`, `CANNOT TELL`, `WIN for B`.
+pub fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Faster => "B is FASTER",
+        Outcome::Slower => "B is SLOWER",
+        Outcome::CannotTell => "CANNOT TELL",
+        Outcome::Win => "WIN for B",
+        Outcome::Parity => "PARITY",
+        Outcome::Loss => "LOSS for B",
+    }
+}
+
 /// The progress line: a spinner with a message on stderr when it is a terminal, nothing
 /// otherwise.
 pub struct Progress(Option<ProgressBar>);
@@ -240,14 +252,7 @@ pub fn summary(r: &CmdResult) -> String {
             );
         }
     }
-    let word = match v.outcome {
-        Outcome::Faster => "B is FASTER",
-        Outcome::Slower => "B is SLOWER",
-        Outcome::CannotTell => "CANNOT TELL",
-        Outcome::Win => "WIN for B",
-        Outcome::Parity => "PARITY",
-        Outcome::Loss => "LOSS for B",
-    };
+    let word = outcome_word(v.outcome);
     let rule = match r.rule {
         Rule::Bootstrap => "bootstrap rule: the interval's bound against max(threshold, A/A floor)",
         Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",

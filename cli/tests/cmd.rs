@@ -556,3 +556,51 @@ fn selftest_detects_a_large_injected_cost_and_records_it() {
     assert_eq!(v["detection"]["outcomes"][1], "faster");
     assert!(v["environment"]["start_time"].is_string());
 }
+
+#[test]
+fn html_writes_the_comparison_page_and_names_an_unwritable_path() {
+    let dir = TempDir::new("html");
+    for (runs, extra) in [("12", None), ("5", None), ("12", Some("--no-validation"))] {
+        let (json, html) = (dir.path("r.json"), dir.path("r.html"));
+        let mut args = vec![
+            "cmd",
+            "--warmup",
+            "0",
+            "--runs",
+            runs,
+            "--json",
+            json.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        args.extend(["true", "true"]);
+        let o = rtcompare(&args);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        let page = std::fs::read_to_string(&html).unwrap();
+        let (result, _) = read_result(&json);
+        // The page is a function of the recorded result.
+        assert_eq!(page, rtcompare_cli::html::page(&result));
+        assert!(!page.contains("<script"));
+        assert_eq!(page.matches("<svg").count(), 5, "one figure per panel");
+        assert_eq!(page.matches("<section class=\"panel\"").count(), 5);
+        assert!(page.contains("Verdict: "), "{page}");
+        assert!(page.contains(&format!("{:.3} times as long", result.verdict.ratio)));
+        assert!(page.contains("time per run (ms)") || page.contains("time per run (µs)"));
+    }
+    let bad = dir.path("missing").join("r.html");
+    let o = rtcompare(&[
+        "cmd",
+        "--warmup",
+        "0",
+        "--runs",
+        "3",
+        "--no-validation",
+        "--html",
+        bad.to_str().unwrap(),
+        "true",
+        "true",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("r.html"), "{}", stderr(&o));
+}

@@ -384,7 +384,8 @@ pub struct RunOrder {
     pub b: Vec<f64>,
     /// What one sample is, for the axis: `"per operation"`, `"per run"`.
     pub per: String,
-    /// Drift test of A's series ([`detect_drift`](crate::stats::detect_drift)).
+    /// Drift test of A's series ([`detect_drift`](crate::stats::detect_drift);
+    /// [`DriftReport::not_run`] when it could not run: no half medians are drawn).
     pub drift_a: DriftReport,
     /// Drift test of B's series.
     pub drift_b: DriftReport,
@@ -397,8 +398,12 @@ fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
     a.iter().zip(b).map(|(&x, &y)| y / x).collect()
 }
 
-fn p_text(p: f64) -> String {
-    if p.is_finite() {
+/// A drift test's p-value for a caption; `not run` for [`DriftReport::not_run`].
+fn p_text(d: &DriftReport) -> String {
+    let p = d.p_value;
+    if d.n == 0 {
+        "not run".into()
+    } else if p.is_finite() {
         if p < 0.001 {
             "< 0.001".into()
         } else {
@@ -420,10 +425,14 @@ impl RunOrder {
         let (r0, r1, r_out) = view(&[&r]);
         let x1 = (n.max(2)) as f64 + 0.5;
         let half = n / 2;
-        let halves = |d: &DriftReport| -> [(f64, f64, f64); 2] {
+        // Each half's median, as a segment over its pairs; none for a test that did not run.
+        let halves = |d: &DriftReport| -> Vec<(f64, f64, f64)> {
+            if d.n == 0 {
+                return Vec::new();
+            }
             let first_end = half as f64 + 0.5;
             let second_start = (n - half) as f64 + 0.5;
-            [
+            vec![
                 (0.5, first_end, d.first_half),
                 (second_start, n as f64 + 0.5, d.second_half),
             ]
@@ -443,8 +452,8 @@ impl RunOrder {
                         format!(
                             "Time {} by pair — drift test: A p = {}, B p = {}",
                             self.per,
-                            p_text(self.drift_a.p_value),
-                            p_text(self.drift_b.p_value)
+                            p_text(&self.drift_a),
+                            p_text(&self.drift_b)
                         ),
                         font(DESC),
                     )
@@ -509,7 +518,7 @@ impl RunOrder {
                 .caption(
                     format!(
                         "Ratio B/A by pair — drift test p = {}",
-                        p_text(self.drift_ratio.p_value)
+                        p_text(&self.drift_ratio)
                     ),
                     font(DESC),
                 )
@@ -717,6 +726,9 @@ pub struct BootstrapPlot {
     pub aa_b: Vec<f64>,
     /// The noise floor (fraction), drawn as a band; `None` when not measured.
     pub noise_floor: Option<f64>,
+    /// What one A/A dot is, for the legend (`"A/A runs"`; `"quantiles of the A/A bootstrap"`
+    /// when the dots summarise one A/A series' replicates).
+    pub aa_what: String,
 }
 
 /// Histogram bins of the replicate deltas.
@@ -907,12 +919,12 @@ impl BootstrapPlot {
             legend.push(LegendEntry::new(
                 COLOUR_A,
                 Mark::Dot,
-                format!("A against itself ({} A/A runs)", aa_a.len()),
+                format!("A against itself ({} {})", aa_a.len(), self.aa_what),
             ));
             legend.push(LegendEntry::new(
                 COLOUR_B,
                 Mark::Dot,
-                format!("B against itself ({} A/A runs)", aa_b.len()),
+                format!("B against itself ({} {})", aa_b.len(), self.aa_what),
             ));
         }
         if let Some(f) = floor {
@@ -931,7 +943,8 @@ impl BootstrapPlot {
 pub struct TimeBar {
     /// What the duration is (`"clock step"`, `"A's batch (median)"`).
     pub label: String,
-    /// The duration, nanoseconds (bars that are not finite and positive are drawn empty).
+    /// The duration, nanoseconds (a zero is labelled `0 ns`, a negative or non-finite one `not
+    /// measured`, both without a bar: a logarithmic axis has no zero).
     pub ns: f64,
     /// The bar's colour, as CSS (`#0072B2`).
     pub colour: String,
@@ -1015,7 +1028,11 @@ impl TimeScale {
                 if !(b.ns.is_finite() && b.ns > 0.0) {
                     chart
                         .draw_series([Text::new(
-                            "not measured",
+                            if b.ns == 0.0 {
+                                " 0 ns"
+                            } else {
+                                " not measured"
+                            },
                             (lo, y),
                             anchored(LABEL, HPos::Left, VPos::Center),
                         )])

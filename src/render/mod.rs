@@ -50,3 +50,5 @@ pub use page::{
     COLOUR_A, COLOUR_B, COLOUR_FLOOR, COLOUR_INK, COLOUR_INTERVAL, COLOUR_RATIO, COLOUR_THRESHOLD,
     Figure, LegendEntry, Mark, Page, Panel, escape,
 };
+#[cfg(feature = "html")]
+pub use report::environment_rows;

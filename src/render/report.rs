@@ -8,6 +8,7 @@ use super::chart::{
 use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
 use crate::compare::report::Report;
 use crate::display::{Ns, Pct, Pct0, Sig};
+use crate::measure::env::Environment;
 use crate::pool::PoolRun;
 use crate::stats::{BootstrapDistribution, EstimateOptions, Pooled};
 use crate::{Error, Result};
@@ -60,6 +61,60 @@ fn between(low: f64, high: f64) -> String {
             Pct(high)
         )
     }
+}
+
+/// The environment stamp as `(name, value)` rows for a [`Panel::table`]: the crate's version,
+/// the compiler, the build, target, kernel, CPU, cores, governor, turbo, clock source,
+/// hypervisor, last-level cache, load averages, peak resident memory and start time
+/// (`unknown` where the stamp has no value).
+pub fn environment_rows(env: &Environment) -> Vec<(String, String)> {
+    vec![
+        ("rtcompare".into(), env.crate_version.clone()),
+        ("Compiler".into(), opt(&env.rustc_version)),
+        (
+            "Build".into(),
+            format!(
+                "profile {}, opt-level {}, debug assertions {}",
+                opt(&env.profile),
+                opt(&env.opt_level),
+                if env.debug_assertions { "on" } else { "off" }
+            ),
+        ),
+        (
+            "Target".into(),
+            env.target
+                .clone()
+                .unwrap_or_else(|| format!("{}-{}", env.arch, env.os)),
+        ),
+        ("Kernel".into(), opt(&env.kernel)),
+        ("CPU".into(), opt(&env.cpu_model)),
+        ("Logical cores".into(), opt(&env.logical_cores)),
+        ("Governor".into(), opt(&env.governor)),
+        ("Turbo".into(), opt(&env.turbo)),
+        ("Clock source".into(), opt(&env.clock_source)),
+        ("Hypervisor".into(), opt(&env.hypervisor)),
+        (
+            "Last-level cache".into(),
+            env.last_level_cache_bytes.map_or("unknown".into(), bytes),
+        ),
+        (
+            "Load average (1, 5, 15 min)".into(),
+            format!(
+                "{} at the start, {} at the end",
+                loads(&env.load_average_start),
+                loads(&env.load_average_end)
+            ),
+        ),
+        (
+            "Peak resident memory".into(),
+            format!(
+                "{} at the start, {} at the end",
+                env.max_rss_start.map_or("unknown".into(), bytes),
+                env.max_rss_end.map_or("unknown".into(), bytes)
+            ),
+        ),
+        ("Started".into(), opt(&env.start_time)),
+    ]
 }
 
 impl Report {
@@ -287,6 +342,7 @@ impl Report {
                 aa_a: aa(&self.validation_a),
                 aa_b: aa(&self.validation_b),
                 noise_floor: self.validated.then_some(self.noise_floor),
+                aa_what: "A/A runs".into(),
             }
             .figure(),
         )
@@ -383,58 +439,12 @@ impl Report {
                 ),
             ));
         }
-        rows.extend([
-            (
-                "Pinned CPU".into(),
-                self.pinned_cpu
-                    .map_or("not pinned".to_string(), |c| c.to_string()),
-            ),
-            ("rtcompare".into(), env.crate_version.clone()),
-            ("Compiler".into(), opt(&env.rustc_version)),
-            (
-                "Build".into(),
-                format!(
-                    "profile {}, opt-level {}, debug assertions {}",
-                    opt(&env.profile),
-                    opt(&env.opt_level),
-                    if env.debug_assertions { "on" } else { "off" }
-                ),
-            ),
-            (
-                "Target".into(),
-                env.target
-                    .clone()
-                    .unwrap_or_else(|| format!("{}-{}", env.arch, env.os)),
-            ),
-            ("Kernel".into(), opt(&env.kernel)),
-            ("CPU".into(), opt(&env.cpu_model)),
-            ("Logical cores".into(), opt(&env.logical_cores)),
-            ("Governor".into(), opt(&env.governor)),
-            ("Turbo".into(), opt(&env.turbo)),
-            ("Clock source".into(), opt(&env.clock_source)),
-            ("Hypervisor".into(), opt(&env.hypervisor)),
-            (
-                "Last-level cache".into(),
-                env.last_level_cache_bytes.map_or("unknown".into(), bytes),
-            ),
-            (
-                "Load average (1, 5, 15 min)".into(),
-                format!(
-                    "{} at the start, {} at the end",
-                    loads(&env.load_average_start),
-                    loads(&env.load_average_end)
-                ),
-            ),
-            (
-                "Peak resident memory".into(),
-                format!(
-                    "{} at the start, {} at the end",
-                    env.max_rss_start.map_or("unknown".into(), bytes),
-                    env.max_rss_end.map_or("unknown".into(), bytes)
-                ),
-            ),
-            ("Started".into(), opt(&env.start_time)),
-        ]);
+        rows.extend([(
+            "Pinned CPU".into(),
+            self.pinned_cpu
+                .map_or("not pinned".to_string(), |c| c.to_string()),
+        )]);
+        rows.extend(environment_rows(env));
         let warnings: Vec<String> = self
             .warnings
             .iter()
