@@ -131,6 +131,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     eprintln!("report written to {}", path.display());
-    println!("HTML report: {}", html.display());
+    let kb = std::fs::metadata(&html).map_or(0, |m| m.len()) as f64 / 1000.0;
+    println!("HTML report: {} ({kb:.0} KB)", html.display());
     Ok(())
 }

@@ -59,6 +59,7 @@
 //! | [`gate`], [`precision`], [`selftest`] | cargo-test gates (in one process or pooled across several); Pilot's measure-until-precise driver; calibration before trust | via `compare` |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`validate_pair`]), the verdict rule ([`decide`]), the warnings, and the [`Report`] as plain data | via `measure` |
 //! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters, the counting allocator ([`alloc::Counting`]), CPU pinning, the [`Environment`] stamp | yes |
+//! | [`render`] | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), and the page's building blocks for other front ends (feature `html`, on by default) | no (writes a file when asked) |
 //! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, the verdict ([`Verdict`], [`decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]) | **never** |
 //! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum | no |
 //!

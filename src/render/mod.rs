@@ -5,8 +5,8 @@
 //! [`Report::to_html`](crate::Report::to_html) draws one page of five panels, each with one
 //! inline SVG figure: the answer on a number line against the noise floor and the thresholds,
 //! the pairs in run order with the drift tests, both distributions, the bootstrap's replicates
-//! beside the A/A deltas, and the instrument and the machine. [`Pooled::to_html`]
-//! (crate::stats::Pooled::to_html) draws the forest plot of a pooled comparison, and
+//! beside the A/A deltas, and the instrument and the machine.
+//! [`Pooled::to_html`](crate::stats::Pooled::to_html) draws the forest plot of a pooled comparison, and
 //! [`PoolRun::to_html`](crate::pool::PoolRun::to_html) both. The pages need nothing but a
 //! browser: no script, no external resource, inline CSS.
 //!
