@@ -1,5 +1,5 @@
 //! What people look at while and after a comparison runs: a self-contained HTML report
-//! (feature `html`, on by default) and the terminal progress ([`progress`], feature
+//! (feature `html`, on by default) and the terminal progress (`rtcompare::progress`, feature
 //! `progress`).
 //!
 //! [`Report::to_html`](crate::Report::to_html) draws one page of five panels, each with one
