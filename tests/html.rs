@@ -299,3 +299,37 @@ fn the_building_blocks_escape_and_hold_one_svg() {
         .to_html();
     assert_eq!(check_page(&html, 3), ["a-b", "c", "d"]);
 }
+
+#[test]
+fn a_pool_runs_page_is_the_forest_plot_then_the_median_process() {
+    use rtcompare::pool::{PoolRun, combine_reports};
+    let reports: Vec<Report> = [110.0, 130.0, 120.0]
+        .iter()
+        .map(|&b| report(100.0, b, &quick()))
+        .collect();
+    let pooled = combine_reports(&reports, 0.95).unwrap();
+    let run = PoolRun {
+        pooled,
+        reports: reports.clone(),
+        timings: Vec::new(),
+        seed: 1,
+        elapsed: Duration::from_secs(1),
+    };
+    // The median δ is the B = 120 ns process.
+    assert_eq!(run.median_report(), Some(&reports[2]));
+    let html = run.to_html();
+    let ids = check_page(&html, 6);
+    assert_eq!(
+        ids,
+        [
+            "processes",
+            "answer",
+            "run-order",
+            "distributions",
+            "bootstrap",
+            "machine"
+        ]
+    );
+    assert!(text(&html).contains(&format!("I² = {:.2}", run.pooled.i2)));
+    assert!(text(&html).contains(&pct(reports[2].estimate.delta)));
+}

@@ -452,7 +452,7 @@ impl RunOrder {
                 let mut chart = ChartBuilder::on(&top)
                     .margin_left(10)
                     .margin_right(30)
-                    .margin_top(8)
+                    .margin_top(16)
                     .caption(
                         format!(
                             "Time {} by pair — drift test: A p = {}, B p = {}",
@@ -519,7 +519,7 @@ impl RunOrder {
             let mut chart = ChartBuilder::on(&bottom)
                 .margin_left(10)
                 .margin_right(30)
-                .margin_top(8)
+                .margin_top(16)
                 .caption(
                     format!(
                         "Ratio B/A by pair — drift test p = {}",
