@@ -107,7 +107,9 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
 /// ([`decide`]) resolves it against the A/A floor; otherwise "cannot tell" with the reason.
 ///
 /// The schedule: a warm-up of A, a warm-up of B, then `4 × quads` windows of
-/// [`ServiceOptions::window`]; its length is `2 × warmup + 4 × quads × window`.
+/// [`ServiceOptions::window`], each switch of target preceded by an unrecorded
+/// [`ServiceOptions::settle`]; its length is
+/// `2 × warmup + 4 × quads × window + 2 × quads × settle`.
 ///
 /// Errors: those of [`run`] for the load options, [`Error::WindowTooShort`] when a window holds
 /// too few requests for a percentile, [`Error::InvalidOption`] for fewer than
@@ -132,7 +134,16 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
     so.check()?;
     let o = &so.load;
     let mut parts = vec![(o.warmup, Which::A, false), (o.warmup, Which::B, false)];
-    parts.extend(abba(so.quads).into_iter().map(|w| (so.window, w, true)));
+    // Each switch to the other target is followed by an unrecorded settle, so that a window
+    // does not pay for the switch (caches, idle connection threads waking up).
+    let mut last = Which::B;
+    for w in abba(so.quads) {
+        if w != last {
+            parts.push((so.settle, w, false));
+            last = w;
+        }
+        parts.push((so.window, w, true));
+    }
     let (segs, windows) = segments(&parts);
     let plan = plan(segs, windows, o.rate, o.arrivals);
     let mut environment = Environment::capture();
