@@ -4,9 +4,10 @@
 //! this process), loads them, and stops them again: every server thread is joined and its
 //! port freed on every path, including errors (the servers stop when dropped).
 //!
-//! * `cargo run --release --example service` (about 15 s): two implementations of one request
+//! * `cargo run --release --example service` (about 10 s): two implementations of one request
 //!   handler (a JSON document written by serde_json, and the same document written by hand)
-//!   compared in ABBA windows at the same rate, with the report.
+//!   compared in ABBA windows at the same rate (the self-test's settings: p50 and p90 from 64
+//!   pairs of 50 ms windows), with the report.
 //! * `-- --selftest` (about 3 minutes, at nice −10 when allowed, `--no-nice` to keep the
 //!   default priority): 10 A/A comparisons (the same handler on two servers; a
 //!   verdict on p50 is a false one) and 10 with a real 5 % added latency (a busy-wait in the
@@ -213,23 +214,7 @@ fn load_average_json() -> serde_json::Value {
     json!(rtcompare::env::load_average())
 }
 
-/// The comparison settings of the default run: 2,000 requests per second, windows of 500 ms
-/// (1,000 requests, enough for p99), 6 ABBA groups, 4 workers.
-fn compare_options(seed: u64) -> ServiceOptions {
-    ServiceOptions::default()
-        .load(
-            LoadOptions::default()
-                .rate(2_000.0)
-                .warmup(Duration::from_millis(500))
-                .workers(4)
-                .percentiles(&[0.5, 0.9, 0.99])
-                .seed(seed),
-        )
-        .window(Duration::from_millis(500))
-        .quads(6)
-}
-
-/// The self-test's settings: 2,000 requests per second, windows of 50 ms (100 requests,
+/// The settings of the default run and the self-test: 2,000 requests per second, windows of 50 ms (100 requests,
 /// enough for p50 and p90), 32 ABBA groups (64 A/B pairs, 63 A/A pairs), a settle of 20 ms
 /// after each switch, 4 workers. Each comparison takes about 9 s. With 16 pairs of 250 ms
 /// windows the 99 % interval of a median of 16 ratios spans nearly their whole range; many
@@ -266,7 +251,7 @@ fn default_run(json_out: bool) -> Res<()> {
     let report = service::compare(
         &a.target("manual JSON")?,
         &b.target("serde_json")?,
-        &compare_options(1),
+        &selftest_options(1),
     )?;
     if json_out {
         println!("{}", serde_json::to_string(&report)?);

@@ -376,7 +376,7 @@ pub struct ServiceOptions {
     /// Unrecorded time after each switch from one target to the other, before its window
     /// (default 50 ms): requests are sent at the rate and their latencies discarded, so that
     /// the first window after a switch does not carry the switch's cost (measured on this
-    /// machine: without it, the first A window after two B windows was 5–15 % slower at p50).
+    /// machine: without it, the first A window after two B windows was 4–16 % slower at p50).
     pub settle: Duration,
     /// Coverage level of the paired intervals of the comparison (default 0.99; the load's
     /// `level`, 0.95, is used for each target's own percentile intervals). A comparison's
