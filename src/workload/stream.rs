@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rng::{Rng, resolve_seed};
+use crate::rng::{Rng, derive_seed, resolve_seed};
 use crate::workload::spec::{KeyDistribution, Removal, Spec};
 use crate::workload::zipf::{AbsentHead, Zipf};
 use crate::{Error, Result};
@@ -383,6 +383,79 @@ const DENSE_FACTOR: u64 = 8;
 /// size (10³ keys: 8–15 ns per operation with the tables, 26–29 with the bitset).
 const DENSE_MIN_SPACE: u64 = 1 << 18;
 
+/// Candidates a dense key space draws ahead of their use (see [`Ahead`]).
+const AHEAD: usize = 8;
+
+/// Ids drawn ahead of their use from their own generator, so that what a draw reads is in
+/// the cache when it is needed: at 10⁶ keys the bitset (0.5 MiB) and the alias tables
+/// (88 KiB each) share the second-level cache with the output, and a read that waits for
+/// memory costs more than the rest of an operation. A Zipf candidate goes through two
+/// stages of [`AHEAD`] uses each: its random words are drawn and its alias-table entry
+/// prefetched; then its rank is computed and its bitset word prefetched. A uniform
+/// candidate has the second stage only. A candidate is a draw from a fixed distribution,
+/// independent of the state it is tested against, so a rejection loop over candidates
+/// drawn early is the same exact draw as over candidates drawn late; the stream is still a
+/// fixed function of the spec and the seed.
+struct Ahead {
+    ids: [u32; AHEAD],
+    words: [(u64, u64); AHEAD],
+    at: usize,
+    rng: Rng,
+}
+
+/// Which distribution an [`Ahead`] draws from.
+#[derive(Clone, Copy, PartialEq)]
+enum Draw {
+    /// Uniform over the key space.
+    Uniform,
+    /// The whole Zipf distribution (rank − 1).
+    Zipf,
+    /// The Zipf ranks above the absent head (rank − 1).
+    Tail,
+}
+
+impl Ahead {
+    fn new(seed: u64, which: Draw, space: u64, zipf: Option<&Zipf>, bits: &[u64]) -> Ahead {
+        let mut a = Ahead {
+            ids: [0; AHEAD],
+            words: [(0, 0); AHEAD],
+            at: 0,
+            rng: Rng::new(derive_seed(seed, which as u64 + 1)),
+        };
+        for i in 0..AHEAD {
+            a.ids[i] = match (which, zipf) {
+                (Draw::Uniform, _) | (_, None) => a.rng.below(space) as u32,
+                (_, Some(z)) => (z.sample_from(
+                    which == Draw::Tail,
+                    a.rng.next_u64(),
+                    a.rng.next_u64(),
+                    &mut a.rng,
+                ) - 1) as u32,
+            };
+            prefetch(bits.as_ptr().wrapping_add((a.ids[i] >> 6) as usize).cast());
+        }
+        if which != Draw::Uniform {
+            for w in &mut a.words {
+                *w = (a.rng.next_u64(), a.rng.next_u64());
+            }
+        }
+        a
+    }
+}
+
+/// Asks the processor to bring the cache line at `p` into the cache: a hint only.
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and reads nothing the program sees, whatever the
+    // address (computed with wrapping arithmetic and never dereferenced).
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// The generator's state. Sparse key spaces partition the key ids into present
 /// (`slots[..len]`) and absent (`slots[len..]`), with each id's position, so that a uniform
 /// present or absent id, an insert and a removal each cost O(1); dense key spaces keep only
@@ -400,6 +473,10 @@ struct Gen {
     /// One bit per id, set while present (dense key spaces only).
     bits: Vec<u64>,
     dense: bool,
+    /// Dense key spaces only: uniform, Zipf and Zipf-tail candidates drawn ahead.
+    uni: Option<Box<Ahead>>,
+    zipf_ahead: Option<Box<Ahead>>,
+    tail_ahead: Option<Box<Ahead>>,
     len: usize,
     order: VecDeque<u32>,
     track_order: bool,
@@ -460,6 +537,17 @@ impl Gen {
             Dist::Zipf(z) => Some(AbsentHead::new(z)),
             _ => None,
         };
+        let (mut uni, mut zipf_ahead, mut tail_ahead) = (None, None, None);
+        if dense {
+            uni = Some(Box::new(Ahead::new(seed, Draw::Uniform, space, None, &bits)));
+            if let Dist::Zipf(z) = &dist {
+                zipf_ahead = Some(Box::new(Ahead::new(seed, Draw::Zipf, space, Some(z), &bits)));
+                if z.has_tail() {
+                    tail_ahead =
+                        Some(Box::new(Ahead::new(seed, Draw::Tail, space, Some(z), &bits)));
+                }
+            }
+        }
         let m = &spec.mix;
         Ok(Gen {
             rng: Rng::new(seed),
@@ -469,6 +557,9 @@ impl Gen {
             next_id: 0,
             bits,
             dense,
+            uni,
+            zipf_ahead,
+            tail_ahead,
             len: 0,
             order: VecDeque::new(),
             track_order: spec.removal != Removal::Random,
@@ -499,6 +590,36 @@ impl Gen {
         }
     }
 
+    /// The next candidate of a dense key space's look-ahead `which`; moves the candidates
+    /// behind it one stage on (see [`Ahead`]).
+    #[inline]
+    fn ahead(&mut self, which: Draw) -> u32 {
+        let a = match which {
+            Draw::Uniform => self.uni.as_deref_mut(),
+            Draw::Zipf => self.zipf_ahead.as_deref_mut(),
+            Draw::Tail => self.tail_ahead.as_deref_mut(),
+        }
+        .expect("look-ahead of a dense key space");
+        let at = a.at;
+        let id = a.ids[at];
+        let new = match (which, &self.dist) {
+            (Draw::Zipf | Draw::Tail, Dist::Zipf(z)) => {
+                let tail = which == Draw::Tail;
+                let (w, y) = a.words[at];
+                let new = (z.sample_from(tail, w, y, &mut a.rng) - 1) as u32;
+                let w = a.rng.next_u64();
+                a.words[at] = (w, a.rng.next_u64());
+                prefetch(z.column(tail, w));
+                new
+            }
+            _ => a.rng.below(self.space) as u32,
+        };
+        a.ids[at] = new;
+        a.at = (at + 1) % AHEAD;
+        prefetch(self.bits.as_ptr().wrapping_add((new >> 6) as usize).cast());
+        id
+    }
+
     /// A draw from the distribution, ignoring presence (not for sequential keys).
     #[inline]
     fn draw(&mut self) -> u32 {
@@ -526,7 +647,7 @@ impl Gen {
     fn uniform_present(&mut self) -> u32 {
         if self.dense {
             loop {
-                let id = self.rng.below(self.space) as u32;
+                let id = self.ahead(Draw::Uniform);
                 if self.is_present(id) {
                     return id;
                 }
@@ -539,7 +660,7 @@ impl Gen {
     fn uniform_absent(&mut self) -> u32 {
         if self.dense {
             loop {
-                let id = self.rng.below(self.space) as u32;
+                let id = self.ahead(Draw::Uniform);
                 if !self.is_present(id) {
                     return id;
                 }
@@ -590,7 +711,11 @@ impl Gen {
             if !z.has_tail() {
                 break;
             }
-            let id = (z.sample_tail(&mut self.rng) - 1) as u32;
+            let id = if self.dense {
+                self.ahead(Draw::Tail)
+            } else {
+                (z.sample_tail(&mut self.rng) - 1) as u32
+            };
             let found = self.absent_in_word(id);
             if let Some(h) = &mut self.head {
                 h.observe_tail(found == Some(id));
@@ -638,7 +763,11 @@ impl Gen {
             Dist::Uniform | Dist::Sequential => self.uniform_present(),
             Dist::Zipf(_) | Dist::Hot { .. } => {
                 for _ in 0..CONDITIONED_TRIES {
-                    let id = self.draw();
+                    let id = if self.dense && matches!(self.dist, Dist::Zipf(_)) {
+                        self.ahead(Draw::Zipf)
+                    } else {
+                        self.draw()
+                    };
                     if self.is_present(id) {
                         return id;
                     }

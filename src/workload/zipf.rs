@@ -27,9 +27,11 @@ pub(crate) const ABSENT_HEAD_RANKS: u64 = 1 << 16;
 #[derive(Debug, Clone)]
 struct Blocks {
     exponent: f64,
-    /// Per block: keep probability, alias, first rank, width (16 bytes, so that the table of
-    /// about 5,500 blocks takes 88 KiB).
+    /// Per block: keep probability, its first rank and its alias's (16 bytes, so that the
+    /// table of about 5,500 blocks takes 88 KiB).
     table: Vec<Block>,
+    /// The highest rank.
+    hi: u64,
     /// The smallest acceptance ratio ((first + width − 1) / first)^(−s) of any wide block,
     /// times 2³²: a uniform 32-bit draw below it accepts without evaluating a power.
     floor: u64,
@@ -41,9 +43,13 @@ struct Blocks {
 struct Block {
     /// Keep probability × 2³² (saturating at 2³² − 1 for 1).
     keep: u32,
-    alias: u32,
+    /// First rank of this block.
     first: u32,
-    width: u32,
+    /// First rank of its alias block: a draw reads one entry whichever it picks (a block's
+    /// width follows from its first rank, [`Blocks::width`]).
+    alias_first: u32,
+    /// Keeps an entry within one cache line.
+    _pad: u32,
 }
 
 impl Blocks {
@@ -76,17 +82,18 @@ impl Blocks {
         let table = spans
             .iter()
             .zip(keep.iter().zip(&alias))
-            .map(|(&(first, width, _), (&keep, &alias))| Block {
+            .map(|(&(first, _, _), (&keep, &alias))| Block {
                 // 1 (kept always) saturates to 2³² − 1: off by 2⁻³², as every keep value.
                 keep: (keep * 4_294_967_296.0).min(4_294_967_295.0) as u32,
-                alias,
                 first: first as u32,
-                width: width as u32,
+                alias_first: spans[alias as usize].0 as u32,
+                _pad: 0,
             })
             .collect();
         Blocks {
             exponent,
             table,
+            hi,
             floor: (floor * 4_294_967_296.0) as u64,
             mass: total,
         }
@@ -99,21 +106,77 @@ impl Blocks {
     /// acceptance to 2⁻³²).
     #[inline]
     fn sample(&self, rng: &mut Rng) -> u64 {
-        let m = u128::from(rng.next_u64()) * self.table.len() as u128;
-        let i = (m >> 64) as usize;
-        let coin = ((m as u64) >> 32) as u32;
-        // Without a branch: under skew the coin is a coin toss for the branch predictor.
-        let column = self.table[i];
-        let keep = usize::from(coin < column.keep).wrapping_neg();
-        let j = (column.alias as usize & !keep) | (i & keep);
-        let b = self.table[j];
-        let first = u64::from(b.first);
-        if b.width == 1 {
+        let w = rng.next_u64();
+        let first = self.first_of(w);
+        if self.width(first) == 1 {
             return first;
         }
+        let y = rng.next_u64();
+        self.within(first, y, rng)
+    }
+
+    /// The table entry that the draw word `w` reads, to prefetch it.
+    #[inline]
+    fn column(&self, w: u64) -> *const Block {
+        let i = ((u128::from(w) * self.table.len() as u128) >> 64) as usize;
+        self.table.as_ptr().wrapping_add(i)
+    }
+
+    /// A draw from two words, `w` for the block and `y` for the rank inside a wide block
+    /// (unused for a single rank): the same rank [`sample`](Self::sample) gives when its
+    /// generator yields `w` then `y`.
+    #[inline]
+    fn sample_from(&self, w: u64, y: u64, rng: &mut Rng) -> u64 {
+        let first = self.first_of(w);
+        if self.width(first) == 1 {
+            return first;
+        }
+        self.within(first, y, rng)
+    }
+
+    /// The first rank of the block that the draw word `w` picks.
+    #[inline]
+    fn first_of(&self, w: u64) -> u64 {
+        let m = u128::from(w) * self.table.len() as u128;
+        let i = (m >> 64) as usize;
+        let coin = ((m as u64) >> 32) as u32;
+        let column = self.table[i];
+        // Without a branch: under skew the coin is a coin toss for the branch predictor.
+        u64::from(if coin < column.keep {
+            column.first
+        } else {
+            column.alias_first
+        })
+    }
+
+    /// A rank of the wide block that starts at `first`, from the word `y` (and more words
+    /// from `rng` in the rare case that `y` is rejected).
+    #[inline]
+    fn within(&self, first: u64, y: u64, rng: &mut Rng) -> u64 {
+        let width = self.width(first);
+        let k = first + (((y >> 32) * width) >> 32);
+        if (y & 0xFFFF_FFFF) < self.floor {
+            return k;
+        }
+        self.sample_wide(rng, first, width, y)
+    }
+
+    /// The width of the block that starts at rank `first`, as [`Blocks::new`] made it.
+    #[inline]
+    fn width(&self, first: u64) -> u64 {
+        if first <= HEAD_RANKS {
+            1
+        } else {
+            (first / BLOCK_SPAN).max(1).min(self.hi - first + 1)
+        }
+    }
+
+    /// The rest of a wide block's draw when the uniform `y` fell above the acceptance floor
+    /// (about 1 % of wide-block draws): the exact test, then fresh draws.
+    #[cold]
+    fn sample_wide(&self, rng: &mut Rng, first: u64, width: u64, mut y: u64) -> u64 {
         loop {
-            let y = rng.next_u64();
-            let k = first + (((y >> 32) * u64::from(b.width)) >> 32);
+            let k = first + (((y >> 32) * width) >> 32);
             let u = y & 0xFFFF_FFFF;
             if u < self.floor
                 || (u as f64) * (1.0 / 4_294_967_296.0)
@@ -121,6 +184,7 @@ impl Blocks {
             {
                 return k;
             }
+            y = rng.next_u64();
         }
     }
 }
@@ -152,6 +216,26 @@ impl Zipf {
     #[inline]
     pub(crate) fn sample(&self, rng: &mut Rng) -> u64 {
         self.all.sample(rng)
+    }
+
+    /// The alias-table entry a draw word `w` reads (of the tail's table if `tail`), for a
+    /// prefetch.
+    #[inline]
+    pub(crate) fn column(&self, tail: bool, w: u64) -> *const u8 {
+        match (&self.tail, tail) {
+            (Some(t), true) => t.column(w).cast(),
+            _ => self.all.column(w).cast(),
+        }
+    }
+
+    /// The rank [`sample`](Self::sample) (or, if `tail`, [`sample_tail`](Self::sample_tail))
+    /// draws when its generator yields `w` and then `y` (and then `rng`'s words).
+    #[inline]
+    pub(crate) fn sample_from(&self, tail: bool, w: u64, y: u64, rng: &mut Rng) -> u64 {
+        match (&self.tail, tail) {
+            (Some(t), true) => t.sample_from(w, y, rng),
+            _ => self.all.sample_from(w, y, rng),
+        }
     }
 
     /// Whether ranks above [`ABSENT_HEAD_RANKS`] exist.
@@ -226,9 +310,9 @@ pub(crate) struct AbsentHead {
     total: u64,
     /// The tail's fixed-point weight (0 without a tail).
     tail: u64,
-    /// The tail's absent share as the tail draws see it: a moving average (over about 256
-    /// draws) of whether the drawn tail id was absent.
-    tail_absent: f64,
+    /// The tail's absent share as the tail draws see it, × 2³²: a moving average (over
+    /// about 256 draws) of whether the drawn tail id was absent.
+    tail_absent: u64,
     /// `tail × tail_absent`: the tail's weight in the mixture.
     tail_weight: u64,
     /// The classes that can hold an id: those of rank 1 to that of the lightest rank with
@@ -271,7 +355,7 @@ impl AbsentHead {
         AbsentHead {
             total: totals.iter().sum(),
             tail,
-            tail_absent: 1.0,
+            tail_absent: 1 << 32,
             tail_weight: tail,
             classes: weight.first().map_or(0, |&w| class(w))
                 ..=weight
@@ -327,8 +411,9 @@ impl AbsentHead {
     /// mixture.
     #[inline]
     pub(crate) fn observe_tail(&mut self, absent: bool) {
-        self.tail_absent += (f64::from(u8::from(absent)) - self.tail_absent) * (1.0 / 256.0);
-        self.tail_weight = (self.tail as f64 * self.tail_absent) as u64;
+        // In fixed point, without a division or a conversion: a += (absent − a) / 256.
+        self.tail_absent = self.tail_absent - (self.tail_absent >> 8) + (u64::from(absent) << 24);
+        self.tail_weight = ((u128::from(self.tail) * u128::from(self.tail_absent)) >> 32) as u64;
     }
 
     /// One draw of the mixture: `Some(id)` of an absent head id (probability ∝ its weight),
