@@ -592,7 +592,7 @@ impl Gen {
 
     /// The next candidate of a dense key space's look-ahead `which`; moves the candidates
     /// behind it one stage on (see [`Ahead`]).
-    #[inline]
+    #[inline(always)]
     fn ahead(&mut self, which: Draw) -> u32 {
         let a = match which {
             Draw::Uniform => self.uni.as_deref_mut(),

@@ -301,8 +301,9 @@ pub(crate) struct AbsentHead {
     /// Position of each absent head id in `members`.
     pos: Vec<u32>,
     /// The absent ids, class by class: class c owns `members[start[c]..start[c + 1]]`, of
-    /// which the first `count[c]` are its absent ids.
-    members: Vec<u32>,
+    /// which the first `count[c]` are its absent ids. Each entry is the id in the low 32
+    /// bits and its acceptance ([`entry`]) in the high 32, so that a try reads one entry.
+    members: Vec<u64>,
     start: Vec<u32>,
     count: Vec<u32>,
     totals: Vec<u64>,
@@ -337,12 +338,12 @@ impl AbsentHead {
         }
         let mut count = vec![0u32; 65];
         let mut totals = vec![0u64; 65];
-        let mut members = vec![0u32; head];
+        let mut members = vec![0u64; head];
         let mut pos = vec![0u32; head];
         for (id, &w) in weight.iter().enumerate() {
             let c = class(w);
             let i = start[c] + count[c];
-            members[i as usize] = id as u32;
+            members[i as usize] = entry(id as u32, w);
             pos[id] = i;
             count[c] += 1;
             totals[c] += w;
@@ -389,7 +390,7 @@ impl AbsentHead {
         let last = (self.start[c] + self.count[c]) as usize;
         let moved = self.members[last];
         self.members[i] = moved;
-        self.pos[moved as usize] = i as u32;
+        self.pos[moved as u32 as usize] = i as u32;
         self.totals[c] -= w;
         self.total -= w;
     }
@@ -400,7 +401,7 @@ impl AbsentHead {
         let w = self.weight[id as usize];
         let c = w.leading_zeros() as usize;
         let i = self.start[c] + self.count[c];
-        self.members[i as usize] = id;
+        self.members[i as usize] = entry(id, w);
         self.pos[id as usize] = i;
         self.count[c] += 1;
         self.totals[c] += w;
@@ -441,11 +442,11 @@ impl AbsentHead {
                 let (from, n) = (self.start[c] as usize, u64::from(self.count[c]));
                 loop {
                     // One word: the member from its high half (× n), the acceptance from
-                    // the low half, uniform below 2⁶⁴⁻ᶜ > the weight ≥ 2⁶³⁻ᶜ.
+                    // the top of the low half.
                     let m = u128::from(rng.next_u64()) * u128::from(n);
-                    let id = self.members[from + (m >> 64) as usize];
-                    if ((m as u64) >> c) < self.weight[id as usize] {
-                        return Some(id);
+                    let e = self.members[from + (m >> 64) as usize];
+                    if ((m as u64) >> 32) < e >> 32 {
+                        return Some(e as u32);
                     }
                 }
             }
@@ -453,6 +454,17 @@ impl AbsentHead {
         }
         None
     }
+}
+
+/// A member entry of [`AbsentHead`]: `id` in the low 32 bits, and in the high 32 the
+/// acceptance of weight `w` within its class, w / 2⁶⁴⁻ᶜ × 2³² (c = its leading zeros) in
+/// [2³¹, 2³²): a try accepts when a uniform 32-bit draw is below it, which is w / 2⁶⁴⁻ᶜ to
+/// within 2⁻³¹ of itself.
+#[inline]
+fn entry(id: u32, w: u64) -> u64 {
+    // Weight 0 (never drawn) has 64 leading zeros: acceptance 0.
+    let accept = w.checked_shl(w.leading_zeros()).unwrap_or(0) >> 32;
+    u64::from(id) | accept << 32
 }
 
 /// Vose's construction of Walker's alias table for `weights` summing to `total`: O(len).
