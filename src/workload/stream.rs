@@ -425,12 +425,14 @@ impl Ahead {
         for i in 0..AHEAD {
             a.ids[i] = match (which, zipf) {
                 (Draw::Uniform, _) | (_, None) => a.rng.below(space) as u32,
-                (_, Some(z)) => (z.sample_from(
-                    which == Draw::Tail,
-                    a.rng.next_u64(),
-                    a.rng.next_u64(),
-                    &mut a.rng,
-                ) - 1) as u32,
+                (_, Some(z)) => {
+                    (z.sample_from(
+                        which == Draw::Tail,
+                        a.rng.next_u64(),
+                        a.rng.next_u64(),
+                        &mut a.rng,
+                    ) - 1) as u32
+                }
             };
             prefetch(bits.as_ptr().wrapping_add((a.ids[i] >> 6) as usize).cast());
         }
@@ -539,12 +541,29 @@ impl Gen {
         };
         let (mut uni, mut zipf_ahead, mut tail_ahead) = (None, None, None);
         if dense {
-            uni = Some(Box::new(Ahead::new(seed, Draw::Uniform, space, None, &bits)));
+            uni = Some(Box::new(Ahead::new(
+                seed,
+                Draw::Uniform,
+                space,
+                None,
+                &bits,
+            )));
             if let Dist::Zipf(z) = &dist {
-                zipf_ahead = Some(Box::new(Ahead::new(seed, Draw::Zipf, space, Some(z), &bits)));
+                zipf_ahead = Some(Box::new(Ahead::new(
+                    seed,
+                    Draw::Zipf,
+                    space,
+                    Some(z),
+                    &bits,
+                )));
                 if z.has_tail() {
-                    tail_ahead =
-                        Some(Box::new(Ahead::new(seed, Draw::Tail, space, Some(z), &bits)));
+                    tail_ahead = Some(Box::new(Ahead::new(
+                        seed,
+                        Draw::Tail,
+                        space,
+                        Some(z),
+                        &bits,
+                    )));
                 }
             }
         }
