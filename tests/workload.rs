@@ -72,6 +72,45 @@ fn realised_mix_is_within_one_point_of_the_spec_and_size_stays_in_band() {
     }
 }
 
+/// Key spaces above 2¹⁸ ids keep presence in a bitset and draw their candidates ahead of
+/// use from generators of their own: the streams are as valid, as close to the mix and as
+/// reproducible as the small ones.
+#[test]
+fn dense_key_spaces_are_valid_on_the_mix_and_reproducible() {
+    for dist in [
+        KeyDistribution::Uniform,
+        KeyDistribution::Zipf { exponent: 1.1 },
+        KeyDistribution::HotSet {
+            hot_fraction: 0.01,
+            hot_share: 0.9,
+            period: 10_000,
+        },
+    ] {
+        for mix in [Mix::churn(), Mix::read_heavy()] {
+            // 280,000 ids, above 2^18: the bitset.
+            let spec = Spec::default()
+                .steady_size(70_000)
+                .distribution(dist)
+                .mix(mix)
+                .seed(23);
+            let stream = spec.stream(100_000).unwrap();
+            let s = stream.summary();
+            for (got, want, what) in [
+                (s.insert, mix.insert, "insert"),
+                (s.remove, mix.remove, "remove"),
+                (s.hit, mix.hit, "hit"),
+                (s.miss, mix.miss, "miss"),
+            ] {
+                assert!((got - want).abs() <= 0.01, "{spec}: {what} {got} vs {want}");
+            }
+            let (low, high) = spec.band();
+            assert!(s.min_size >= low && s.max_size <= high, "{spec}: {s}");
+            assert_eq!(replay(&stream), (s.hit * 100_000.0).round() as u64);
+            assert_eq!(spec.stream(100_000).unwrap(), stream, "{spec}");
+        }
+    }
+}
+
 #[test]
 fn zipf_exponent_is_fitted_back_within_005() {
     for s in [0.8, 1.1, 1.5] {
