@@ -289,7 +289,8 @@ impl ServiceVerdict {
 pub struct PercentileComparison {
     /// The percentile as a fraction.
     pub percentile: f64,
-    /// `δ = 1 − median_i(A_i / B_i)` over the A/B window pairs, with its paired bootstrap
+    /// `δ = 1 − exp(IQM_i ln(A_i / B_i))` over the A/B window pairs (the interquartile mean of
+    /// the log-ratios of their window percentiles), with its paired bootstrap
     /// interval (positive: A's percentile is lower).
     pub estimate: Estimate,
     /// The A/A noise floor of this percentile from neighbouring windows of the same target

@@ -97,9 +97,12 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
 
 /// Compares two targets under the same open-loop load on the monotonic clock: alternates them
 /// in ABBA time windows at the same rate, pairs neighbouring A and B windows, and estimates for
-/// each percentile the relative difference `δ = 1 − median_i(A_i / B_i)` of the window
-/// percentiles with a paired bootstrap interval. Neighbouring windows of the same target
-/// (B B inside a group, A A across groups) give each percentile its A/A noise floor.
+/// each percentile the relative difference `δ = 1 − exp(IQM_i ln(A_i / B_i))` of the window
+/// percentiles (the interquartile mean of the pairs' log-ratios: as indifferent as a median to
+/// the few windows a burst of other work spoiled, but averaging the middle half) with a paired
+/// bootstrap interval over the pairs. Neighbouring windows of the same target (B B inside a
+/// group, A A across groups) give each percentile its A/A noise floor: the `level` quantile
+/// (0.99) of `|δ*|` over the same bootstrap of those pairs.
 ///
 /// A percentile's verdict is given only when the generator kept up, no request failed or went
 /// unsent, the half-width of the interval of the ratio B/A is at most
