@@ -1,7 +1,36 @@
-//! Number formats shared by every `Display` in the crate: percentages, ratios, levels and
-//! durations. Pure; imports nothing of the crate.
+//! Number formats shared by every `Display` in the crate: percentages, ratios, levels,
+//! durations, counts and sizes in bytes. Pure; imports nothing of the crate.
 
 use std::fmt;
+
+/// A count per operation: whole numbers as such, others to three significant digits.
+pub(crate) struct Count(pub f64);
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.fract() == 0.0 && self.0.abs() < 1e15 {
+            write!(f, "{}", self.0 as i64)
+        } else {
+            write!(f, "{}", Sig(self.0))
+        }
+    }
+}
+
+/// A size in bytes, in B, KiB, MiB or GiB.
+pub(crate) struct Bytes(pub f64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.0;
+        let (value, unit) = match b.abs() {
+            x if x < 1024.0 => return write!(f, "{} B", Count(b)),
+            x if x < (1u64 << 20) as f64 => (b / 1024.0, "KiB"),
+            x if x < (1u64 << 30) as f64 => (b / (1u64 << 20) as f64, "MiB"),
+            _ => (b / (1u64 << 30) as f64, "GiB"),
+        };
+        write!(f, "{value:.1} {unit}")
+    }
+}
 
 /// A fraction shown as a percentage with two decimals.
 pub(crate) struct Pct(pub f64);

@@ -59,7 +59,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use serde::{Deserialize, Serialize};
 
-use crate::display::Sig;
+use crate::display::{Bytes, Count};
 
 /// A global allocator that counts allocations, reallocations, deallocations and bytes, and
 /// keeps the live heap and its peak, on top of [`System`].
@@ -494,19 +494,6 @@ impl fmt::Display for LiveHeap {
     }
 }
 
-/// A count per operation: whole numbers as such, others to three significant digits.
-struct Count(f64);
-
-impl fmt::Display for Count {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.fract() == 0.0 && self.0.abs() < 1e15 {
-            write!(f, "{}", self.0 as i64)
-        } else {
-            write!(f, "{}", Sig(self.0))
-        }
-    }
-}
-
 /// A count per operation followed by its noun, singular only for exactly one.
 struct Counted(f64, &'static str);
 
@@ -514,22 +501,6 @@ impl fmt::Display for Counted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let plural = if self.0 == 1.0 { "" } else { "s" };
         write!(f, "{} {}{plural}", Count(self.0), self.1)
-    }
-}
-
-/// A size in bytes, in B, KiB, MiB or GiB.
-struct Bytes(f64);
-
-impl fmt::Display for Bytes {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let b = self.0;
-        let (value, unit) = match b.abs() {
-            x if x < 1024.0 => return write!(f, "{} B", Count(b)),
-            x if x < (1u64 << 20) as f64 => (b / 1024.0, "KiB"),
-            x if x < (1u64 << 30) as f64 => (b / (1u64 << 20) as f64, "MiB"),
-            _ => (b / (1u64 << 30) as f64, "GiB"),
-        };
-        write!(f, "{value:.1} {unit}")
     }
 }
 

@@ -7,7 +7,7 @@ use super::chart::{
 };
 use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
 use crate::compare::report::Report;
-use crate::display::{Ns, Pct, Pct0, Sig};
+use crate::display::{Bytes, Ns, Pct, Pct0, Sig};
 use crate::measure::env::Environment;
 use crate::pool::PoolRun;
 use crate::stats::{BootstrapDistribution, EstimateOptions, Pooled};
@@ -28,17 +28,7 @@ fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
 }
 
 fn bytes(b: u64) -> String {
-    const K: f64 = 1024.0;
-    let b = b as f64;
-    if b < K {
-        format!("{b:.0} B")
-    } else if b < K * K {
-        format!("{:.1} KiB", b / K)
-    } else if b < K * K * K {
-        format!("{:.1} MiB", b / (K * K))
-    } else {
-        format!("{:.2} GiB", b / (K * K * K))
-    }
+    Bytes(b as f64).to_string()
 }
 
 fn loads(l: &Option<[f64; 3]>) -> String {
