@@ -32,6 +32,20 @@ impl fmt::Display for Bytes {
     }
 }
 
+/// A share between 0 and 1 (such as I²) to two decimals, or `undefined` when it is NaN (the
+/// statistic could not be computed, e.g. no spread within processes).
+pub(crate) struct Share(pub f64);
+
+impl fmt::Display for Share {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_nan() {
+            f.write_str("undefined")
+        } else {
+            write!(f, "{:.2}", self.0)
+        }
+    }
+}
+
 /// A fraction shown as a percentage with two decimals.
 pub(crate) struct Pct(pub f64);
 
@@ -113,5 +127,16 @@ mod tests {
         assert_eq!(Sig(1.7712).to_string(), "1.771");
         assert_eq!(Sig(0.329_33).to_string(), "0.3293");
         assert_eq!(Sig(12.345).to_string(), "12.35");
+        assert_eq!(Share(0.5612).to_string(), "0.56");
+        assert_eq!(Share(f64::NAN).to_string(), "undefined");
+        assert_eq!(Count(3.0).to_string(), "3");
+        assert_eq!(Count(2.5).to_string(), "2.500");
+        assert_eq!(Bytes(812.0).to_string(), "812 B");
+        assert_eq!(Bytes(16.0 * 1024.0).to_string(), "16.0 KiB");
+        assert_eq!(Bytes(21.3 * 1024.0 * 1024.0).to_string(), "21.3 MiB");
+        assert_eq!(
+            Bytes(1.25 * 1024.0 * 1024.0 * 1024.0).to_string(),
+            "1.2 GiB"
+        );
     }
 }

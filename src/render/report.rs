@@ -7,7 +7,7 @@ use super::chart::{
 };
 use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
 use crate::compare::report::Report;
-use crate::display::{Bytes, Ns, Pct, Pct0, Sig};
+use crate::display::{Bytes, Ns, Pct, Pct0, Share, Sig};
 use crate::measure::env::Environment;
 use crate::pool::PoolRun;
 use crate::stats::{BootstrapDistribution, EstimateOptions, Pooled};
@@ -541,11 +541,7 @@ impl Pooled {
                 self.inflation,
                 Pct(self.spread_between),
                 Pct(self.spread_within),
-                if self.i2.is_nan() {
-                    "undefined".to_string()
-                } else {
-                    format!("{:.2}", self.i2)
-                }
+                Share(self.i2)
             ))
             .text(&if self.validated {
                 format!(

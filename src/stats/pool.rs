@@ -38,7 +38,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::display::Pct;
+use crate::display::{Pct, Share};
 use crate::stats::check;
 use crate::stats::decision::{Unresolved, Verdict, decide};
 use crate::stats::dist::{normal_quantile, student_t_quantile};
@@ -367,11 +367,7 @@ impl fmt::Display for Pooled {
             self.inflation,
             Pct(self.spread_between),
             Pct(self.spread_within),
-            if self.i2.is_nan() {
-                "undefined".to_string()
-            } else {
-                format!("{:.2}", self.i2)
-            }
+            Share(self.i2)
         )?;
         if self.validated {
             writeln!(
