@@ -69,13 +69,13 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
     let k = windows_in(o.duration, o.window);
     let mut parts = vec![(o.warmup, Which::A, false)];
     parts.extend(std::iter::repeat_n((o.window, Which::A, true), k));
-    let (segs, windows) = segments(&parts);
-    let plan = plan(segs, windows, o.rate, o.arrivals);
-    let mut environment = Environment::capture();
-    let rec = execute(target, target, &plan, o, pacer);
-    environment.finish();
-    let seed = resolve_seed(o.seed);
-    let dists = window_dists(&plan, &rec);
+    let Executed {
+        plan,
+        rec,
+        environment,
+        seed,
+        dists,
+    } = run_schedule(target, target, &parts, o, pacer);
     let side = side_data(target.name(), Which::A, &plan, &rec, &dists, o, seed)?;
     let generator_behind = behind(&side, Side::A, o);
     let mut warnings = Vec::new();
@@ -147,13 +147,13 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
         }
         parts.push((so.window, w, true));
     }
-    let (segs, windows) = segments(&parts);
-    let plan = plan(segs, windows, o.rate, o.arrivals);
-    let mut environment = Environment::capture();
-    let rec = execute(a, b, &plan, o, pacer);
-    environment.finish();
-    let seed = resolve_seed(o.seed);
-    let dists = window_dists(&plan, &rec);
+    let Executed {
+        plan,
+        rec,
+        environment,
+        seed,
+        dists,
+    } = run_schedule(a, b, &parts, o, pacer);
     let sa = side_data(
         a.name(),
         Which::A,
@@ -271,6 +271,40 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
 
 /// Each measured window's distribution, by window index: from the raw latencies when kept
 /// (exact), else from the histogram's buckets.
+/// What running a schedule produced: the plan, what was recorded, the environment stamp taken
+/// around it, the seed the analysis uses, and each window's latency distribution.
+struct Executed {
+    plan: Plan,
+    rec: Recorded,
+    environment: Environment,
+    seed: u64,
+    dists: Vec<WindowDist>,
+}
+
+/// Plans the schedule `parts` (duration, target, recorded?) at the load's rate and arrivals,
+/// runs it on `a` and `b` under an environment stamp, and summarises every window.
+fn run_schedule<A: Target, B: Target, P: Pacer>(
+    a: &A,
+    b: &B,
+    parts: &[(std::time::Duration, Which, bool)],
+    o: &LoadOptions,
+    pacer: &P,
+) -> Executed {
+    let (segs, windows) = segments(parts);
+    let plan = plan(segs, windows, o.rate, o.arrivals);
+    let mut environment = Environment::capture();
+    let rec = execute(a, b, &plan, o, pacer);
+    environment.finish();
+    let dists = window_dists(&plan, &rec);
+    Executed {
+        plan,
+        rec,
+        environment,
+        seed: resolve_seed(o.seed),
+        dists,
+    }
+}
+
 fn window_dists(plan: &Plan, rec: &Recorded) -> Vec<WindowDist> {
     let mut out = vec![WindowDist::default(); plan.windows];
     for (seg, r) in plan.segments.iter().zip(&rec.segments) {
