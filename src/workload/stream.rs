@@ -445,6 +445,23 @@ impl Ahead {
     }
 }
 
+/// Index words for [`Gen::live`], drawn [`AHEAD`] uses ahead from their own generator (so
+/// that the entry each will read is prefetched); each is a uniform 64-bit word, turned into
+/// an index only at its use, against the length then.
+struct Picks {
+    words: [u64; AHEAD],
+    at: usize,
+    rng: Rng,
+}
+
+impl Picks {
+    fn new(seed: u64) -> Picks {
+        let mut rng = Rng::new(derive_seed(seed, Draw::Tail as u64 + 2));
+        let words = std::array::from_fn(|_| rng.next_u64());
+        Picks { words, at: 0, rng }
+    }
+}
+
 /// Asks the processor to bring the cache line at `p` into the cache: a hint only.
 #[inline(always)]
 fn prefetch(p: *const u8) {
@@ -472,13 +489,22 @@ struct Gen {
     head: Option<AbsentHead>,
     /// Sequential only: the next new id.
     next_id: u32,
-    /// One bit per id, set while present (dense key spaces only).
+    /// One bit per id, set while present (when `bitset`).
     bits: Vec<u64>,
     dense: bool,
+    /// Presence is kept in `bits` (dense key spaces, and Zipf keys with random removals),
+    /// not in `slots` and `pos`.
+    bitset: bool,
     /// Dense key spaces only: uniform, Zipf and Zipf-tail candidates drawn ahead.
     uni: Option<Box<Ahead>>,
     zipf_ahead: Option<Box<Ahead>>,
     tail_ahead: Option<Box<Ahead>>,
+    /// Dense key spaces with random removals only: the present ids in no particular order,
+    /// so that a removal or a uniform hit is one index draw instead of a rejection over the
+    /// key space (where three ids in four are absent), and the index words drawn ahead
+    /// ([`Picks`]).
+    live: Vec<u32>,
+    picks: Option<Box<Picks>>,
     len: usize,
     order: VecDeque<u32>,
     track_order: bool,
@@ -500,6 +526,12 @@ impl Gen {
             && space > DENSE_MIN_SPACE
             && space <= DENSE_FACTOR.saturating_mul(low)
             && (space - high).saturating_mul(DENSE_FACTOR) >= space;
+        let random_removal = spec.removal == Removal::Random;
+        // Zipf keys draw absent ids from the absent head and the tail's words, never from the
+        // absent part of `slots`: with random removals, presence bits and the present ids
+        // suffice (no positions to update on every insert and removal).
+        let zipf = matches!(spec.distribution, KeyDistribution::Zipf { .. });
+        let bitset = dense || (zipf && random_removal);
         let (slots, pos) = if sequential {
             let max_ids = spec.steady_size as u128 + ops as u128;
             if max_ids > u128::from(u32::MAX - 1) {
@@ -510,13 +542,13 @@ impl Gen {
                 ));
             }
             (Vec::with_capacity(high as usize), Vec::new())
-        } else if dense {
+        } else if bitset {
             (Vec::new(), Vec::new())
         } else {
             let ids: Vec<u32> = (0..space as u32).collect();
             (ids.clone(), ids)
         };
-        let bits = if dense {
+        let bits = if bitset {
             vec![0u64; space.div_ceil(64) as usize]
         } else {
             Vec::new()
@@ -567,6 +599,14 @@ impl Gen {
                 }
             }
         }
+        let (live, picks) = if bitset && random_removal {
+            (
+                Vec::with_capacity(high as usize),
+                Some(Box::new(Picks::new(seed))),
+            )
+        } else {
+            (Vec::new(), None)
+        };
         let m = &spec.mix;
         Ok(Gen {
             rng: Rng::new(seed),
@@ -576,9 +616,12 @@ impl Gen {
             next_id: 0,
             bits,
             dense,
+            bitset,
             uni,
             zipf_ahead,
             tail_ahead,
+            live,
+            picks,
             len: 0,
             order: VecDeque::new(),
             track_order: spec.removal != Removal::Random,
@@ -602,7 +645,7 @@ impl Gen {
 
     #[inline]
     fn is_present(&self, id: u32) -> bool {
-        if self.dense {
+        if self.bitset {
             self.bits[(id >> 6) as usize] & (1 << (id & 63)) != 0
         } else {
             (self.pos[id as usize] as usize) < self.len
@@ -639,6 +682,31 @@ impl Gen {
         id
     }
 
+    /// A uniform index into [`live`](Gen::live) (`len` > 0), from the index words drawn
+    /// ahead: the word's share of `len`, exactly uniform (a word whose low half falls below
+    /// 2⁶⁴ mod `len` is replaced by fresh words, as [`Rng::below`] does). The word that
+    /// replaces it has its entry prefetched at today's length, which differs from the length
+    /// at its use by at most [`AHEAD`] keys, so the line is nearly always the right one.
+    #[inline]
+    fn live_index(&mut self) -> usize {
+        let n = self.len as u64;
+        let p = self.picks.as_deref_mut().expect("picks with a live set");
+        let at = p.at;
+        let mut m = u128::from(p.words[at]) * u128::from(n);
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = u128::from(p.rng.next_u64()) * u128::from(n);
+            }
+        }
+        let new = p.rng.next_u64();
+        p.words[at] = new;
+        p.at = (at + 1) % AHEAD;
+        let ahead = ((u128::from(new) * u128::from(n)) >> 64) as usize;
+        prefetch(self.live.as_ptr().wrapping_add(ahead).cast());
+        (m >> 64) as usize
+    }
+
     /// A draw from the distribution, ignoring presence (not for sequential keys).
     #[inline]
     fn draw(&mut self) -> u32 {
@@ -664,6 +732,10 @@ impl Gen {
 
     #[inline]
     fn uniform_present(&mut self) -> u32 {
+        if self.picks.is_some() {
+            let i = self.live_index();
+            return self.live[i];
+        }
         if self.dense {
             loop {
                 let id = self.ahead(Draw::Uniform);
@@ -685,8 +757,42 @@ impl Gen {
                 }
             }
         }
+        if self.bitset {
+            return self.uniform_absent_bits();
+        }
         let absent = self.slots.len() - self.len;
         self.slots[self.len + self.rng.index(absent)]
+    }
+
+    /// A uniform absent id of a sparse key space that keeps presence in `bits` (Zipf keys,
+    /// where this is only the fallback of [`zipf_absent`](Self::zipf_absent)): rejection
+    /// over the key space for [`ABSENT_TRIES`] tries, then the r-th absent id counted
+    /// through the words. Rejection truncated by an exact draw is still the exact draw.
+    #[cold]
+    fn uniform_absent_bits(&mut self) -> u32 {
+        for _ in 0..ABSENT_TRIES {
+            let id = self.rng.below(self.space) as u32;
+            if !self.is_present(id) {
+                return id;
+            }
+        }
+        let absent = self.space - self.len as u64;
+        let mut r = self.rng.below(absent);
+        for (w, &word) in self.bits.iter().enumerate() {
+            let base = w as u64 * 64;
+            let valid = (self.space - base).min(64);
+            let mask = if valid == 64 { !0 } else { (1u64 << valid) - 1 };
+            let mut free = !word & mask;
+            let n = u64::from(free.count_ones());
+            if r < n {
+                for _ in 0..r {
+                    free &= free - 1;
+                }
+                return (base + u64::from(free.trailing_zeros())) as u32;
+            }
+            r -= n;
+        }
+        unreachable!("fewer absent ids than space - len")
     }
 
     /// An absent id for an insert: a new id for sequential keys.
@@ -758,7 +864,7 @@ impl Gen {
             (1u64 << valid) - 1
         };
         let free = mask
-            & if self.dense {
+            & if self.bitset {
                 !self.bits[(id >> 6) as usize]
             } else {
                 let mut f = 0u64;
@@ -826,9 +932,12 @@ impl Gen {
             self.len += 1;
             return self.key(id);
         }
-        if self.dense {
+        if self.bitset {
             self.bits[(id >> 6) as usize] |= 1 << (id & 63);
             self.len += 1;
+            if self.picks.is_some() {
+                self.live.push(id);
+            }
             if self.track_order {
                 self.order.push_back(id);
             }
@@ -865,7 +974,7 @@ impl Gen {
             self.len -= 1;
             return self.key(id);
         }
-        if self.dense {
+        if self.bitset {
             self.bits[(id >> 6) as usize] &= !(1 << (id & 63));
             self.len -= 1;
             return self.key(id);
@@ -889,6 +998,10 @@ impl Gen {
                 let id = self.slots.swap_remove(self.rng.index(self.len));
                 self.len -= 1;
                 return self.key(id);
+            }
+            Removal::Random if self.picks.is_some() => {
+                let i = self.live_index();
+                self.live.swap_remove(i)
             }
             Removal::Random => self.uniform_present(),
             // The order holds exactly the present ids: removals only ever take its ends.
