@@ -43,6 +43,7 @@ pub struct Memory {
 
 /// What [`Report::workload`] holds for a structure comparison (as JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Record {
     /// The spec the stream came from.
     pub spec: Spec,

@@ -219,6 +219,7 @@ pub fn standard_specs() -> Vec<Spec> {
 
 /// One cell of a [`SuiteResult`]: a structure against the baseline on one spec.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Cell {
     /// The spec's short label ([`Spec::label`]).
     pub label: String,
