@@ -593,3 +593,134 @@ mod pooled {
         );
     }
 }
+
+/// The bijection the stream turns key ids into keys with (the murmur3 64-bit finaliser, as
+/// `KeyDistribution` documents), to find each key's id and so the hot window's keys.
+fn scatter(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// For a hot-set stream: per kind of pick (absent ids for inserts and misses, present ids for
+/// hits), the number of picks that fell in the window, the number the spec predicts and its
+/// variance. The hot distribution gives an id `share / width` if in the window plus
+/// `(1 − share) / space`; restricted to the absent (present) ids, the probability that a
+/// pick is in the window is, with m_w of them in the window and m in all,
+/// (share·m_w/width + (1 − share)·m_w/space) / (share·m_w/width + (1 − share)·m/space).
+/// The model replays the stream and computes it before every pick.
+fn hot_window_calibration(spec: &Spec, ops: usize) -> [(f64, f64, f64); 2] {
+    let KeyDistribution::HotSet {
+        hot_fraction,
+        hot_share: share,
+        period,
+    } = spec.distribution
+    else {
+        panic!("a hot-set spec")
+    };
+    let stream = spec.stream(ops).unwrap();
+    let space = spec.resolved_key_space();
+    let width = ((hot_fraction * space as f64).round() as u64).clamp(1, space);
+    let id_of: std::collections::HashMap<u64, u64> =
+        (0..space).map(|id| (scatter(id), id)).collect();
+    let mut present = vec![false; space as usize];
+    let mut len = 0u64;
+    let mut out = [(0.0, 0.0, 0.0); 2];
+    let fill = stream.fill().len();
+    for (i, op) in stream.ops().iter().enumerate() {
+        let t = i.saturating_sub(fill) as u128;
+        let offset = (t * u128::from(width) / u128::from(period) % u128::from(space)) as u64;
+        let in_window = |id: u64| (id + space - offset) % space < width;
+        let id = id_of[&op.key()];
+        let window_present = (0..width)
+            .filter(|d| present[((offset + d) % space) as usize])
+            .count() as f64;
+        let (w, s) = (width as f64, space as f64);
+        let mut tally = |kind: usize, m_w: f64, m: f64| {
+            let a = share * m_w / w + (1.0 - share) * m_w / s;
+            let p = a / (share * m_w / w + (1.0 - share) * m / s);
+            let o = &mut out[kind];
+            o.0 += f64::from(u8::from(in_window(id)));
+            o.1 += p;
+            o.2 += p * (1.0 - p);
+        };
+        match *op {
+            Op::Insert(_) => {
+                tally(0, w - window_present, s - len as f64);
+                present[id as usize] = true;
+                len += 1;
+            }
+            Op::Remove(_) => {
+                present[id as usize] = false;
+                len -= 1;
+            }
+            Op::Get(_) if present[id as usize] => tally(1, window_present, len as f64),
+            Op::Get(_) => tally(0, w - window_present, s - len as f64),
+        }
+    }
+    out
+}
+
+/// The moving hot set draws absent keys (inserts, misses) and present keys (hits) from the
+/// spec's distribution restricted to them, exactly: the picks that land in the window match
+/// the count the spec predicts from the state before each pick, within 4 standard deviations
+/// (each count is a sum of independent Bernoulli picks given the state), for a slow window,
+/// a fast one (10 ids per operation), one that jumps its whole width every operation, one
+/// that is the whole key space, and a dense key space (above 2¹⁸ ids).
+#[test]
+fn hot_set_picks_follow_the_spec_on_the_window() {
+    let hot = |hot_fraction, hot_share, period| KeyDistribution::HotSet {
+        hot_fraction,
+        hot_share,
+        period,
+    };
+    for (spec, ops) in [
+        (
+            Spec::default()
+                .steady_size(1_000)
+                .distribution(hot(0.01, 0.9, 1_000)),
+            100_000,
+        ),
+        (
+            Spec::default()
+                .steady_size(1_000)
+                .distribution(hot(0.05, 0.8, 20))
+                .mix(Mix::read_heavy()),
+            100_000,
+        ),
+        (
+            Spec::default()
+                .steady_size(1_000)
+                .distribution(hot(0.01, 0.9, 1)),
+            20_000,
+        ),
+        (
+            Spec::default()
+                .steady_size(100)
+                .distribution(hot(1.0, 0.9, 7)),
+            20_000,
+        ),
+        (
+            Spec::default()
+                .steady_size(70_000)
+                .distribution(hot(0.002, 0.9, 5_000)),
+            50_000,
+        ),
+    ] {
+        for (kind, (observed, predicted, var)) in ["absent", "present"]
+            .iter()
+            .zip(hot_window_calibration(&spec, ops))
+        {
+            let sd = var.sqrt();
+            println!(
+                "{spec}: {kind} picks in the window {observed} against {predicted:.1} ± {sd:.1}"
+            );
+            assert!(
+                (observed - predicted).abs() <= 4.0 * sd + 1.0,
+                "{spec}: {kind} picks in the window {observed}, predicted {predicted:.1} ± {sd:.1}"
+            );
+        }
+    }
+}
