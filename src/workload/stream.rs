@@ -717,7 +717,7 @@ impl Gen {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn key(&self, id: u32) -> u64 {
         match self.dist {
             Dist::Sequential => u64::from(id),
@@ -725,7 +725,7 @@ impl Gen {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_present(&self, id: u32) -> bool {
         if self.bitset {
             self.bits[(id >> 6) as usize] & (1 << (id & 63)) != 0
@@ -769,7 +769,7 @@ impl Gen {
     /// 2⁶⁴ mod `len` is replaced by fresh words, as [`Rng::below`] does). The word that
     /// replaces it has its entry prefetched at today's length, which differs from the length
     /// at its use by at most [`AHEAD`] keys, so the line is nearly always the right one.
-    #[inline]
+    #[inline(always)]
     fn live_index(&mut self) -> usize {
         let n = self.len as u64;
         let p = self.picks.as_deref_mut().expect("picks with a live set");
@@ -894,7 +894,7 @@ impl Gen {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn uniform_present(&mut self) -> u32 {
         if self.picks.is_some() {
             let i = self.live_index();
@@ -911,7 +911,7 @@ impl Gen {
         self.slots[self.rng.index(self.len)]
     }
 
-    #[inline]
+    #[inline(always)]
     fn uniform_absent(&mut self) -> u32 {
         if self.dense {
             loop {
@@ -960,7 +960,7 @@ impl Gen {
     }
 
     /// An absent id for an insert: a new id for sequential keys.
-    #[inline]
+    #[inline(always)]
     fn absent(&mut self) -> u32 {
         match self.dist {
             Dist::Uniform => self.uniform_absent(),
@@ -980,7 +980,7 @@ impl Gen {
     /// that is present gives way to the next absent id of its word (cyclically), and a word
     /// without an absent id is drawn again. A uniform absent id only after
     /// [`ZIPF_ABSENT_TRIES`] full words.
-    #[inline]
+    #[inline(always)]
     fn zipf_absent(&mut self) -> u32 {
         for _ in 0..ZIPF_ABSENT_TRIES {
             let (Some(head), Dist::Zipf(z)) = (&mut self.head, &self.dist) else {
@@ -1010,7 +1010,7 @@ impl Gen {
 
     /// `id` if absent, else the next absent id of its word of 64 ids (cyclically, within
     /// the key space), or `None` when the whole word is present.
-    #[inline]
+    #[inline(always)]
     fn absent_in_word(&self, id: u32) -> Option<u32> {
         let base = id & !63;
         let valid = (self.space - u64::from(base)).min(64) as u32;
@@ -1038,7 +1038,7 @@ impl Gen {
     }
 
     /// A present id for a hit.
-    #[inline]
+    #[inline(always)]
     fn present(&mut self) -> u32 {
         match self.dist {
             Dist::Uniform | Dist::Sequential => self.uniform_present(),
@@ -1073,7 +1073,7 @@ impl Gen {
     }
 
     /// Moves `id` (absent) into the present part; returns its key.
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, id: u32) -> u64 {
         if let Some(h) = &mut self.head
             && (id as usize) < h.len()
@@ -1119,7 +1119,7 @@ impl Gen {
     }
 
     /// Moves `id` (present) into the absent part; returns its key.
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, id: u32) -> u64 {
         if let Some(h) = &mut self.head
             && (id as usize) < h.len()
@@ -1157,7 +1157,7 @@ impl Gen {
     }
 
     /// Removes a present key chosen by the removal policy; returns its key.
-    #[inline]
+    #[inline(always)]
     fn remove_by_policy(&mut self) -> u64 {
         let id = match self.removal {
             Removal::Random if matches!(self.dist, Dist::Sequential) => {
@@ -1178,7 +1178,7 @@ impl Gen {
         self.remove(id)
     }
 
-    #[inline]
+    #[inline(always)]
     fn churn_op(&mut self) -> Op {
         if self.hot.is_some() {
             self.hot_sync();
