@@ -48,7 +48,11 @@ pub enum KeyDistribution {
     Sequential,
     /// A moving hot set: `hot_share` of the operations draw from a window of
     /// `hot_fraction × key_space` consecutive ids, the rest from the whole key space; the
-    /// window slides continuously and moves its own width every `period` operations.
+    /// window slides continuously and moves its own width every `period` operations. An
+    /// insert or a miss draws its absent key, and a hit its present key, exactly from this
+    /// distribution restricted to the keys that qualify (random removals stay uniform over
+    /// the present keys). Moving the window costs O(1) per key it moves past, so at most
+    /// O(width) per operation for `period` 1.
     HotSet {
         /// Size of the hot window as a fraction of the key space, in (0, 1].
         hot_fraction: f64,
