@@ -30,7 +30,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use rtcompare::service::{
-    self, Call, Framing, LatencyOrigin, LoadOptions, ServiceOptions, ServiceVerdict, Tcp,
+    self, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions, ServiceVerdict, Tcp,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -214,14 +214,16 @@ fn load_average_json() -> serde_json::Value {
     json!(rtcompare::env::load_average())
 }
 
-/// The settings of the default run and the self-test: 2,000 requests per second, windows of 50 ms (100 requests,
-/// enough for p50 and p90), 32 ABBA groups (64 A/B pairs, 63 A/A pairs), a settle of 20 ms
-/// after each switch, 4 workers. Each comparison takes about 9 s. With 16 pairs of 250 ms
-/// windows the 99 % interval of a median of 16 ratios spans nearly their whole range; many
-/// short windows pin the median down better. `SERVICE_SELFTEST=rate,window_ms,quads,workers`
-/// overrides them.
+/// The settings of the default run and the self-test: 2,000 requests per second, the
+/// interleaved schedule with 32 windows of 200 ms (400 requests, 100 per lane: enough for p50
+/// and p90), 4 workers; each comparison takes about 7.5 s. With `--windows`, the ABBA-window
+/// schedule instead: 32 groups of four 50 ms windows (100 requests each), a settle of 20 ms
+/// after each switch, about 9 s. `SERVICE_SELFTEST=rate,window_ms,quads,workers` overrides
+/// the numbers.
 fn selftest_options(seed: u64) -> ServiceOptions {
-    let (mut rate, mut window_ms, mut quads, mut workers) = (2_000.0, 50u64, 32usize, 4usize);
+    let windows = std::env::args().any(|a| a == "--windows");
+    let (mut rate, mut window_ms, mut quads, mut workers) =
+        (2_000.0, if windows { 50u64 } else { 200 }, 32usize, 4usize);
     if let Ok(v) = std::env::var("SERVICE_SELFTEST") {
         let parts: Vec<&str> = v.split(',').collect();
         if parts.len() == 4 {
@@ -240,6 +242,11 @@ fn selftest_options(seed: u64) -> ServiceOptions {
                 .percentiles(&[0.5, 0.9])
                 .seed(seed),
         )
+        .schedule(if windows {
+            Schedule::Windows
+        } else {
+            Schedule::Interleaved
+        })
         .window(Duration::from_millis(window_ms))
         .quads(quads)
         .settle(Duration::from_millis(20))
@@ -554,18 +561,46 @@ fn raise_priority() -> i32 {
     0
 }
 
+/// Pins this thread, and so every thread it starts afterwards (the servers' and the
+/// generator's), to the last CPU it may run on, as the runner's discipline pins to one CPU:
+/// then both servers and the generator share that CPU's state, whatever the host does to the
+/// other. Returns the guard (dropping it restores the affinity) and the CPU, or `None` with a
+/// note on stderr where pinning is not possible.
+fn pin_to_one_cpu(quiet: bool) -> Option<rtcompare::pin::PinGuard> {
+    let cpu = *rtcompare::pin::current_affinity()?.last()?;
+    match rtcompare::pin::pin_current_thread(cpu) {
+        Ok(g) => {
+            if !quiet {
+                eprintln!("pinned to CPU {cpu} (--no-pin to leave the scheduler free)");
+            }
+            Some(g)
+        }
+        Err(e) => {
+            eprintln!("note: not pinned ({e})");
+            None
+        }
+    }
+}
+
 fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--selftest") && !args.iter().any(|a| a == "--no-nice") {
+    let json_out = args.iter().any(|a| a == "--json");
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let comparing = !(flag("--omission") || flag("--ceiling"));
+    if flag("--selftest") && !flag("--no-nice") {
         let nice = raise_priority();
-        if !args.iter().any(|a| a == "--json") {
+        if !json_out {
             eprintln!("running at nice {nice}");
         }
     }
-    let json_out = args.iter().any(|a| a == "--json");
+    // Comparisons (the default run and the self-test) run pinned to one CPU; the generator's
+    // ceiling and the omission demonstration use both.
+    let _pin = (comparing && !flag("--no-pin"))
+        .then(|| pin_to_one_cpu(json_out))
+        .flatten();
     let mode = args
         .iter()
-        .find(|a| a.as_str() != "--json")
+        .find(|a| !matches!(a.as_str(), "--json" | "--no-nice" | "--no-pin" | "--windows"))
         .map(String::as_str);
     match mode {
         None => default_run(json_out),
@@ -573,7 +608,8 @@ fn main() -> Res<()> {
         Some("--omission") => omission(json_out),
         Some("--ceiling") => ceiling(json_out),
         Some(other) => Err(format!(
-            "unknown argument {other:?}; use --selftest, --omission, --ceiling, and --json"
+            "unknown argument {other:?}; use --selftest, --omission, --ceiling, and --json, \
+             --windows, --no-pin, --no-nice"
         )
         .into()),
     }

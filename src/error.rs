@@ -199,9 +199,10 @@ pub enum Error {
     /// rate given it expects fewer requests than the percentile needs to be pinned down.
     #[error(
         "windows too short for p{}: a window of {window:?} at {rate} requests per second holds \
-         about {expected:.0} requests, and p{} needs at least {needed} (10 beyond the \
-         percentile); lengthen the window to at least {min_window:?}, raise the rate, or drop \
-         the percentile",
+         about {expected:.0} requests for each percentile (a lane's quarter of the window in an \
+         interleaved comparison), and p{} needs at least {needed} (10 beyond the percentile); \
+         lengthen the window to at least {min_window:?}, raise the rate, or drop the \
+         percentile",
         100.0 * percentile, 100.0 * percentile
     )]
     WindowTooShort {
@@ -211,7 +212,7 @@ pub enum Error {
         window: Duration,
         /// The rate given, in requests per second.
         rate: f64,
-        /// Requests a window holds at that rate.
+        /// Requests a window (or, interleaved, one lane of a window) holds at that rate.
         expected: f64,
         /// Requests the percentile needs in one window.
         needed: u64,

@@ -54,7 +54,7 @@ mod target;
 
 pub use options::{
     Arrivals, DEFAULT_PERCENTILES, LatencyOrigin, LoadOptions, MAX_RATE, MAX_REQUESTS, MIN_QUADS,
-    MIN_WINDOWS, RAW_LIMIT, ServiceOptions, TAIL_REQUESTS,
+    MIN_WINDOWS, RAW_LIMIT, Schedule, ServiceOptions, TAIL_REQUESTS,
 };
 pub use pace::{Pacer, SimulatedPacer};
 pub use report::{

@@ -312,7 +312,19 @@ pub(crate) fn needed_for(p: f64) -> u64 {
 
 /// `Err(WindowTooShort)` for the first percentile that `span` at `rate` cannot pin down.
 pub(crate) fn check_percentiles(ps: &[f64], rate: f64, span: Duration) -> Result<()> {
-    let expected = rate * span.as_secs_f64();
+    check_percentiles_in(ps, rate, span, 1)
+}
+
+/// [`check_percentiles`] for a span whose requests are dealt to `lanes` lanes in turn, each
+/// lane needing enough for every percentile.
+pub(crate) fn check_percentiles_in(
+    ps: &[f64],
+    rate: f64,
+    span: Duration,
+    lanes: u32,
+) -> Result<()> {
+    let lanes = f64::from(lanes.max(1));
+    let expected = rate * span.as_secs_f64() / lanes;
     for &p in ps {
         let needed = needed_for(p);
         // A tiny tolerance so that exactly 1,000 requests at 1,000/s in 1 s pass.
@@ -323,7 +335,7 @@ pub(crate) fn check_percentiles(ps: &[f64], rate: f64, span: Duration) -> Result
                 rate,
                 expected,
                 needed,
-                min_window: Duration::from_secs_f64(needed as f64 / rate),
+                min_window: Duration::from_secs_f64(needed as f64 * lanes / rate),
             });
         }
     }
@@ -345,8 +357,48 @@ pub(crate) fn check_requests(rate: f64, span: Duration) -> Result<()> {
     Ok(())
 }
 
-/// How to compare two targets under the same load: the load, the window length, the number of
-/// ABBA groups and the width bound of a verdict.
+/// How a comparison alternates its two targets in time.
+///
+/// Both schedules send at the load's rate throughout and pair an A percentile with a B
+/// percentile from neighbouring requests; they differ in how near the neighbours are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Schedule {
+    /// The default: every time window loads both targets, its requests going to A, B, B, A,
+    /// A, B, B, A, … in turn, and each target's requests in the window form two *lanes* (A's
+    /// first and fourth slot of every four, B's second and third). A lane's percentile is
+    /// paired with the other target's lane next to it (A₀ with B₁, A₃ with B₂), and the two
+    /// lanes of one target give the A/A pairs (B₁ with B₂, A₀ with A₃). Whatever the machine
+    /// does during a window, both targets see it; on the development machine the p50 of
+    /// consecutive 50 ms windows of one server varied by 10–16 % (sd of the log), which pairs of
+    /// neighbouring windows cannot cancel. Each lane holds a quarter of a window's requests,
+    /// so windows are four times longer than [`Schedule::Windows`] needs for the same
+    /// percentiles. The two targets' requests may overlap when latencies approach the
+    /// spacing between requests.
+    #[default]
+    Interleaved,
+    /// ABBA windows: a window loads one target only, in the order A B B A, A B B A, …, each
+    /// switch followed by [`ServiceOptions::settle`]; a window is paired with its neighbour of
+    /// the other target, and neighbouring windows of one target (B B inside a group, A A
+    /// across groups) give the A/A pairs. For targets that must not be loaded at the same
+    /// time (two versions of a server sharing a port or a database, say).
+    Windows,
+}
+
+impl Schedule {
+    /// Requests of one target's unit of analysis per window's requests: 4 for
+    /// [`Schedule::Interleaved`] (a lane is every fourth request), 1 for [`Schedule::Windows`].
+    pub fn lanes(self) -> u32 {
+        match self {
+            Schedule::Interleaved => 4,
+            Schedule::Windows => 1,
+        }
+    }
+}
+
+/// How to compare two targets under the same load: the load, the schedule, the window length,
+/// the number of ABBA groups and the width bound of a verdict.
 ///
 /// ```
 /// use std::time::Duration;
@@ -363,18 +415,24 @@ pub struct ServiceOptions {
     /// The load both targets get (rate, warm-up, workers, timeout, arrivals, percentiles,
     /// level, resamples, seed); its `duration` and `window` are not used.
     pub load: LoadOptions,
-    /// Length of one time window (default 10 s, which holds the 10,000 requests p99.9 needs at
-    /// 1,000 requests per second). Every window must be long enough for every percentile, else
-    /// [`Error::WindowTooShort`].
+    /// How the targets alternate (default [`Schedule::Interleaved`]).
+    pub schedule: Schedule,
+    /// Length of one time window (default 40 s: at 1,000 requests per second, the 10,000 a
+    /// lane needs for p99.9). Every window must be long enough for every
+    /// percentile (in [`Schedule::Interleaved`], every lane: a quarter of the window's
+    /// requests), else [`Error::WindowTooShort`]; at 1,000 requests per second p99.9 needs
+    /// 10 s per lane-window, 40 s interleaved.
     pub window: Duration,
-    /// ABBA groups of four windows (default 6, at least [`MIN_QUADS`]): `q` groups give `2q`
-    /// A/B pairs and `2q − 1` A/A pairs of neighbouring windows.
+    /// ABBA groups (default 6, at least [`MIN_QUADS`]); each gives 2 A/B pairs and 2 A/A
+    /// pairs (`2q − 1` over the run in [`Schedule::Windows`]). In [`Schedule::Interleaved`] a
+    /// group is one window whose requests cycle A B B A; in [`Schedule::Windows`], four
+    /// windows A B B A.
     pub quads: usize,
     /// A percentile's verdict is given only when the half-width of the interval of its ratio
     /// B/A is at most this share of the ratio (default 0.05, 5 %).
     pub max_relative_half_width: f64,
-    /// Unrecorded time after each switch from one target to the other, before its window
-    /// (default 50 ms): requests are sent at the rate and their latencies discarded, so that
+    /// [`Schedule::Windows`] only: unrecorded time after each switch from one target to the
+    /// other, before its window (default 50 ms): requests are sent at the rate and their latencies discarded, so that
     /// the first window after a switch does not carry the switch's cost (measured on this
     /// machine: without it, the first A window after two B windows was 4–16 % slower at p50).
     pub settle: Duration,
@@ -390,7 +448,8 @@ impl Default for ServiceOptions {
     fn default() -> Self {
         ServiceOptions {
             load: LoadOptions::default(),
-            window: Duration::from_secs(10),
+            schedule: Schedule::default(),
+            window: Duration::from_secs(40),
             quads: MIN_QUADS,
             max_relative_half_width: 0.05,
             settle: Duration::from_millis(50),
@@ -404,6 +463,12 @@ impl ServiceOptions {
     #[must_use]
     pub fn load(mut self, load: LoadOptions) -> Self {
         self.load = load;
+        self
+    }
+    /// Sets the schedule.
+    #[must_use]
+    pub fn schedule(mut self, schedule: Schedule) -> Self {
+        self.schedule = schedule;
         self
     }
     /// Sets the window length.
@@ -462,14 +527,25 @@ impl ServiceOptions {
         if !(self.level > 0.0 && self.level < 1.0) {
             return Err(Error::out_of_range("level", self.level, "0 < level < 1"));
         }
-        check_percentiles(&self.load.percentiles, self.load.rate, self.window)?;
+        check_percentiles_in(
+            &self.load.percentiles,
+            self.load.rate,
+            self.window,
+            self.schedule.lanes(),
+        )?;
         check_requests(self.load.rate, self.total())
     }
 
-    /// The whole length of the comparison's schedule: two warm-ups and `4 × quads` windows.
+    /// The whole length of the comparison's schedule: two warm-ups and `quads` interleaved
+    /// windows, or `4 × quads` windows and `2 × quads` settles.
     pub(crate) fn total(&self) -> Duration {
-        self.load.warmup * 2
-            + self.window * (4 * self.quads as u32)
-            + self.settle * (2 * self.quads as u32)
+        match self.schedule {
+            Schedule::Interleaved => self.load.warmup * 2 + self.window * self.quads as u32,
+            Schedule::Windows => {
+                self.load.warmup * 2
+                    + self.window * (4 * self.quads as u32)
+                    + self.settle * (2 * self.quads as u32)
+            }
+        }
     }
 }

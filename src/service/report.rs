@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::Estimate;
 use crate::env::Environment;
 use crate::report::Unresolved;
-use crate::service::options::{LatencyOrigin, LoadOptions, ServiceOptions};
+use crate::service::options::{LatencyOrigin, LoadOptions, Schedule, ServiceOptions};
 
 /// Version of the JSON layout of [`LoadReport`] and [`ServiceReport`]; raised when a field
 /// changes meaning or is removed.
@@ -67,10 +67,15 @@ pub enum Side {
 /// One measured time window.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WindowSummary {
-    /// Position in the run, from 0.
+    /// Position in the run, from 0 (in an interleaved comparison, lane `l` of time window `q`
+    /// is `4q + l`).
     pub index: usize,
     /// Which target it loaded.
     pub side: Side,
+    /// Which lane of its time window it is (0 unless the comparison was interleaved, where
+    /// the window's requests are dealt to lanes 0–3 in turn: A, B, B, A).
+    #[serde(default)]
+    pub lane: usize,
     /// Its start, in seconds after the schedule's start.
     pub start_s: f64,
     /// Requests due in it.
@@ -93,7 +98,8 @@ pub struct WindowSummary {
 pub struct TargetSummary {
     /// The target's name.
     pub name: String,
-    /// Measured windows.
+    /// Measured time windows this target was loaded in (in an interleaved comparison both
+    /// targets are loaded in every window).
     pub windows: usize,
     /// Their total length, in seconds.
     pub measured_s: f64,
@@ -111,7 +117,9 @@ pub struct TargetSummary {
     pub warmup_requests: u64,
     /// The first error's message, if any.
     pub first_error: Option<String>,
-    /// Offered rate, in requests per second.
+    /// Offered rate to this target while its windows ran, in requests per second: the load's
+    /// rate, or half of it in an interleaved comparison (the other half goes to the other
+    /// target).
     pub offered_rate: f64,
     /// Requests answered (completed, failed or timed out) per second of measured windows.
     pub achieved_rate: f64,
@@ -433,15 +441,17 @@ impl fmt::Display for LoadReport {
 impl fmt::Display for ServiceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let o = &self.options;
+        let schedule = match o.schedule {
+            Schedule::Interleaved => format!(
+                "{} windows of {:?}, requests dealt A B B A within each",
+                o.quads, o.window
+            ),
+            _ => format!("{} ABBA windows of {:?}", 4 * o.quads, o.window),
+        };
         writeln!(
             f,
-            "service comparison: A = {}, B = {}; {} requests/s, {} ABBA windows of {:?}, {} workers",
-            self.a.name,
-            self.b.name,
-            o.load.rate,
-            4 * o.quads,
-            o.window,
-            o.load.workers
+            "service comparison: A = {}, B = {}; {} requests/s, {schedule}, {} workers",
+            self.a.name, self.b.name, o.load.rate, o.load.workers
         )?;
         writeln!(f, "  A {}", self.a)?;
         writeln!(f, "  B {}", self.b)?;

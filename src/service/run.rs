@@ -10,14 +10,16 @@ use crate::service::analysis::{
     WindowDist, paired_percentile, pooled_percentile, relative_half_width,
 };
 use crate::service::load::{Recorded, SegRecord, execute, histogram};
-use crate::service::options::{LoadOptions, ServiceOptions, windows_in};
+use crate::service::options::{LoadOptions, Schedule, ServiceOptions, windows_in};
 use crate::service::pace::Pacer;
 use crate::service::report::{
     GeneratorBehind, LagSummary, LoadReport, PName, PercentileComparison, PercentileInterval,
     SERVICE_SCHEMA_VERSION, ServiceReport, ServiceUnresolved, ServiceVerdict, Side, TargetSummary,
     WindowSummary,
 };
-use crate::service::schedule::{Plan, Which, abba, abba_pairs, plan, segments};
+use crate::service::schedule::{
+    Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments,
+};
 use crate::service::target::Target;
 use crate::stats::decide;
 use crate::{Error, Result, Verdict};
@@ -67,8 +69,8 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
     let o = options;
     o.check_run()?;
     let k = windows_in(o.duration, o.window);
-    let mut parts = vec![(o.warmup, Which::A, false)];
-    parts.extend(std::iter::repeat_n((o.window, Which::A, true), k));
+    let mut parts = vec![Part::single(o.warmup, Which::A, false)];
+    parts.extend(std::iter::repeat_n(Part::single(o.window, Which::A, true), k));
     let Executed {
         plan,
         rec,
@@ -136,16 +138,31 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
     let so = options;
     so.check()?;
     let o = &so.load;
-    let mut parts = vec![(o.warmup, Which::A, false), (o.warmup, Which::B, false)];
-    // Each switch to the other target is followed by an unrecorded settle, so that a window
-    // does not pay for the switch (caches, idle connection threads waking up).
-    let mut last = Which::B;
-    for w in abba(so.quads) {
-        if w != last {
-            parts.push((so.settle, w, false));
-            last = w;
+    let mut parts = Vec::new();
+    match so.schedule {
+        Schedule::Interleaved => {
+            // Both targets warm up together, dealt A B A B, each getting as many warm-up
+            // requests as it would alone in `warmup`.
+            parts.push(Part {
+                len: o.warmup * 2,
+                lanes: vec![(Which::A, false), (Which::B, false)],
+            });
+            parts.extend(interleaved(so.quads, so.window));
         }
-        parts.push((so.window, w, true));
+        Schedule::Windows => {
+            parts.push(Part::single(o.warmup, Which::A, false));
+            parts.push(Part::single(o.warmup, Which::B, false));
+            // Each switch to the other target is followed by an unrecorded settle, so that a
+            // window does not pay for the switch (caches, idle connection threads waking up).
+            let mut last = Which::B;
+            for w in abba(so.quads) {
+                if w != last {
+                    parts.push(Part::single(so.settle, w, false));
+                    last = w;
+                }
+                parts.push(Part::single(so.window, w, true));
+            }
+        }
     }
     let Executed {
         plan,
@@ -176,38 +193,30 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
     let errors = sa.summary.errors + sb.summary.errors;
     let unsent = sa.summary.unsent + sb.summary.unsent;
 
-    let (ab, aa) = abba_pairs(so.quads);
+    let (ab, aa) = match so.schedule {
+        Schedule::Interleaved => interleaved_pairs(so.quads),
+        Schedule::Windows => abba_pairs(so.quads),
+    };
     let mut comparisons = Vec::with_capacity(o.percentiles.len());
     for (k, &p) in o.percentiles.iter().enumerate() {
-        let q = |w: usize| -> Result<f64> {
-            dists[w]
-                .quantile(p)
-                .map(|v| v as f64)
-                .ok_or_else(|| Error::NotEnoughData {
-                    what: "service comparison",
-                    reason: format!(
-                        "window {w} recorded no latency (every request failed or went unsent); \
-                     fix the target or lengthen the timeout"
-                    ),
-                })
-        };
-        let mut av = Vec::with_capacity(ab.len());
-        let mut bv = Vec::with_capacity(ab.len());
-        for &(wa, wb) in &ab {
-            av.push(q(wa)?);
-            bv.push(q(wb)?);
-        }
-        let mut x = Vec::with_capacity(aa.len());
-        let mut y = Vec::with_capacity(aa.len());
-        for &(w1, w2) in &aa {
-            x.push(q(w1)?);
-            y.push(q(w2)?);
+        for &(x, y) in ab.iter().chain(&aa) {
+            for w in [x, y] {
+                if dists[w].len() == 0 {
+                    return Err(Error::NotEnoughData {
+                        what: "service comparison",
+                        reason: format!(
+                            "window {w} recorded no latency (every request failed or went \
+                             unsent); fix the target or lengthen the timeout"
+                        ),
+                    });
+                }
+            }
         }
         let (estimate, noise_floor) = paired_percentile(
-            &av,
-            &bv,
-            &x,
-            &y,
+            &dists,
+            &ab,
+            &aa,
+            p,
             so.level,
             o.resamples,
             derive_seed(seed, 100 + k as u64),
@@ -286,12 +295,13 @@ struct Executed {
 fn run_schedule<A: Target, B: Target, P: Pacer>(
     a: &A,
     b: &B,
-    parts: &[(std::time::Duration, Which, bool)],
+    parts: &[Part],
     o: &LoadOptions,
     pacer: &P,
 ) -> Executed {
     let (segs, windows) = segments(parts);
-    let plan = plan(segs, windows, o.rate, o.arrivals);
+    let seed = resolve_seed(o.seed);
+    let plan = plan(segs, windows, o.rate, o.arrivals, derive_seed(seed, 3));
     let mut environment = Environment::capture();
     let rec = execute(a, b, &plan, o, pacer);
     environment.finish();
@@ -300,7 +310,7 @@ fn run_schedule<A: Target, B: Target, P: Pacer>(
         plan,
         rec,
         environment,
-        seed: resolve_seed(o.seed),
+        seed,
         dists,
     }
 }
@@ -364,6 +374,10 @@ fn side_data(
         max_ns: 0.0,
         send_lag: LagSummary::default(),
     };
+    // The stretch of time last counted, so that two lanes of one window count its time once.
+    let mut counted: Option<u64> = None;
+    let mut own_lanes = 0usize;
+    let mut lanes = 1usize;
     for (seg, r) in plan.segments.iter().zip(&rec.segments) {
         if seg.which != which {
             continue;
@@ -373,8 +387,14 @@ fn side_data(
             continue;
         }
         let w = seg.window.expect("checked above");
-        s.windows += 1;
-        s.measured_s += (seg.end_ns - seg.start_ns) as f64 / 1e9;
+        if counted != Some(seg.start_ns) {
+            counted = Some(seg.start_ns);
+            s.windows += 1;
+            s.measured_s += (seg.end_ns - seg.start_ns) as f64 / 1e9;
+            own_lanes = 0;
+            lanes = seg.lanes;
+        }
+        own_lanes += 1;
         s.scheduled += r.scheduled;
         s.completed += r.ok;
         s.errors += r.errors;
@@ -392,6 +412,8 @@ fn side_data(
         }
         mine.push(dists[w].clone());
     }
+    // A target that had `own_lanes` of a window's `lanes` was offered that share of the rate.
+    s.offered_rate = o.rate * own_lanes.max(1) as f64 / lanes as f64;
     if s.measured_s > 0.0 {
         s.achieved_rate = (s.completed + s.errors + s.timeouts) as f64 / s.measured_s;
     }
@@ -468,6 +490,7 @@ fn window_summaries(
                     Which::A => Side::A,
                     Which::B => Side::B,
                 },
+                lane: seg.lane,
                 start_s: seg.start_ns as f64 / 1e9,
                 scheduled: r.scheduled,
                 completed: r.ok,

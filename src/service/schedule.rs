@@ -14,13 +14,37 @@ pub(crate) enum Which {
 }
 
 /// A stretch of the schedule: `[start_ns, end_ns)` from the start, one target, and the
-/// measured window it records into (`None`: warm-up, discarded).
+/// measured window it records into (`None`: warm-up, discarded). Segments that share their
+/// stretch of time are the lanes of one part: the stretch's requests are dealt to them in
+/// turn, request `j` of the stretch to lane `j mod lanes`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Segment {
     pub start_ns: u64,
     pub end_ns: u64,
     pub which: Which,
     pub window: Option<usize>,
+    /// This segment's position among the lanes of its stretch, from 0.
+    pub lane: usize,
+    /// Lanes of its stretch (1: the stretch is this segment's alone).
+    pub lanes: usize,
+}
+
+/// One stretch of a schedule: its length and its lanes in dealing order, each a target and
+/// whether it is recorded (a measured window) or discarded (warm-up, settle).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Part {
+    pub len: Duration,
+    pub lanes: Vec<(Which, bool)>,
+}
+
+impl Part {
+    /// A stretch that loads one target.
+    pub fn single(len: Duration, which: Which, measured: bool) -> Self {
+        Part {
+            len,
+            lanes: vec![(which, measured)],
+        }
+    }
 }
 
 /// Due offsets and the segment of every request.
@@ -42,26 +66,31 @@ impl Plan {
     }
 }
 
-/// Builds segments from `(length, target, measured)` in order.
-pub(crate) fn segments(parts: &[(Duration, Which, bool)]) -> (Vec<Segment>, usize) {
+/// Builds segments from the parts in order (a part of zero length, or without lanes, is
+/// skipped); measured lanes are numbered as windows in order.
+pub(crate) fn segments(parts: &[Part]) -> (Vec<Segment>, usize) {
     let mut out = Vec::new();
     let mut t = 0u64;
     let mut windows = 0;
-    for &(len, which, measured) in parts {
-        let len = len.as_nanos() as u64;
-        if len == 0 {
+    for part in parts {
+        let len = part.len.as_nanos() as u64;
+        if len == 0 || part.lanes.is_empty() {
             continue;
         }
-        let window = measured.then(|| {
-            windows += 1;
-            windows - 1
-        });
-        out.push(Segment {
-            start_ns: t,
-            end_ns: t + len,
-            which,
-            window,
-        });
+        for (lane, &(which, measured)) in part.lanes.iter().enumerate() {
+            let window = measured.then(|| {
+                windows += 1;
+                windows - 1
+            });
+            out.push(Segment {
+                start_ns: t,
+                end_ns: t + len,
+                which,
+                window,
+                lane,
+                lanes: part.lanes.len(),
+            });
+        }
         t += len;
     }
     (out, windows)
@@ -100,17 +129,43 @@ pub(crate) fn due_offsets(rate: f64, end_ns: u64, arrivals: Arrivals) -> Vec<u64
     out
 }
 
-/// The full plan for `segments` at `rate`.
-pub(crate) fn plan(segments: Vec<Segment>, windows: usize, rate: f64, arrivals: Arrivals) -> Plan {
+/// The full plan for `segments` at `rate`. In a stretch of several lanes, each run of
+/// `lanes` consecutive requests goes to the lanes in an order drawn from `deal_seed` (every
+/// lane once per run), so that no lane is tied to a position in the sequence: the generator's
+/// workers take requests in rotation, and a fixed order would send a lane's requests always
+/// through the same worker and connection.
+pub(crate) fn plan(
+    segments: Vec<Segment>,
+    windows: usize,
+    rate: f64,
+    arrivals: Arrivals,
+    deal_seed: u64,
+) -> Plan {
     let end = segments.last().map_or(0, |s| s.end_ns);
     let due_ns = due_offsets(rate, end, arrivals);
     let mut segment_of = Vec::with_capacity(due_ns.len());
+    // `s`: the first lane of the current stretch; `j`: requests dealt in it so far; `order`:
+    // the lanes of the current run of requests.
+    let mut rng = Rng::new(deal_seed);
+    let mut order: Vec<usize> = Vec::new();
     let mut s = 0usize;
+    let mut j = 0usize;
     for &t in &due_ns {
         while t >= segments[s].end_ns {
-            s += 1;
+            s += segments[s].lanes;
+            j = 0;
         }
-        segment_of.push(s as u32);
+        let lanes = segments[s].lanes;
+        if j % lanes == 0 {
+            order.clear();
+            order.extend(0..lanes);
+            // Fisher–Yates.
+            for k in (1..lanes).rev() {
+                order.swap(k, rng.below(k as u64 + 1) as usize);
+            }
+        }
+        segment_of.push((s + order[j % lanes]) as u32);
+        j += 1;
     }
     Plan {
         segments,
@@ -130,8 +185,41 @@ pub(crate) fn abba(quads: usize) -> Vec<Which> {
         .collect()
 }
 
+/// The parts of an interleaved comparison after its warm-up: `quads` windows of `window`, each
+/// dealing its requests to the lanes A B B A (windows `4q`, `4q + 1`, `4q + 2`, `4q + 3` of
+/// group `q`).
+pub(crate) fn interleaved(quads: usize, window: Duration) -> Vec<Part> {
+    (0..quads)
+        .map(|_| Part {
+            len: window,
+            lanes: vec![
+                (Which::A, true),
+                (Which::B, true),
+                (Which::B, true),
+                (Which::A, true),
+            ],
+        })
+        .collect()
+}
+
 /// Two window indices.
 pub(crate) type Pair = (usize, usize);
+
+/// The lane pairs of `quads` interleaved windows: `(a, b)` A/B pairs of neighbouring lanes
+/// (A₀ B₁ and A₃ B₂ of each window) and `(first, second)` A/A pairs of one target's two lanes
+/// of the same window (B₁ B₂ and A₀ A₃).
+pub(crate) fn interleaved_pairs(quads: usize) -> (Vec<Pair>, Vec<Pair>) {
+    let mut ab = Vec::with_capacity(2 * quads);
+    let mut aa = Vec::with_capacity(2 * quads);
+    for q in 0..quads {
+        let w = 4 * q;
+        ab.push((w, w + 1));
+        ab.push((w + 3, w + 2));
+        aa.push((w + 1, w + 2));
+        aa.push((w, w + 3));
+    }
+    (ab, aa)
+}
 
 /// The window pairs of an ABBA sequence of `quads` groups, by window index:
 /// `(a, b)` A/B pairs of neighbours (2 per group) and `(first, second)` A/A pairs of
@@ -191,18 +279,70 @@ mod tests {
     fn requests_land_in_their_segments() {
         let ms = Duration::from_millis;
         let (segs, w) = segments(&[
-            (ms(2), Which::A, false),
-            (ms(3), Which::A, true),
-            (ms(0), Which::B, true),
-            (ms(5), Which::B, true),
+            Part::single(ms(2), Which::A, false),
+            Part::single(ms(3), Which::A, true),
+            Part::single(ms(0), Which::B, true),
+            Part::single(ms(5), Which::B, true),
         ]);
         assert_eq!(w, 2);
         assert_eq!(segs.len(), 3);
-        let p = plan(segs, w, 1_000.0, Arrivals::Fixed);
+        let p = plan(segs, w, 1_000.0, Arrivals::Fixed, 1);
         assert_eq!(p.due_ns.len(), 10);
         assert_eq!(p.segment_of, vec![0, 0, 1, 1, 1, 2, 2, 2, 2, 2]);
         assert_eq!(p.segments[2].window, Some(1));
         assert_eq!(p.end_ns(), 10_000_000);
+    }
+
+    #[test]
+    fn interleaved_requests_are_dealt_a_b_b_a() {
+        let ms = Duration::from_millis;
+        let mut parts = vec![Part {
+            len: ms(4),
+            lanes: vec![(Which::A, false), (Which::B, false)],
+        }];
+        parts.extend(interleaved(2, ms(6)));
+        let (segs, w) = segments(&parts);
+        assert_eq!(w, 8);
+        assert_eq!(segs.len(), 10);
+        let p = plan(segs.clone(), w, 1_000.0, Arrivals::Fixed, 9);
+        assert_eq!(p.due_ns.len(), 16);
+        // Warm-up: 4 requests, each pair to lanes 0 and 1 in some order; then each window of
+        // 6 requests: its first 4 to lanes 2..6 (window 0) in some order, the last 2 to two
+        // distinct lanes of the next run.
+        let lanes_of = |r: std::ops::Range<usize>| {
+            let mut v: Vec<u32> = p.segment_of[r].to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(lanes_of(0..2), [0, 1]);
+        assert_eq!(lanes_of(2..4), [0, 1]);
+        assert_eq!(lanes_of(4..8), [2, 3, 4, 5]);
+        assert_eq!(lanes_of(10..14), [6, 7, 8, 9]);
+        for r in [8..10, 14..16] {
+            let v = lanes_of(r.clone());
+            assert!(v[0] != v[1] && v.iter().all(|&x| (x - 2) / 4 == (r.start as u32 - 4) / 6));
+        }
+        // Reproducible from the seed; another seed deals another order.
+        assert_eq!(plan(segs.clone(), w, 1_000.0, Arrivals::Fixed, 9), p);
+        let other: Vec<Plan> = (0..8)
+            .map(|k| plan(segs.clone(), w, 1_000.0, Arrivals::Fixed, 100 + k))
+            .collect();
+        assert!(other.iter().any(|q| q.segment_of != p.segment_of));
+        use Which::*;
+        assert!(p.segments[2..6].iter().all(|s| s.start_ns == 4_000_000));
+        assert_eq!(p.segments[9].window, Some(7));
+        let (ab, aa) = interleaved_pairs(2);
+        assert_eq!(ab, vec![(0, 1), (3, 2), (4, 5), (7, 6)]);
+        assert_eq!(aa, vec![(1, 2), (0, 3), (5, 6), (4, 7)]);
+        // Window w is segment w + 2 here (after two warm-up lanes).
+        for &(a, b) in &ab {
+            assert_eq!((p.segments[a + 2].which, p.segments[b + 2].which), (A, B));
+            assert_eq!(p.segments[a + 2].start_ns, p.segments[b + 2].start_ns);
+        }
+        for &(x, y) in &aa {
+            assert_eq!(p.segments[x + 2].which, p.segments[y + 2].which);
+            assert_eq!(p.segments[x + 2].start_ns, p.segments[y + 2].start_ns);
+        }
     }
 
     #[test]
