@@ -11,8 +11,8 @@ use std::time::Duration;
 use rtcompare::Error;
 use rtcompare::clock::SimulatedClock;
 use rtcompare::service::{
-    self, Call, Framing, LatencyOrigin, LoadOptions, ServiceOptions, ServiceUnresolved,
-    ServiceVerdict, SimulatedPacer, Tcp,
+    self, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions, ServiceUnresolved,
+    ServiceVerdict, Side, SimulatedPacer, Tcp,
 };
 
 const MS: u64 = 1_000_000;
@@ -258,21 +258,26 @@ fn bad_options_are_typed_errors() {
         "{e}"
     );
     // A comparison's windows must each hold enough: 1,000 requests per second in 1 s windows
-    // cannot give p99.9.
-    let so = ServiceOptions::default().window(Duration::from_secs(1));
-    let e = service::compare_with_pacer(&t, &t, &so, &pacer).unwrap_err();
-    match e {
-        Error::WindowTooShort {
-            percentile,
-            needed,
-            min_window,
-            ..
-        } => {
-            assert_eq!(percentile, 0.999);
-            assert_eq!(needed, 10_000);
-            assert_eq!(min_window, Duration::from_secs(10));
+    // cannot give p99.9; interleaved, each lane gets a quarter of a window's requests, so
+    // 5 s windows give each lane 1,250: enough for p99, not for p99.9.
+    for (schedule, window, min) in [(Schedule::Interleaved, 5, 40), (Schedule::Windows, 1, 10)] {
+        let so = ServiceOptions::default()
+            .schedule(schedule)
+            .window(Duration::from_secs(window));
+        let e = service::compare_with_pacer(&t, &t, &so, &pacer).unwrap_err();
+        match e {
+            Error::WindowTooShort {
+                percentile,
+                needed,
+                min_window,
+                ..
+            } => {
+                assert_eq!(percentile, 0.999);
+                assert_eq!(needed, 10_000);
+                assert_eq!(min_window, Duration::from_secs(min), "{schedule:?}");
+            }
+            other => panic!("{other}"),
         }
-        other => panic!("{other}"),
     }
     assert!(matches!(
         service::compare_with_pacer(&t, &t, &ServiceOptions::default().quads(2), &pacer),
@@ -318,29 +323,49 @@ fn compare_on_a_simulated_clock() {
         clock.advance(110_000 + (i * 7_919) % 22_000);
         Ok(())
     });
-    let so = ServiceOptions::default()
-        .load(sim_options().percentiles(&[0.5, 0.9]))
-        .window(Duration::from_millis(200))
-        .quads(6);
-    let r = service::compare_with_pacer(&a, &b, &so, &pacer).unwrap();
-    let p50 = r.percentile(0.5).unwrap();
-    assert_eq!(p50.verdict, ServiceVerdict::AFaster, "{r}");
-    assert!(
-        (p50.estimate.delta - (1.0 - 1.0 / 1.1)).abs() < 0.01,
-        "{p50:?}"
-    );
-    assert_eq!(r.windows.len(), 24);
-    assert_eq!(r.a.windows, 12);
-    let text = r.to_string();
-    assert!(text.contains("A FASTER"), "{text}");
-    let json = serde_json::to_string(&r).unwrap();
-    let back: service::ServiceReport = serde_json::from_str(&json).unwrap();
-    assert_eq!(back.comparisons, r.comparisons);
+    // Interleaved windows hold four lanes of 100 requests each, ABBA windows 200 requests.
+    for (schedule, window_ms, time_windows, due) in [
+        (Schedule::Interleaved, 400, 6, 2_400),
+        (Schedule::Windows, 200, 12, 4_800),
+    ] {
+        let so = ServiceOptions::default()
+            .load(sim_options().percentiles(&[0.5, 0.9]))
+            .schedule(schedule)
+            .window(Duration::from_millis(window_ms))
+            .quads(6);
+        let r = service::compare_with_pacer(&a, &b, &so, &pacer).unwrap();
+        let p50 = r.percentile(0.5).unwrap();
+        assert_eq!(p50.verdict, ServiceVerdict::AFaster, "{r}");
+        assert!(
+            (p50.estimate.delta - (1.0 - 1.0 / 1.1)).abs() < 0.01,
+            "{p50:?}"
+        );
+        assert_eq!(r.windows.len(), 24);
+        assert_eq!(r.a.windows, time_windows);
+        let per_target = if schedule == Schedule::Interleaved { 500.0 } else { 1_000.0 };
+        assert_eq!(r.a.offered_rate, per_target);
+        assert!((r.a.achieved_rate - per_target).abs() < 1.0, "{r}");
+        assert_eq!(r.a.scheduled + r.b.scheduled, due);
+        let text = r.to_string();
+        assert!(text.contains("A FASTER"), "{text}");
+        let json = serde_json::to_string(&r).unwrap();
+        let back: service::ServiceReport = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.comparisons, r.comparisons);
+        assert_eq!(back.windows, r.windows);
+        if schedule == Schedule::Interleaved {
+            // Lanes 0 and 3 of every window are A's, 1 and 2 B's, each a quarter of the window.
+            for w in &r.windows {
+                let side = if w.lane == 0 || w.lane == 3 { Side::A } else { Side::B };
+                assert_eq!((w.index % 4, w.side), (w.lane, side));
+                assert_eq!(w.scheduled, 100);
+            }
+        }
 
-    // A/A: no verdict on any percentile.
-    let r = service::compare_with_pacer(&a, &a, &so, &pacer).unwrap();
-    for c in &r.comparisons {
-        assert!(!c.verdict.is_resolved(), "{r}");
+        // A/A: no verdict on any percentile.
+        let r = service::compare_with_pacer(&a, &a, &so, &pacer).unwrap();
+        for c in &r.comparisons {
+            assert!(!c.verdict.is_resolved(), "{r}");
+        }
     }
 }
 
@@ -366,7 +391,7 @@ fn a_wide_interval_gets_no_verdict() {
     });
     let so = ServiceOptions::default()
         .load(sim_options().percentiles(&[0.5, 0.9]).workers(1))
-        .window(Duration::from_millis(100))
+        .window(Duration::from_millis(400))
         .quads(6)
         .max_relative_half_width(0.001);
     let r = service::compare_with_pacer(&a, &b, &so, &pacer).unwrap();

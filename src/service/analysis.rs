@@ -432,6 +432,76 @@ mod tests {
     }
 
     #[test]
+    fn the_pool_counts_windows_by_their_weights() {
+        let mut rng = Rng::new(5);
+        let raws: Vec<Vec<u64>> = (0..6)
+            .map(|_| (0..40).map(|_| 50 + rng.below(500)).collect())
+            .collect();
+        let windows: Vec<WindowDist> = raws.iter().map(|r| WindowDist::from_raw(r)).collect();
+        let pool = Pool::new(&windows, [0, 2, 3, 5]);
+        let weights = [9, 0, 2, 0, 1, 3];
+        let mut all = Vec::new();
+        for w in [0, 2, 3, 5] {
+            for _ in 0..weights[w] {
+                all.extend_from_slice(&raws[w]);
+            }
+        }
+        let whole = WindowDist::from_raw(&all);
+        for p in [0.01, 0.5, 0.9, 0.99] {
+            assert_eq!(pool.quantile(&weights, p), whole.quantile(p), "{p}");
+        }
+        assert_eq!(pool.quantile(&[0, 5, 0, 0, 7, 0], 0.5), None);
+    }
+
+    /// Windows whose latencies come from two modes in proportions that change from window to
+    /// window (as when the host slows a CPU down for stretches of time): the pooled statistic
+    /// finds a 5 % shift of every latency, and identical lanes none. When the pooled p50 falls
+    /// between the two modes (half the requests slow), the p50 itself is not pinned down and
+    /// the interval says so.
+    #[test]
+    fn pooled_pairs_find_a_shift_in_two_mode_windows() {
+        let (e, floor) = two_mode_comparison(10, 30);
+        // B = A × 20/19: δ = 1 − 19/20 = 5 %.
+        assert!(e.low > 0.03 && e.high < 0.07, "{e:?}");
+        assert!(floor < 0.03, "{floor}");
+        let (e, _) = two_mode_comparison(0, 100);
+        assert!(e.high - e.low > 0.2, "{e:?}");
+    }
+
+    /// 32 interleaved windows of 4 lanes × 100 latencies, each window's share of slow ones
+    /// uniform in `lo..=lo + spread` %, B's lanes 1/19 slower.
+    fn two_mode_comparison(lo: u64, spread: u64) -> (Estimate, f64) {
+        let mut rng = Rng::new(17);
+        let quads = 32;
+        let mut windows = Vec::new();
+        for _ in 0..quads {
+            let slow_share = lo + rng.below(spread + 1);
+            for lane in 0..4 {
+                let b = lane == 1 || lane == 2;
+                let raw: Vec<u64> = (0..100)
+                    .map(|_| {
+                        let base = if rng.below(100) < slow_share { 90_000 } else { 57_000 };
+                        let v = base + rng.below(6_000);
+                        if b { v + v / 19 } else { v }
+                    })
+                    .collect();
+                windows.push(WindowDist::from_raw(&raw));
+            }
+        }
+        let ab: Vec<Pair> = (0..quads)
+            .flat_map(|q| [(4 * q, 4 * q + 1), (4 * q + 3, 4 * q + 2)])
+            .collect();
+        let aa: Vec<Pair> = (0..quads)
+            .flat_map(|q| [(4 * q + 1, 4 * q + 2), (4 * q, 4 * q + 3)])
+            .collect();
+        // A against A (the first and fourth lanes) covers zero.
+        let null: Vec<Pair> = (0..quads).map(|q| (4 * q, 4 * q + 3)).collect();
+        let (n, _) = paired_percentile(&windows, &null, &aa, 0.5, 0.99, 1_000, 3).unwrap();
+        assert!(n.low < 0.0 && n.high > 0.0, "{n:?}");
+        paired_percentile(&windows, &ab, &aa, 0.5, 0.99, 1_000, 3).unwrap()
+    }
+
+    #[test]
     fn relative_half_width_matches_the_runners_two_cases() {
         // p50: +6.2 % [+5.8 %, +7.2 %] as a ratio ≈ 1.066 [1.062, 1.078]: tight.
         let e = Estimate::from_interval(0.062, 0.058, 0.072, 0.95).unwrap();

@@ -14,10 +14,12 @@
 //! Latencies are recorded per time window in lossless HdrHistograms (and kept raw up to
 //! [`RAW_LIMIT`] requests). A run's percentiles (p50, p90, p99, p99.9 by default) get intervals
 //! from a block bootstrap over windows, since neighbouring requests' latencies are correlated.
-//! [`compare`] alternates two targets in ABBA windows at the same rate, pairs neighbouring
-//! windows, and gives each percentile a paired interval of its relative difference, an A/A
-//! noise floor from neighbouring windows of the same target, and a verdict only when the
-//! interval is tight (half-width of the ratio's interval at most 5 % of the ratio by default).
+//! [`compare`] loads two targets at the same rate, by default interleaved (every window's
+//! requests dealt to A and B in turn, [`Schedule::Interleaved`]) or in ABBA windows
+//! ([`Schedule::Windows`]), pairs A's and B's windows, and gives each percentile a paired
+//! interval of its relative difference (pooled window percentiles, bootstrapped over the
+//! pairs), an A/A noise floor, and a verdict only when the interval is tight (half-width of
+//! the ratio's interval at most 5 % of the ratio by default).
 //!
 //! ```no_run
 //! use std::time::Duration;
@@ -27,7 +29,7 @@
 //! let b = Tcp::new("v2", "127.0.0.1:8002", b"GET\n".to_vec(), Framing::Delimiter(b'\n'))?;
 //! let opts = ServiceOptions::default()
 //!     .load(LoadOptions::default().rate(2_000.0).percentiles(&[0.5, 0.9, 0.99]))
-//!     .window(Duration::from_millis(500));
+//!     .window(Duration::from_secs(2));
 //! let report = service::compare(&a, &b, &opts)?;
 //! println!("{report}");
 //! # Ok::<(), rtcompare::Error>(())
@@ -36,7 +38,7 @@
 //! | file | owns | touches the machine? |
 //! |---|---|---|
 //! | `options.rs` | [`LoadOptions`], [`ServiceOptions`] and their checks | no |
-//! | `schedule.rs` | due times, windows, the ABBA order and its pairs | no |
+//! | `schedule.rs` | due times, windows and lanes, the ABBA and interleaved orders and their pairs | no |
 //! | `analysis.rs` | pooled percentiles, block bootstrap over windows, paired percentile comparison | no |
 //! | `pace.rs` | [`Pacer`]: the real clock (sleep, then spin) or a simulated one | clock |
 //! | `target.rs` | [`Target`], [`Call`] (closure), [`Tcp`] (loopback server) | sockets |

@@ -297,12 +297,12 @@ impl ServiceVerdict {
 pub struct PercentileComparison {
     /// The percentile as a fraction.
     pub percentile: f64,
-    /// `δ = 1 − exp(IQM_i ln(A_i / B_i))` over the A/B window pairs (the interquartile mean of
-    /// the log-ratios of their window percentiles), with its paired bootstrap
-    /// interval (positive: A's percentile is lower).
+    /// `δ = 1 − Q_A / Q_B`, the percentile of A's windows of the A/B pairs pooled against
+    /// that of B's, with its paired bootstrap interval over the pairs (positive: A's
+    /// percentile is lower).
     pub estimate: Estimate,
-    /// The A/A noise floor of this percentile from neighbouring windows of the same target
-    /// (fraction).
+    /// The A/A noise floor of this percentile from the A/A pairs (fraction): the comparison's
+    /// level quantile of `|δ*|` over their bootstrap.
     pub noise_floor: f64,
     /// Half-width of the interval of the ratio B/A as a share of the ratio.
     pub relative_half_width: f64,

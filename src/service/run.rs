@@ -97,27 +97,33 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
     })
 }
 
-/// Compares two targets under the same open-loop load on the monotonic clock: alternates them
-/// in ABBA time windows at the same rate, pairs neighbouring A and B windows, and estimates for
-/// each percentile the relative difference `δ = 1 − exp(IQM_i ln(A_i / B_i))` of the window
-/// percentiles (the interquartile mean of the pairs' log-ratios: as indifferent as a median to
-/// the few windows a burst of other work spoiled, but averaging the middle half) with a paired
-/// bootstrap interval over the pairs. Neighbouring windows of the same target (B B inside a
-/// group, A A across groups) give each percentile its A/A noise floor: the `level` quantile
-/// (0.99) of `|δ*|` over the same bootstrap of those pairs.
+/// Compares two targets under the same open-loop load on the monotonic clock, alternating them
+/// at one rate by [`ServiceOptions::schedule`], and estimates for each percentile `p` the
+/// relative difference `δ = 1 − Q_A / Q_B`, where `Q_A` is the `p` percentile of A's paired
+/// windows pooled and `Q_B` that of B's, with a paired bootstrap interval over the pairs (a
+/// replicate draws pairs, in moving blocks when their window ratios are autocorrelated, and
+/// pools both windows of every pair it draws). The A/A pairs give each percentile its noise
+/// floor: the `level` quantile (0.99) of `|δ*|` over the same bootstrap of those pairs.
+///
+/// - [`Schedule::Interleaved`] (the default): each window's requests are dealt, four at a time
+///   in a seeded random order, to four lanes, A's two and B's two, so both targets share every
+///   window; A/B pairs are A's and B's lanes of one window, A/A pairs a mix of one A and one B
+///   lane against the other two.
+/// - [`Schedule::Windows`]: ABBA windows of one target each; A/B pairs are neighbouring A and B
+///   windows, A/A pairs neighbouring windows of one target (B B inside a group, A A across).
 ///
 /// A percentile's verdict is given only when the generator kept up, no request failed or went
 /// unsent, the half-width of the interval of the ratio B/A is at most
 /// [`ServiceOptions::max_relative_half_width`] of the ratio, and the library's verdict rule
 /// ([`decide`]) resolves it against the A/A floor; otherwise "cannot tell" with the reason.
 ///
-/// The schedule: a warm-up of A, a warm-up of B, then `4 × quads` windows of
-/// [`ServiceOptions::window`], each switch of target preceded by an unrecorded
-/// [`ServiceOptions::settle`]; its length is
-/// `2 × warmup + 4 × quads × window + 2 × quads × settle`.
+/// The schedule: interleaved, a warm-up of `2 × warmup` dealing A and B in turn, then `quads`
+/// windows of [`ServiceOptions::window`]; as windows, a warm-up of A, a warm-up of B, then
+/// `4 × quads` windows, each switch of target preceded by an unrecorded
+/// [`ServiceOptions::settle`] (`2 × warmup + 4 × quads × window + 2 × quads × settle` in all).
 ///
-/// Errors: those of [`run`] for the load options, [`Error::WindowTooShort`] when a window holds
-/// too few requests for a percentile, [`Error::InvalidOption`] for fewer than
+/// Errors: those of [`run`] for the load options, [`Error::WindowTooShort`] when a window (or
+/// lane) holds too few requests for a percentile, [`Error::InvalidOption`] for fewer than
 /// [`MIN_QUADS`](crate::service::MIN_QUADS) groups, [`Error::OutOfRange`] for the width bound,
 /// [`Error::NotEnoughData`] when a window recorded no latency at all.
 pub fn compare<A: Target, B: Target>(
@@ -197,21 +203,17 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
         Schedule::Interleaved => interleaved_pairs(so.quads),
         Schedule::Windows => abba_pairs(so.quads),
     };
+    if let Some(w) = dists.iter().position(|d| d.len() == 0) {
+        return Err(Error::NotEnoughData {
+            what: "service comparison",
+            reason: format!(
+                "window {w} recorded no latency (every request failed or went unsent); fix the \
+                 target or lengthen the timeout"
+            ),
+        });
+    }
     let mut comparisons = Vec::with_capacity(o.percentiles.len());
     for (k, &p) in o.percentiles.iter().enumerate() {
-        for &(x, y) in ab.iter().chain(&aa) {
-            for w in [x, y] {
-                if dists[w].len() == 0 {
-                    return Err(Error::NotEnoughData {
-                        what: "service comparison",
-                        reason: format!(
-                            "window {w} recorded no latency (every request failed or went \
-                             unsent); fix the target or lengthen the timeout"
-                        ),
-                    });
-                }
-            }
-        }
         let (estimate, noise_floor) = paired_percentile(
             &dists,
             &ab,
