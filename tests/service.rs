@@ -283,6 +283,17 @@ fn bad_options_are_typed_errors() {
         service::compare_with_pacer(&t, &t, &ServiceOptions::default().quads(2), &pacer),
         Err(Error::InvalidOption { name: "quads", .. })
     ));
+    for d in [-0.01, 1.0, f64::NAN] {
+        assert!(matches!(
+            service::compare_with_pacer(
+                &t,
+                &t,
+                &ServiceOptions::default().min_difference(d),
+                &pacer
+            ),
+            Err(Error::OutOfRange { .. })
+        ));
+    }
     assert!(matches!(
         service::compare_with_pacer(
             &t,
@@ -367,6 +378,38 @@ fn compare_on_a_simulated_clock() {
             assert!(!c.verdict.is_resolved(), "{r}");
         }
     }
+}
+
+/// A real 1 % difference (exact service times on the simulated clock) is below the default
+/// smallest difference a verdict may claim, and resolved once that bar is lowered.
+#[test]
+fn a_small_difference_is_below_the_minimum() {
+    let pacer = SimulatedPacer::new(SimulatedClock::new(1));
+    let clock = pacer.clock().clone();
+    let a = Call::new("a", |i: u64| -> Result<(), String> {
+        clock.advance(100_000 + (i * 7_919) % 200);
+        Ok(())
+    });
+    let b = Call::new("b", |i: u64| -> Result<(), String> {
+        clock.advance(101_000 + (i * 7_919) % 202);
+        Ok(())
+    });
+    let so = ServiceOptions::default()
+        .load(sim_options().percentiles(&[0.5]))
+        .window(Duration::from_millis(200))
+        .quads(6);
+    let r = service::compare_with_pacer(&a, &b, &so, &pacer).unwrap();
+    let c = r.percentile(0.5).unwrap();
+    assert!(
+        matches!(
+            c.verdict,
+            ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference { .. })
+        ),
+        "{r}"
+    );
+    assert!(r.to_string().contains("min_difference"), "{r}");
+    let r = service::compare_with_pacer(&a, &b, &so.min_difference(0.0), &pacer).unwrap();
+    assert_eq!(r.percentile(0.5).unwrap().verdict, ServiceVerdict::AFaster, "{r}");
 }
 
 /// The width rule: a percentile whose ratio interval is wider than the bound gets "cannot

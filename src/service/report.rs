@@ -232,6 +232,15 @@ pub enum ServiceUnresolved {
     /// The interval was tight but the library's verdict rule said no (interval contains zero,
     /// estimate unstable, or within the A/A noise floor).
     Rule(Unresolved),
+    /// Every other bar was cleared, but the difference is no larger than
+    /// [`ServiceOptions::min_difference`]: what two fresh instances of one server differ by
+    /// from one comparison to the next.
+    BelowMinDifference {
+        /// The estimate δ (fraction).
+        delta: f64,
+        /// The bound (fraction).
+        min_difference: f64,
+    },
 }
 
 impl fmt::Display for ServiceUnresolved {
@@ -269,6 +278,17 @@ impl fmt::Display for ServiceUnresolved {
                  miss them"
             ),
             ServiceUnresolved::Rule(u) => write!(f, "{u}"),
+            ServiceUnresolved::BelowMinDifference {
+                delta,
+                min_difference,
+            } => write!(
+                f,
+                "the difference ({:.2}%) is real in this comparison but not above {:.2}%, what \
+                 two instances of one server differ by from one comparison to the next \
+                 (ServiceOptions::min_difference)",
+                100.0 * delta.abs(),
+                100.0 * min_difference
+            ),
         }
     }
 }
@@ -323,7 +343,8 @@ pub struct ServiceReport {
     pub b: TargetSummary,
     /// Per percentile, in the order of the options: estimate, noise floor, verdict.
     pub comparisons: Vec<PercentileComparison>,
-    /// Every measured window in time order (ABBA).
+    /// Every measured window in time order (ABBA), or interleaved every lane of every window
+    /// (lane `l` of window `q` at index `4q + l`).
     pub windows: Vec<WindowSummary>,
     /// Set when the generator could not keep its schedule for one of the targets.
     pub generator_behind: Option<GeneratorBehind>,

@@ -1,4 +1,4 @@
-//! [`run`] (one target under load) and [`compare`] (two targets in ABBA time windows): the
+//! [`run`] (one target under load) and [`compare`] (two targets under one load): the
 //! schedule, the load, and the analysis of what it recorded.
 
 use hdrhistogram::Histogram;
@@ -114,8 +114,9 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
 ///
 /// A percentile's verdict is given only when the generator kept up, no request failed or went
 /// unsent, the half-width of the interval of the ratio B/A is at most
-/// [`ServiceOptions::max_relative_half_width`] of the ratio, and the library's verdict rule
-/// ([`decide`]) resolves it against the A/A floor; otherwise "cannot tell" with the reason.
+/// [`ServiceOptions::max_relative_half_width`] of the ratio, the library's verdict rule
+/// ([`decide`]) resolves it against the A/A floor, and `|δ|` exceeds
+/// [`ServiceOptions::min_difference`]; otherwise "cannot tell" with the reason.
 ///
 /// The schedule: interleaved, a warm-up of `2 × warmup` dealing A and B in turn, then `quads`
 /// windows of [`ServiceOptions::window`]; as windows, a warm-up of A, a warm-up of B, then
@@ -250,9 +251,15 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
             })
         } else {
             match decide(&estimate, noise_floor, HISTOGRAM_RESOLUTION) {
+                Verdict::CannotTell(u) => ServiceVerdict::CannotTell(ServiceUnresolved::Rule(u)),
+                _ if estimate.delta.abs() <= so.min_difference => {
+                    ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference {
+                        delta: estimate.delta,
+                        min_difference: so.min_difference,
+                    })
+                }
                 Verdict::AFaster => ServiceVerdict::AFaster,
                 Verdict::BFaster => ServiceVerdict::BFaster,
-                Verdict::CannotTell(u) => ServiceVerdict::CannotTell(ServiceUnresolved::Rule(u)),
             }
         };
         comparisons.push(PercentileComparison {
