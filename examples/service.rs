@@ -603,7 +603,12 @@ fn main() -> Res<()> {
         .flatten();
     let mode = args
         .iter()
-        .find(|a| !matches!(a.as_str(), "--json" | "--no-nice" | "--no-pin" | "--windows"))
+        .find(|a| {
+            !matches!(
+                a.as_str(),
+                "--json" | "--no-nice" | "--no-pin" | "--windows"
+            )
+        })
         .map(String::as_str);
     match mode {
         None => default_run(json_out),

@@ -353,7 +353,11 @@ fn compare_on_a_simulated_clock() {
         );
         assert_eq!(r.windows.len(), 24);
         assert_eq!(r.a.windows, time_windows);
-        let per_target = if schedule == Schedule::Interleaved { 500.0 } else { 1_000.0 };
+        let per_target = if schedule == Schedule::Interleaved {
+            500.0
+        } else {
+            1_000.0
+        };
         assert_eq!(r.a.offered_rate, per_target);
         assert!((r.a.achieved_rate - per_target).abs() < 1.0, "{r}");
         assert_eq!(r.a.scheduled + r.b.scheduled, due);
@@ -366,7 +370,11 @@ fn compare_on_a_simulated_clock() {
         if schedule == Schedule::Interleaved {
             // Lanes 0 and 3 of every window are A's, 1 and 2 B's, each a quarter of the window.
             for w in &r.windows {
-                let side = if w.lane == 0 || w.lane == 3 { Side::A } else { Side::B };
+                let side = if w.lane == 0 || w.lane == 3 {
+                    Side::A
+                } else {
+                    Side::B
+                };
                 assert_eq!((w.index % 4, w.side), (w.lane, side));
                 assert_eq!(w.scheduled, 100);
             }
@@ -409,7 +417,11 @@ fn a_small_difference_is_below_the_minimum() {
     );
     assert!(r.to_string().contains("min_difference"), "{r}");
     let r = service::compare_with_pacer(&a, &b, &so.min_difference(0.0), &pacer).unwrap();
-    assert_eq!(r.percentile(0.5).unwrap().verdict, ServiceVerdict::AFaster, "{r}");
+    assert_eq!(
+        r.percentile(0.5).unwrap().verdict,
+        ServiceVerdict::AFaster,
+        "{r}"
+    );
 }
 
 /// The width rule: a percentile whose ratio interval is wider than the bound gets "cannot

@@ -480,7 +480,11 @@ mod tests {
                 let b = lane == 1 || lane == 2;
                 let raw: Vec<u64> = (0..100)
                     .map(|_| {
-                        let base = if rng.below(100) < slow_share { 90_000 } else { 57_000 };
+                        let base = if rng.below(100) < slow_share {
+                            90_000
+                        } else {
+                            57_000
+                        };
                         let v = base + rng.below(6_000);
                         if b { v + v / 19 } else { v }
                     })

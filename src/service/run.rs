@@ -70,7 +70,10 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
     o.check_run()?;
     let k = windows_in(o.duration, o.window);
     let mut parts = vec![Part::single(o.warmup, Which::A, false)];
-    parts.extend(std::iter::repeat_n(Part::single(o.window, Which::A, true), k));
+    parts.extend(std::iter::repeat_n(
+        Part::single(o.window, Which::A, true),
+        k,
+    ));
     let Executed {
         plan,
         rec,

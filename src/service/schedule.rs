@@ -156,7 +156,7 @@ pub(crate) fn plan(
             j = 0;
         }
         let lanes = segments[s].lanes;
-        if j % lanes == 0 {
+        if j.is_multiple_of(lanes) {
             order.clear();
             order.extend(0..lanes);
             // Fisher–Yates.
