@@ -18,6 +18,9 @@
 //!   latency from the send) at the same mean rate; prints both p99s.
 //! * `-- --ceiling` (about 40 s): the generator's own ceiling, the highest rate at which the
 //!   send lag's p99 stays within its bound, for a closure and for the TCP target.
+//! * `-- --noise` (about 40 s): where the noise of a p50 comparison comes from here: A/A
+//!   comparisons in ABBA windows and interleaved, one server's latency quantiles, and the
+//!   handler alone timed in blocks of 100 calls (not pinned; `taskset -c 1` pins it all).
 //! * `--json` after any of them prints one JSON object instead of the text.
 //!
 //! The default run and the self-test pin the whole process (servers and generator) to its
@@ -377,6 +380,118 @@ fn selftest(json_out: bool) -> Res<()> {
     Ok(())
 }
 
+/// Standard deviation (population) of `v`.
+fn sd(v: &[f64]) -> f64 {
+    let m = v.iter().sum::<f64>() / v.len().max(1) as f64;
+    (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len().max(1) as f64).sqrt()
+}
+
+/// The `q` quantile of sorted `v` (nearest rank).
+fn at(v: &[f64], q: f64) -> f64 {
+    v[((q * v.len() as f64) as usize).min(v.len() - 1)]
+}
+
+/// Where the noise of a p50 comparison comes from on this machine: A/A comparisons of two
+/// servers with the same handler, in ABBA windows (the spread of one window's p50 at two
+/// rates) and interleaved (the spread of the ratio of two lanes of the same window); one
+/// server's latency quantiles; and the handler alone, timed in-process, in blocks of 100
+/// calls.
+fn noise(json_out: bool) -> Res<()> {
+    let ln_p50 = |w: &service::WindowSummary| w.percentiles_ns[0].unwrap_or(f64::NAN).ln();
+    let aa = |schedule: Schedule, rate: f64, window_ms: u64, seed: u64| -> Res<_> {
+        let a = Server::start(Handler::Manual, Behaviour::default())?;
+        let b = Server::start(Handler::Manual, Behaviour::default())?;
+        let o = selftest_options(seed)
+            .load(
+                LoadOptions::default()
+                    .rate(rate)
+                    .warmup(Duration::from_millis(500))
+                    .workers(4)
+                    .percentiles(&[0.5])
+                    .seed(seed),
+            )
+            .schedule(schedule)
+            .window(Duration::from_millis(window_ms));
+        Ok(service::compare(&a.target("A")?, &b.target("B")?, &o)?)
+    };
+    let mut out = serde_json::Map::new();
+    // ABBA windows of 50 ms: the spread of one window's p50, at 100 and 400 requests a window.
+    for rate in [2_000.0, 8_000.0] {
+        let r = aa(Schedule::Windows, rate, 50, 1)?;
+        let v: Vec<f64> = r.windows.iter().map(ln_p50).collect();
+        out.insert(format!("windows_{rate}_sd_ln_p50"), json!(sd(&v)));
+    }
+    // Interleaved windows of 200 ms at 2,000/s: the two targets' lanes of one window.
+    let r = aa(Schedule::Interleaved, 2_000.0, 200, 1)?;
+    let lanes: Vec<f64> = r.windows.iter().map(ln_p50).collect();
+    let same_window: Vec<f64> = lanes
+        .chunks(4)
+        .flat_map(|g| [g[0] - g[1], g[3] - g[2]])
+        .collect();
+    out.insert(
+        "interleaved_sd_ln_lane_ratio".into(),
+        json!(sd(&same_window)),
+    );
+    // One server alone at 2,000/s: its latency distribution.
+    let s = Server::start(Handler::Manual, Behaviour::default())?;
+    let r = service::run(
+        &s.target("one")?,
+        &LoadOptions::default()
+            .rate(2_000.0)
+            .workers(4)
+            .duration(Duration::from_secs(3))
+            .window(Duration::from_millis(100))
+            .warmup(Duration::from_millis(500))
+            .percentiles(&[0.5]),
+    )?;
+    drop(s);
+    let mut lat: Vec<f64> = r
+        .latencies_ns
+        .unwrap_or_default()
+        .iter()
+        .map(|&v| v as f64 / 1e3)
+        .collect();
+    lat.sort_by(f64::total_cmp);
+    let qs = [0.1, 0.2, 0.3, 0.5, 0.7, 0.9];
+    if !lat.is_empty() {
+        out.insert(
+            "server_latency_us".into(),
+            json!(qs.iter().map(|&q| (q, at(&lat, q))).collect::<Vec<_>>()),
+        );
+    }
+    // The handler alone, 6,000 calls back to back: the share of fast calls per block of 100,
+    // "fast" meaning within 20 % of the 10th percentile.
+    let mut text = String::new();
+    let mut took = Vec::with_capacity(6_000);
+    for _ in 0..6_000 {
+        let t = Instant::now();
+        respond(Handler::Manual, "12345\n", &mut text);
+        took.push(t.elapsed().as_nanos() as f64 / 1e3);
+    }
+    let mut sorted = took.clone();
+    sorted.sort_by(f64::total_cmp);
+    let cut = 1.2 * at(&sorted, 0.1);
+    let blocks: Vec<usize> = took
+        .chunks(100)
+        .map(|c| c.iter().filter(|&&t| t < cut).count())
+        .collect();
+    out.insert(
+        "handler_us".into(),
+        json!(qs.iter().map(|&q| (q, at(&sorted, q))).collect::<Vec<_>>()),
+    );
+    out.insert("handler_fast_below_us".into(), json!(cut));
+    out.insert("handler_fast_per_100_calls".into(), json!(blocks));
+    out.insert("load_average".into(), load_average_json());
+    if json_out {
+        println!("{}", serde_json::Value::Object(out));
+    } else {
+        for (k, v) in &out {
+            println!("{k}: {v}");
+        }
+    }
+    Ok(())
+}
+
 fn verdict_word(v: &ServiceVerdict) -> String {
     match v {
         ServiceVerdict::AFaster => "A faster".into(),
@@ -589,7 +704,7 @@ fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json_out = args.iter().any(|a| a == "--json");
     let flag = |f: &str| args.iter().any(|a| a == f);
-    let comparing = !(flag("--omission") || flag("--ceiling"));
+    let comparing = !(flag("--omission") || flag("--ceiling") || flag("--noise"));
     if flag("--selftest") && !flag("--no-nice") {
         let nice = raise_priority();
         if !json_out {
@@ -615,9 +730,10 @@ fn main() -> Res<()> {
         Some("--selftest") => selftest(json_out),
         Some("--omission") => omission(json_out),
         Some("--ceiling") => ceiling(json_out),
+        Some("--noise") => noise(json_out),
         Some(other) => Err(format!(
-            "unknown argument {other:?}; use --selftest, --omission, --ceiling, and --json, \
-             --windows, --no-pin, --no-nice"
+            "unknown argument {other:?}; use --selftest, --omission, --ceiling, --noise, and \
+             --json, --windows, --no-pin, --no-nice"
         )
         .into()),
     }
