@@ -169,54 +169,6 @@ pub(crate) fn pooled_percentile(
     }))
 }
 
-/// Every latency of some windows in one sorted list, each entry remembering its window, so
-/// that the pooled percentile of any multiset of those windows (a bootstrap replicate) is one
-/// scan.
-#[derive(Debug, Clone)]
-struct Pool {
-    /// `(value, window, count)` in increasing order of value.
-    entries: Vec<(u64, u32, u64)>,
-}
-
-impl Pool {
-    /// The latencies of `windows[w]` for every `w` in `members`.
-    fn new(windows: &[WindowDist], members: impl IntoIterator<Item = usize>) -> Self {
-        let mut entries = Vec::new();
-        for w in members {
-            let d = &windows[w];
-            let mut before = 0;
-            for (&v, &c) in d.values.iter().zip(&d.cum) {
-                entries.push((v, w as u32, c - before));
-                before = c;
-            }
-        }
-        entries.sort_unstable_by_key(|e| e.0);
-        Pool { entries }
-    }
-
-    /// The `p` percentile of the pool with window `w` counted `weights[w]` times (the rank
-    /// rule of [`WindowDist::quantile`]); `None` when the weighted pool is empty.
-    fn quantile(&self, weights: &[u64], p: f64) -> Option<u64> {
-        let n: u64 = self
-            .entries
-            .iter()
-            .map(|&(_, w, c)| weights[w as usize] * c)
-            .sum();
-        if n == 0 {
-            return None;
-        }
-        let rank = rank(p, n);
-        let mut seen = 0;
-        for &(v, w, c) in &self.entries {
-            seen += weights[w as usize] * c;
-            if seen >= rank {
-                return Some(v);
-            }
-        }
-        self.entries.last().map(|e| e.0)
-    }
-}
-
 /// `1 − x / y`, the relative difference of two pooled percentiles; `None` when `y` is zero.
 fn relative(x: u64, y: u64) -> Option<f64> {
     (y > 0).then(|| 1.0 - x as f64 / y as f64)
@@ -239,17 +191,29 @@ fn paired_pooled(
         what: "paired ratio of pooled window percentiles",
         reason,
     };
-    let first = Pool::new(windows, pairs.iter().map(|x| x.0));
-    let second = Pool::new(windows, pairs.iter().map(|x| x.1));
-    let mut weights = vec![0u64; windows.len()];
-    for &(x, y) in pairs {
-        weights[x] += 1;
-        weights[y] += 1;
-    }
-    let (Some(qx), Some(qy)) = (first.quantile(&weights, p), second.quantile(&weights, p)) else {
+    let mut union: Vec<u64> = pairs
+        .iter()
+        .flat_map(|&(x, y)| [x, y])
+        .flat_map(|w| windows[w].values.iter().copied())
+        .collect();
+    union.sort_unstable();
+    union.dedup();
+    if union.is_empty() {
         return Err(undefined("the windows of the pairs hold no latency".into()));
+    }
+    // Window multiplicities of the first and of the second windows of the drawn pairs.
+    let mut wx = vec![0u64; windows.len()];
+    let mut wy = vec![0u64; windows.len()];
+    let both = |wx: &[u64], wy: &[u64]| {
+        pooled_quantile(windows, wx, &union, p)
+            .zip(pooled_quantile(windows, wy, &union, p))
+            .and_then(|(x, y)| relative(x, y))
     };
-    let delta = relative(qx, qy).ok_or_else(|| {
+    for &(x, y) in pairs {
+        wx[x] += 1;
+        wy[y] += 1;
+    }
+    let delta = both(&wx, &wy).ok_or_else(|| {
         undefined(format!(
             "the pooled p{} of the second windows is 0 ns",
             100.0 * p
@@ -261,15 +225,14 @@ fn paired_pooled(
     let mut reps = Vec::with_capacity(resamples);
     for _ in 0..resamples {
         moving_block_indices(&mut rng, n, block, &mut idx)?;
-        weights.iter_mut().for_each(|w| *w = 0);
+        wx.iter_mut().for_each(|w| *w = 0);
+        wy.iter_mut().for_each(|w| *w = 0);
         for &k in &idx {
-            weights[pairs[k].0] += 1;
-            weights[pairs[k].1] += 1;
+            wx[pairs[k].0] += 1;
+            wy[pairs[k].1] += 1;
         }
         // A replicate whose second windows pool to 0 ns has no ratio; it is left out.
-        if let (Some(x), Some(y)) = (first.quantile(&weights, p), second.quantile(&weights, p))
-            && let Some(d) = relative(x, y)
-        {
+        if let Some(d) = both(&wx, &wy) {
             reps.push(d);
         }
     }
@@ -429,28 +392,6 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(a.value, c.value);
-    }
-
-    #[test]
-    fn the_pool_counts_windows_by_their_weights() {
-        let mut rng = Rng::new(5);
-        let raws: Vec<Vec<u64>> = (0..6)
-            .map(|_| (0..40).map(|_| 50 + rng.below(500)).collect())
-            .collect();
-        let windows: Vec<WindowDist> = raws.iter().map(|r| WindowDist::from_raw(r)).collect();
-        let pool = Pool::new(&windows, [0, 2, 3, 5]);
-        let weights = [9, 0, 2, 0, 1, 3];
-        let mut all = Vec::new();
-        for w in [0, 2, 3, 5] {
-            for _ in 0..weights[w] {
-                all.extend_from_slice(&raws[w]);
-            }
-        }
-        let whole = WindowDist::from_raw(&all);
-        for p in [0.01, 0.5, 0.9, 0.99] {
-            assert_eq!(pool.quantile(&weights, p), whole.quantile(p), "{p}");
-        }
-        assert_eq!(pool.quantile(&[0, 5, 0, 0, 7, 0], 0.5), None);
     }
 
     /// Windows whose latencies come from two modes in proportions that change from window to
