@@ -291,8 +291,8 @@ const WEIGHT_SCALE: f64 = (1u64 << 62) as f64;
 /// steady state), and every absent id keeps probability ∝ its weight.
 ///
 /// The set keeps the absent head ids in classes by weight: class c holds the weights in
-/// [2⁶³⁻ᶜ, 2⁶⁴⁻ᶜ) (c = the weight's leading zeros), so a class is drawn by a walk over the
-/// classes' totals and an id inside it by rejection that accepts at least half the time.
+/// [2⁶³⁻ᶜ, 2⁶⁴⁻ᶜ) (c = the weight's leading zeros), so a class is drawn from the running totals of the
+/// classes' weights and an id inside it by rejection that accepts at least half the time.
 /// Inserting or removing an id is a swap-remove or a push: O(1). A weight is kept as its
 /// class and a 16-bit acceptance within the class, a ∈ [2¹⁵, 2¹⁶) (the weight's top 16
 /// bits), and counts in the totals as a × 2⁴⁸⁻ᶜ: Zipf's weights to within 2⁻¹⁵ of
@@ -481,28 +481,32 @@ impl AbsentHead {
         if all == 0 {
             return None;
         }
-        let mut u = rng.below(all);
+        let u = rng.below(all);
         if u >= self.total {
             return None;
         }
-        // From the lightest class: under skew the absent mass sits in the light ones.
-        for c in self.classes.clone().rev() {
-            let t = self.totals[c];
-            if u < t {
-                let (from, n) = (self.start[c] as usize, u64::from(self.count[c]));
-                loop {
-                    // One word: the member from its high half (× n), the acceptance from
-                    // the top 16 bits of the low half.
-                    let m = u128::from(rng.next_u64()) * u128::from(n);
-                    let e = self.members[from + (m >> 64) as usize];
-                    if ((m as u64) >> 48) < u64::from(e >> 16) {
-                        return Some(e & 0xFFFF);
-                    }
-                }
-            }
-            u -= t;
+        // The class whose running total (from the lightest: under skew the absent mass
+        // sits in the light ones) first exceeds u, counted without a branch: the classes
+        // whose running total is at most u are skipped. The last total is `total` > u.
+        let (lo, hi) = (*self.classes.start(), *self.classes.end());
+        let mut sum = 0u64;
+        let mut skipped = 0usize;
+        for &t in self.totals[lo..=hi].iter().rev() {
+            sum += t;
+            skipped += usize::from(sum <= u);
         }
-        None
+        let c = hi - skipped;
+        debug_assert!(self.count[c] > 0, "a class with weight has members");
+        let (from, n) = (self.start[c] as usize, u64::from(self.count[c]));
+        loop {
+            // One word: the member from its high half (× n), the acceptance from the top
+            // 16 bits of the low half.
+            let m = u128::from(rng.next_u64()) * u128::from(n);
+            let e = self.members[from + (m >> 64) as usize];
+            if ((m as u64) >> 48) < u64::from(e >> 16) {
+                return Some(e & 0xFFFF);
+            }
+        }
     }
 }
 
