@@ -113,13 +113,22 @@ fn dense_key_spaces_are_valid_on_the_mix_and_reproducible() {
 
 #[test]
 fn zipf_exponent_is_fitted_back_within_005() {
+    // Four seeds per cell. Over 40 seeds per cell (480 streams) the largest miss was 0.044
+    // and the mean bias at most 0.006; the fit before it divided hits by the time present
+    // ran 0.035 high at s = 0.8 with 10³ keys and missed ±0.05 in 8 of the 480.
     for s in [0.8, 1.1, 1.5] {
         for mix in [Mix::churn(), Mix::read_heavy()] {
             for steady in [1_000, 100_000] {
-                let spec = Spec::default().steady_size(steady).zipf(s).mix(mix).seed(5);
-                let sum = spec.stream(100_000).unwrap().summary();
-                let fitted = sum.fitted_exponent.expect("enough hits to fit");
-                assert!((fitted - s).abs() <= 0.05, "{spec}: fitted {fitted}");
+                for seed in [5, 6, 7, 8] {
+                    let spec = Spec::default()
+                        .steady_size(steady)
+                        .zipf(s)
+                        .mix(mix)
+                        .seed(seed);
+                    let sum = spec.stream(100_000).unwrap().summary();
+                    let fitted = sum.fitted_exponent.expect("enough hits to fit");
+                    assert!((fitted - s).abs() <= 0.05, "{spec}: fitted {fitted}");
+                }
             }
         }
     }
