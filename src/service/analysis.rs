@@ -253,9 +253,9 @@ fn paired_pooled(
 ///
 /// Pooling, not a mean or median of per-pair ratios: a window of a hundred requests pins its
 /// own p50 down poorly when the latency distribution has two modes (on the development
-/// machine the host switched the handler between 27 µs and 40 µs for stretches of 0.1–1 s, and
-/// the p50 of a window straddling both jumped by 13 % between neighbours), while the p50 of
-/// all pairs pooled rests on every request.
+/// machine the host ran the handler at 27 µs or at 37–46 µs for stretches of milliseconds to
+/// tenths of a second, and the log of a 100-request window's p50 had a standard deviation of
+/// 0.10–0.16), while the p50 of all pairs pooled rests on every request.
 pub(crate) fn paired_percentile(
     windows: &[WindowDist],
     ab: &[Pair],

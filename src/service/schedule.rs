@@ -15,8 +15,8 @@ pub(crate) enum Which {
 
 /// A stretch of the schedule: `[start_ns, end_ns)` from the start, one target, and the
 /// measured window it records into (`None`: warm-up, discarded). Segments that share their
-/// stretch of time are the lanes of one part: the stretch's requests are dealt to them in
-/// turn, request `j` of the stretch to lane `j mod lanes`.
+/// stretch of time are the lanes of one part: the stretch's requests are dealt to them
+/// `lanes` at a time, each lane once per run in a seeded order ([`plan`]).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Segment {
     pub start_ns: u64,
