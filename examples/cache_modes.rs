@@ -84,6 +84,7 @@ fn verdict(r: &Report) -> String {
             Unresolved::Unstable { .. } => "cannot tell: unstable".into(),
             Unresolved::WithinNoiseFloor { .. } => "cannot tell: within the noise floor".into(),
             Unresolved::BelowQuantization { .. } => "cannot tell: below quantization".into(),
+            other => format!("cannot tell: {other}"),
         },
     }
 }

@@ -318,6 +318,19 @@ pub fn check<'a>(
     expectation: Expectation,
     options: &GateOptions,
 ) -> Result<Report, GateFailure> {
+    let caller = std::panic::Location::caller();
+    check_at(None, caller, candidate, baseline, expectation, options)
+}
+
+/// [`check`], with the pool's key when [`run`] has already counted it.
+fn check_at<'a>(
+    key: Option<String>,
+    caller: &std::panic::Location<'_>,
+    candidate: impl IntoCandidate<'a>,
+    baseline: impl IntoCandidate<'a>,
+    expectation: Expectation,
+    options: &GateOptions,
+) -> Result<Report, GateFailure> {
     let name = gate_name(options);
     let fail = |error| GateFailure::Measurement {
         name: name.clone(),
@@ -336,12 +349,21 @@ pub fn check<'a>(
             .max_processes(options.processes)
             .target(0.0, 0.0)
             .compare(opts.clone());
-        let run = pool::run_detailed(&pool_options, move |ctx| {
+        let key = key.unwrap_or_else(|| pool::enter(&pool::base_key(&pool_options, caller)));
+        let run = pool::run_keyed(&key, &pool_options, move |ctx| {
             let a = candidate.into_candidate("candidate");
             let b = baseline.into_candidate("baseline");
             compare_exclusive(a, b, ctx.options())
         })
-        .map_err(fail)?;
+        .map_err(&fail)?;
+        if run.reports.is_empty() {
+            // A pool child started for another pool passed through this one.
+            return Err(fail(Error::invalid_option(
+                "processes",
+                "this process is a pool child started for another pooled comparison, so this \
+                 gate did not measure; gate::run and the gate macros pass such gates by",
+            )));
+        }
         // The report kept is the process whose delta is the median; the gate rests on the
         // pooled result, carried beside it.
         let mut by_delta: Vec<&Report> = run.reports.iter().collect();
@@ -415,15 +437,23 @@ pub fn run<'a>(
     expectation: Expectation,
     options: &GateOptions,
 ) -> Result<Option<Report>, GateFailure> {
-    // A pool child started for another gate passes this one without measuring.
-    if pool::is_child_for(&pool::call_site(std::panic::Location::caller())) == Some(false) {
+    let caller = std::panic::Location::caller();
+    // A pooled gate is counted as its pool would count it, so that a gate in a loop finds
+    // its own children (see `pool::run`).
+    let key = (options.processes > 1).then(|| pool::enter(&pool::call_site(caller)));
+    // A pool child started for another pool passes this gate without measuring.
+    let elsewhere = match &key {
+        Some(key) => pool::is_child_for(key) == Some(false),
+        None => pool::is_child_for("").is_some(),
+    };
+    if elsewhere {
         return Ok(None);
     }
     if let Err(skip) = skip_reason(options) {
         eprintln!("rtcompare gate {:?} skipped: {skip}", gate_name(options));
         return Ok(None);
     }
-    check(candidate, baseline, expectation, options).map(Some)
+    check_at(key, caller, candidate, baseline, expectation, options).map(Some)
 }
 
 /// The body of the assertion macros: [`run`], panicking with the full [`GateFailure`] message

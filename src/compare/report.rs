@@ -463,6 +463,14 @@ pub struct ProcessInfo {
     pub env_padding_bytes: usize,
     /// Which fixture it built first, if it built them through the pool.
     pub build_order: Option<BuildOrder>,
+    /// Bytes of heap filler allocated before `main` (the early perturbation; 0 when none
+    /// ran), which moves the fixtures a program builds before calling the pool.
+    #[serde(default)]
+    pub early_filler_bytes: u64,
+    /// Bytes of address space mapped before `main` to move later large blocks relative to
+    /// 2 MiB pages (0 when none).
+    #[serde(default)]
+    pub early_mapping_bytes: u64,
 }
 
 impl fmt::Display for ProcessInfo {
@@ -476,6 +484,14 @@ impl fmt::Display for ProcessInfo {
             self.perturbation_seed,
             self.env_padding_bytes
         )?;
+        if self.early_filler_bytes + self.early_mapping_bytes > 0 {
+            write!(
+                f,
+                ", {:.1} MiB of filler and {:.2} MiB of mapping before main",
+                self.early_filler_bytes as f64 / (1u64 << 20) as f64,
+                self.early_mapping_bytes as f64 / (1u64 << 20) as f64
+            )?;
+        }
         match self.build_order {
             Some(BuildOrder::AFirst) => f.write_str(", A's fixture built first"),
             Some(BuildOrder::BFirst) => f.write_str(", B's fixture built first"),

@@ -57,6 +57,7 @@
 mod interrupt;
 mod perturb;
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -102,6 +103,12 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// Pools started by this process, numbering their files.
 static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many pools this process has entered per call site (or per [`PoolOptions::key`]). A
+/// child re-runs the program from the start and counts the same way, so the n-th pool of a
+/// site in the parent is the n-th in every child: a pool in a loop, or in a helper called from
+/// two places, finds its own children.
+static OCCURRENCES: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
 
 /// Progress of a pooled run, reported after every process.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,6 +158,16 @@ pub struct PoolOptions {
     /// Perturb every child's heap and environment (default true). Off only to measure what
     /// the perturbation does.
     pub perturb: bool,
+    /// Names the pool for its children instead of its call site (default `None`). Children
+    /// find their pool by call site and by how many pools of that site ran before it; give a
+    /// key when that count can differ between runs of the program (pools started from threads,
+    /// or in an order that depends on the input or the clock).
+    pub key: Option<String>,
+    /// Runs to [`max_processes`](Self::max_processes) even when the first stage says the
+    /// precision target is out of reach (default false: the run stops after the first stage
+    /// and says how many processes the target would need; see
+    /// [`plan_processes`](crate::stats::plan_processes)).
+    pub run_to_cap: bool,
 }
 
 impl Default for PoolOptions {
@@ -168,6 +185,8 @@ impl Default for PoolOptions {
             args: None,
             cancel: None,
             perturb: true,
+            key: None,
+            run_to_cap: false,
         }
     }
 }
@@ -187,6 +206,8 @@ impl fmt::Debug for PoolOptions {
             .field("args", &self.args)
             .field("cancel", &self.cancel)
             .field("perturb", &self.perturb)
+            .field("key", &self.key)
+            .field("run_to_cap", &self.run_to_cap)
             .finish()
     }
 }
@@ -273,6 +294,17 @@ impl PoolOptions {
         self.perturb = on;
         self
     }
+    /// Sets [`key`](Self::key). An empty key or one holding a tab or newline is refused by
+    /// [`run`] ([`Error::InvalidOption`]).
+    pub fn key(mut self, key: &str) -> Self {
+        self.key = Some(key.to_string());
+        self
+    }
+    /// Sets [`run_to_cap`](Self::run_to_cap).
+    pub fn run_to_cap(mut self, on: bool) -> Self {
+        self.run_to_cap = on;
+        self
+    }
 
     fn check(&self) -> Result<()> {
         if self.first_stage < MIN_PROCESSES {
@@ -301,6 +333,14 @@ impl PoolOptions {
         }
         if !(self.level > 0.0 && self.level < 1.0) {
             return Err(Error::out_of_range("level", self.level, "0 < level < 1"));
+        }
+        if let Some(key) = &self.key
+            && (key.is_empty() || key.contains(['\t', '\n']))
+        {
+            return Err(Error::invalid_option(
+                "key",
+                format!("a pool key must be non-empty and hold no tab or newline; got {key:?}"),
+            ));
         }
         if self.process_timeout.is_zero() {
             return Err(Error::invalid_option(
@@ -397,31 +437,49 @@ pub fn run_detailed(
     options: &PoolOptions,
     f: impl FnOnce(&mut Child) -> Result<Report>,
 ) -> Result<PoolRun> {
-    run_detailed_at(&call_site(std::panic::Location::caller()), options, f)
+    let key = enter(&base_key(options, std::panic::Location::caller()));
+    run_keyed(&key, options, f)
 }
 
-/// [`run_detailed`] for a named call site: several pools started from one place in the code
-/// (the cells of a [`workload::Suite`](crate::workload::Suite)) tell their children apart by
-/// a suffix of the site.
-pub(crate) fn run_detailed_at(
-    site: &str,
+/// The name a pool's children know it by, before its occurrence is counted: the user's
+/// [`PoolOptions::key`], or the call site.
+pub(crate) fn base_key(options: &PoolOptions, caller: &std::panic::Location<'_>) -> String {
+    match &options.key {
+        Some(key) => format!("key {key}"),
+        None => call_site(caller),
+    }
+}
+
+/// Counts one more pool at `base` in this process and returns its full key, `base#n` for the
+/// n-th (from 0). Parent and children count alike, so the key names the same pool in both.
+pub(crate) fn enter(base: &str) -> String {
+    let mut seen = OCCURRENCES.lock().unwrap_or_else(|e| e.into_inner());
+    let n = seen.entry(base.to_string()).or_insert(0);
+    let key = format!("{base}#{n}");
+    *n += 1;
+    key
+}
+
+/// [`run_detailed`] for a pool whose full key is known (the cells of a
+/// [`workload::Suite`](crate::workload::Suite) add a suffix per cell to the suite's key).
+pub(crate) fn run_keyed(
+    key: &str,
     options: &PoolOptions,
     f: impl FnOnce(&mut Child) -> Result<Report>,
 ) -> Result<PoolRun> {
-    let site = site.to_string();
     if let Some(spec) = ChildSpec::from_env() {
-        if spec.site == site {
+        if spec.site == key {
             child_main(spec, options, f);
         }
-        // A child started for another call site passes through this one without measuring:
-        // its output is discarded, and the program must reach the site it was started for.
+        // A child started for another pool passes through this one without measuring: its
+        // output is discarded, and the program must reach the pool it was started for.
         return passing_through(&spec.site);
     }
-    parent_main(&site, options)
+    parent_main(key, options)
 }
 
-/// The stand-in result of a call site that a child process passes on its way to the one it
-/// was started for: no process ran, the verdict is "cannot tell".
+/// The stand-in result of a pool that a child process passes on its way to the one it was
+/// started for: no process ran, the verdict is "cannot tell".
 fn passing_through(other: &str) -> Result<PoolRun> {
     let zero = crate::Estimate::from_interval(0.0, 0.0, 0.0, 0.95)?;
     let mut pooled = stats::combine(&[zero; MIN_PROCESSES], 0.95)?;
@@ -430,7 +488,7 @@ fn passing_through(other: &str) -> Result<PoolRun> {
     pooled.half_widths.clear();
     pooled.warnings = vec![PoolWarning::ProcessFailed {
         index: 0,
-        reason: format!("not run: this process was started for the pooled comparison at {other}"),
+        reason: format!("not run: this process was started for the pooled comparison {other}"),
     }];
     Ok(PoolRun {
         pooled,
@@ -441,9 +499,10 @@ fn passing_through(other: &str) -> Result<PoolRun> {
     })
 }
 
-/// Whether this process is a pool child started for the call site `site` (`file:line:col`).
-pub(crate) fn is_child_for(site: &str) -> Option<bool> {
-    ChildSpec::from_env().map(|s| s.site == site)
+/// Whether this process is a pool child started for the pool `key` (a full key from
+/// [`enter`]); `None` in a process that is no pool child.
+pub(crate) fn is_child_for(key: &str) -> Option<bool> {
+    ChildSpec::from_env().map(|s| s.site == key)
 }
 
 pub(crate) fn call_site(l: &std::panic::Location<'_>) -> String {
@@ -494,13 +553,20 @@ struct ChildSpec {
     site: String,
     path: PathBuf,
     spawned_ns: u64,
+    /// Whether the child perturbs its layout ([`PoolOptions::perturb`]); read before `main` by
+    /// the early perturbation, which cannot see the options.
+    perturb: bool,
 }
 
 impl ChildSpec {
     fn encode(&self) -> OsString {
         let mut s = OsString::from(format!(
-            "{}\t{}\t{}\t{}\t",
-            self.index, self.seed, self.spawned_ns, self.site
+            "{}\t{}\t{}\t{}\t{}\t",
+            self.index,
+            self.seed,
+            self.spawned_ns,
+            u8::from(self.perturb),
+            self.site
         ));
         s.push(self.path.as_os_str());
         s
@@ -508,11 +574,12 @@ impl ChildSpec {
 
     fn from_env() -> Option<ChildSpec> {
         let v = std::env::var(CHILD_ENV).ok()?;
-        let mut it = v.splitn(5, '\t');
+        let mut it = v.splitn(6, '\t');
         Some(ChildSpec {
             index: it.next()?.parse().ok()?,
             seed: it.next()?.parse().ok()?,
             spawned_ns: it.next()?.parse().ok()?,
+            perturb: it.next()? == "1",
             site: it.next()?.to_string(),
             path: PathBuf::from(it.next()?),
         })
@@ -523,7 +590,12 @@ impl ChildSpec {
 #[derive(Serialize, Deserialize)]
 enum ChildResult {
     Report(Box<Report>, ProcessTimings),
-    Failed(String),
+    /// `deadline`: the comparison was cancelled by a deadline or token, which biases the pool
+    /// as a timeout does.
+    Failed {
+        reason: String,
+        deadline: bool,
+    },
 }
 
 fn child_main(
@@ -533,6 +605,7 @@ fn child_main(
 ) -> ! {
     let clock = MonotonicClock;
     let start_ns = clock.now_ns();
+    let early = perturb::early_perturbation();
     let filler = options
         .perturb
         .then(|| perturb_heap(derive_seed(spec.seed, 2 * spec.index as u64 + 1)));
@@ -570,6 +643,8 @@ fn child_main(
                 filler_bytes: filler.as_ref().map_or(0, HeapPerturbation::bytes),
                 env_padding_bytes: padding,
                 build_order: ctx.build_order,
+                early_filler_bytes: early.map_or(0, |e| e.0),
+                early_mapping_bytes: early.map_or(0, |e| e.1),
             });
             let marks = stages.lock().map(|l| l.clone()).unwrap_or_default();
             let stages = marks
@@ -592,10 +667,16 @@ fn child_main(
                 },
             )
         }
-        Ok(Err(e)) => ChildResult::Failed(format!("the comparison failed: {e}")),
-        Err(payload) => ChildResult::Failed(format!("panicked: {}", panic_message(&*payload))),
+        Ok(Err(e)) => ChildResult::Failed {
+            deadline: matches!(e, Error::Cancelled { .. }),
+            reason: format!("the comparison failed: {e}"),
+        },
+        Err(payload) => ChildResult::Failed {
+            reason: format!("panicked: {}", panic_message(&*payload)),
+            deadline: false,
+        },
     };
-    let code = i32::from(matches!(result, ChildResult::Failed(_)));
+    let code = i32::from(matches!(result, ChildResult::Failed { .. }));
     let written = serde_json::to_string(&result)
         .map_err(|e| e.to_string())
         .and_then(|json| {
@@ -662,7 +743,11 @@ struct Parent<'a> {
 /// One process's outcome as the parent sees it.
 enum Outcome {
     Report(Box<Report>, ProcessTimings),
-    Failed(String),
+    /// `timed_out`: killed by the process timeout, or cancelled by a deadline in the child.
+    Failed {
+        reason: String,
+        timed_out: bool,
+    },
 }
 
 impl Parent<'_> {
@@ -688,6 +773,7 @@ impl Parent<'_> {
             site: self.site.to_string(),
             path: result.clone(),
             spawned_ns: MonotonicClock.now_ns(),
+            perturb: self.options.perturb,
         };
         let spawned = Instant::now();
         let child = Command::new(&self.exe)
@@ -728,10 +814,13 @@ impl Parent<'_> {
                 });
             }
             if spawned.elapsed() > self.options.process_timeout {
-                return Ok(Outcome::Failed(format!(
-                    "timed out after {:.0?} and was killed",
-                    self.options.process_timeout
-                )));
+                return Ok(Outcome::Failed {
+                    reason: format!(
+                        "timed out after {:.0?} and was killed",
+                        self.options.process_timeout
+                    ),
+                    timed_out: true,
+                });
             }
             std::thread::sleep(POLL);
         };
@@ -748,17 +837,37 @@ fn read_outcome(running: &Running, status: ExitStatus, wall: f64) -> Outcome {
                 t.wall = wall;
                 Outcome::Report(r, t)
             }
-            Ok(ChildResult::Failed(why)) => Outcome::Failed(why),
-            Err(e) => Outcome::Failed(format!("wrote a report that does not parse: {e}")),
+            Ok(ChildResult::Failed { reason, deadline }) => Outcome::Failed {
+                reason,
+                timed_out: deadline,
+            },
+            Err(e) => Outcome::Failed {
+                reason: format!("wrote a report that does not parse: {e}"),
+                timed_out: false,
+            },
         },
-        Err(_) => Outcome::Failed(format!(
-            "exited ({status}) without a report{}",
-            if tail.is_empty() {
-                String::new()
+        Err(_) => {
+            // A child that ends well without a report never reached its pool: the program
+            // took another path, or counted its pools differently, in the child.
+            let hint = if status.success() {
+                "; it never reached the pool it was started for (when pools run in an order \
+                 that can differ between runs of the program, give each its own \
+                 PoolOptions::key)"
             } else {
-                format!("; its stderr ended: {tail}")
+                ""
+            };
+            Outcome::Failed {
+                reason: format!(
+                    "exited ({status}) without a report{hint}{}",
+                    if tail.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; its stderr ended: {tail}")
+                    }
+                ),
+                timed_out: false,
             }
-        )),
+        }
     }
 }
 
@@ -797,9 +906,11 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
     };
     let mut reports: Vec<Report> = Vec::new();
     let mut timings = Vec::new();
-    let mut failures: Vec<(usize, String)> = Vec::new();
+    // (index, reason, timed out or past a deadline)
+    let mut failures: Vec<(usize, String, bool)> = Vec::new();
     let has_target = options.target_abs > 0.0 || options.target_rel > 0.0;
     let mut planned = options.first_stage;
+    let mut plan_end = None;
     let mut first_stage = 0usize;
     let mut index = 0usize;
     loop {
@@ -812,11 +923,18 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
                 }
                 if has_target {
                     let first = combine_reports(&reports, options.level)?;
-                    if !first.precise(options.target_abs, options.target_rel) {
-                        planned = first.processes_for(options.target_abs, options.target_rel);
-                    }
+                    let plan = stats::plan_processes(
+                        &first,
+                        options.target_abs,
+                        options.target_rel,
+                        options.max_processes,
+                        options.run_to_cap,
+                    );
+                    // The loop runs to `needed` successes or the cap, whichever comes first.
+                    planned = plan.needed;
+                    plan_end = plan.end;
                 }
-                if reports.len() < planned && index < options.max_processes {
+                if plan_end.is_none() && reports.len() < planned && index < options.max_processes {
                     continue;
                 }
             }
@@ -830,8 +948,8 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
                 timings.push(t);
                 Some(d)
             }
-            Outcome::Failed(why) => {
-                failures.push((index, why));
+            Outcome::Failed { reason, timed_out } => {
+                failures.push((index, reason, timed_out));
                 None
             }
         };
@@ -852,7 +970,7 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
             needed: MIN_PROCESSES,
             failures: failures
                 .iter()
-                .map(|(i, why)| format!("process {i} {why}"))
+                .map(|(i, why, _)| format!("process {i} {why}"))
                 .collect(),
         });
     }
@@ -864,10 +982,24 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
     };
     let mut pooled = stats::combine_processes(&ps, staged, options.level)?;
     if has_target {
-        pooled.target_met = Some(pooled.precise(options.target_abs, options.target_rel));
+        let met = pooled.precise(options.target_abs, options.target_rel);
+        pooled.target_met = Some(met);
         pooled.planned_processes = planned;
+        pooled.plan_end = Some(match plan_end {
+            Some(end) => end,
+            None if met => stats::PlanEnd::Met,
+            None if reports.len() >= planned => stats::PlanEnd::WiderThanPlanned,
+            None if !failures.is_empty() => stats::PlanEnd::Failures {
+                failed: failures.len(),
+            },
+            None => stats::PlanEnd::Cap {
+                cap: options.max_processes,
+            },
+        });
     }
-    for (index, reason) in failures {
+    let timed_out = failures.iter().filter(|f| f.2).count();
+    pooled.account_failures(failures.len(), timed_out);
+    for (index, reason, _) in failures {
         pooled
             .warnings
             .push(PoolWarning::ProcessFailed { index, reason });

@@ -1,5 +1,14 @@
 //! Heap perturbation: moves where a process's later allocations land, so that processes of a
 //! pooled comparison sample different memory layouts instead of repeating one.
+//!
+//! Two moments: [`perturb_heap`] at the start of the pool's closure, and an early perturbation
+//! before `main` (a constructor that runs only in pool children), which reaches the fixtures a
+//! program builds in `main` before it calls [`run`](super::run): heap filler, and an anonymous
+//! mapping of random size that shifts where later large blocks land relative to 2 MiB pages.
+//! The pool cannot alternate the order of fixtures it does not build; BACKGROUND.md ("Fixtures
+//! built in a fixed order") measures what the early perturbation does for them.
+
+use std::sync::OnceLock;
 
 use crate::rng::Rng;
 
@@ -88,6 +97,70 @@ pub fn perturb_heap(seed: u64) -> HeapPerturbation {
         blocks,
         bytes,
     }
+}
+
+/// Largest early mapping (2 MiB, one huge page): enough to shift later large blocks to any
+/// offset within a huge page.
+const MAX_EARLY_MAPPING: u64 = 2 << 20;
+
+/// What the early perturbation did in this process: `(filler bytes, mapping bytes)`; unset
+/// outside pool children and when the pool's perturbation is off.
+static EARLY: OnceLock<(u64, u64)> = OnceLock::new();
+
+/// The early perturbation of this process, `(heap filler bytes, mapping bytes)`, or `None`
+/// when none ran (not a pool child, or perturbation off). Reading it from the child's report
+/// also keeps the constructor's object linked in.
+pub(crate) fn early_perturbation() -> Option<(u64, u64)> {
+    EARLY.get().copied()
+}
+
+// Runs before `main` in every program that links the crate, and does something only in a pool
+// child whose pool perturbs: the environment names it (see `super::ChildSpec`).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static EARLY_CONSTRUCTOR: extern "C" fn() = early_constructor;
+
+#[cfg(target_os = "linux")]
+extern "C" fn early_constructor() {
+    // Nothing here may unwind across the C boundary, and std is initialised enough for the
+    // environment and the allocator (glibc runs constructors after its own set-up).
+    let _ = std::panic::catch_unwind(perturb_early);
+}
+
+#[cfg(target_os = "linux")]
+fn perturb_early() {
+    let Some(spec) = super::ChildSpec::from_env() else {
+        return;
+    };
+    if !spec.perturb {
+        return;
+    }
+    let seed = crate::rng::derive_seed(crate::rng::derive_seed(spec.seed, 0xEA), spec.index as u64);
+    let filler = perturb_heap(seed);
+    let mut rng = Rng::new(crate::rng::derive_seed(seed, 1) | 1);
+    let pages = rng.below(MAX_EARLY_MAPPING / 4096 + 1);
+    let len = (pages * 4096) as usize;
+    let mapped = if len > 0 {
+        // SAFETY: an anonymous private mapping that is never touched, never unmapped, and
+        // never read through: it only occupies address space.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED { 0 } else { len as u64 }
+    } else {
+        0
+    };
+    let _ = EARLY.set((filler.bytes(), mapped));
+    // The filler must outlive everything the program builds after it.
+    std::mem::forget(filler);
 }
 
 impl Drop for HeapPerturbation {

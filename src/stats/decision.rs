@@ -44,6 +44,7 @@ impl Verdict {
 /// Why a comparison could not call a winner.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "bar", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Unresolved {
     /// The interval contains zero: the data are consistent with no difference at all. More
     /// samples or a quieter machine may resolve it.
@@ -79,6 +80,46 @@ pub enum Unresolved {
         /// The gate: 1.5 clock steps as a share of the faster candidate's batch (fraction).
         gate: f64,
     },
+    /// Pooled processes resolved in both directions: at least a fifth of them
+    /// ([`OPPOSITE_SHARE`](crate::stats::OPPOSITE_SHARE)) resolved against the pooled
+    /// direction, or a fifth each way. Each process landed in a state (a layout, a placement)
+    /// that decides the winner, so the mean is no typical difference, and more samples cannot
+    /// merge the modes.
+    OppositeModes {
+        /// Share of the processes whose own interval says A is faster, in [0, 1].
+        a_faster_share: f64,
+        /// Median delta of those processes (fraction).
+        a_faster_centre: f64,
+        /// Share of the processes whose own interval says B is faster, in [0, 1].
+        b_faster_share: f64,
+        /// Median delta of those processes (fraction).
+        b_faster_centre: f64,
+    },
+    /// The per-process deltas trend with the process index (Spearman's test over the index,
+    /// significant at [`PROCESS_DRIFT_LEVEL`](crate::stats::PROCESS_DRIFT_LEVEL)) by more than
+    /// the pooled interval's half-width: the processes are not exchangeable draws, so the
+    /// pooled mean depends on when the run stopped.
+    ProcessDrift {
+        /// Spearman's rank correlation between delta and process index, in [−1, 1].
+        spearman: f64,
+        /// Its two-sided p-value.
+        p_value: f64,
+        /// Median delta of the first half of the processes (fraction).
+        first_half: f64,
+        /// Median delta of the second half (fraction).
+        second_half: f64,
+    },
+    /// Pooled processes failed in a way that biases what is left: at least one timed out or
+    /// passed its deadline (the slow draws are missing), or more than a fifth of those
+    /// started failed.
+    FailedProcesses {
+        /// Processes that failed, of any cause.
+        failed: usize,
+        /// Processes started.
+        started: usize,
+        /// Of the failed, those killed by the process timeout or cancelled by a deadline.
+        timed_out: usize,
+    },
 }
 
 impl fmt::Display for Unresolved {
@@ -113,6 +154,54 @@ impl fmt::Display for Unresolved {
                 Pct(delta.abs()),
                 Pct(gate)
             ),
+            Unresolved::OppositeModes {
+                a_faster_share,
+                a_faster_centre,
+                b_faster_share,
+                b_faster_centre,
+            } => write!(
+                f,
+                "the processes disagree on the winner: {:.0}% of them resolved A faster \
+                 (around {}) and {:.0}% resolved B faster (around {}); which one wins depends \
+                 on the state each process landed in, not on sampling noise, so more samples \
+                 will not settle it: read the modes, or find what the layout changes",
+                100.0 * a_faster_share,
+                Pct(a_faster_centre),
+                100.0 * b_faster_share,
+                Pct(b_faster_centre)
+            ),
+            Unresolved::ProcessDrift {
+                spearman,
+                p_value,
+                first_half,
+                second_half,
+            } => write!(
+                f,
+                "the processes' deltas drift with the process index (Spearman ρ = {spearman:+.2}, \
+                 p = {p_value:.4}; first half around {}, second half around {}): later \
+                 processes are not draws of the same machine state, so the mean depends on \
+                 when the run stopped; quieten the machine and run again",
+                Pct(first_half),
+                Pct(second_half)
+            ),
+            Unresolved::FailedProcesses {
+                failed,
+                started,
+                timed_out,
+            } => {
+                write!(f, "{failed} of {started} processes failed")?;
+                if timed_out > 0 {
+                    write!(
+                        f,
+                        " ({timed_out} by timeout or deadline, so the slowest draws are \
+                         missing)"
+                    )?;
+                }
+                f.write_str(
+                    ": the pool leans toward the processes that finished; fix the failures \
+                     (their reasons are in the warnings) or raise the time limits",
+                )
+            }
         }
     }
 }

@@ -11,9 +11,12 @@
 //!   trustworthy), with a Student t interval on k − 1 degrees of freedom;
 //! - [`combine_staged`]: Stein's two-stage interval, for a run whose total size k was chosen
 //!   from a first stage of `first_stage` processes ([`Pooled::processes_for`]): half-width
-//!   t(level, first_stage − 1) · s₁ / √k with s₁ the first stage's standard deviation. Its
-//!   coverage is exact for normal deltas however k was chosen from the first stage, which a
-//!   "stop once the interval is narrow enough" rule's is not.
+//!   t(level, first_stage − 1) · s₁ / √k with s₁ the first stage's standard deviation, but
+//!   never narrower than the plain t interval on all k processes. Stein's coverage is exact
+//!   for normal, exchangeable deltas however k was chosen from the first stage's spread, which
+//!   a "stop once the interval is narrow enough" rule's is not; the plain t floor keeps a
+//!   first stage that happened to agree closely from speaking for later processes that did
+//!   not (BACKGROUND.md, "Coverage of the default plan").
 //!
 //! Besides the interval, a [`Pooled`] result says how much wider the processes scatter than
 //! each one's own interval claimed ([`Pooled::inflation`]), Cochran's Q and I², a noise floor
@@ -42,6 +45,8 @@ use crate::display::{Pct, Share};
 use crate::stats::check;
 use crate::stats::decision::{Unresolved, Verdict, decide};
 use crate::stats::dist::{normal_quantile, student_t_quantile};
+use crate::stats::drift::{DriftReport, detect_drift};
+use crate::stats::pool_plan::PlanEnd;
 use crate::stats::{Estimate, mean};
 use crate::{Error, Result};
 
@@ -72,6 +77,22 @@ pub const MODE_GAP_WITHIN: f64 = 20.0;
 /// See [`MODE_GAP_WITHIN`] (4): a gap that is large only next to the within-process errors,
 /// but not next to the clusters' own scatter, is a continuous spread, not two modes.
 pub const MODE_GAP_CLUSTER_SD: f64 = 4.0;
+
+/// Share of the processes that must resolve against the pooled direction (their own interval
+/// excluding zero on the other side) before the pooled verdict is refused as
+/// [`Unresolved::OppositeModes`] (0.2, one in five). One tight outlier among thirty does not
+/// block a verdict; a fifth of the layouts preferring the other candidate does, however broad
+/// or tight the clusters are.
+pub const OPPOSITE_SHARE: f64 = 0.2;
+
+/// Significance level of the trend test over the process index that refuses a pooled verdict
+/// as [`Unresolved::ProcessDrift`] (0.01: exchangeable processes are refused about once in a
+/// hundred pools, and only when the trend also exceeds the interval's half-width).
+pub const PROCESS_DRIFT_LEVEL: f64 = 0.01;
+
+/// Fewest processes on which the trend test runs (8): below that Spearman's test cannot reach
+/// [`PROCESS_DRIFT_LEVEL`] at all.
+pub const PROCESS_DRIFT_MIN: usize = 8;
 
 /// What one process contributed: its estimate and, when it ran A/A validation, its noise floor
 /// and signed A/A deltas.
@@ -117,13 +138,25 @@ pub struct Mode {
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum PoolWarning {
-    /// Processes scatter more than [`HIGH_INFLATION`] times as widely as one process's
-    /// interval says: a single process's verdict does not reproduce.
+    /// Processes scatter more than [`HIGH_INFLATION`] times as widely as one process resolves
+    /// (its own standard error, or one clock step when that is larger): a single process's
+    /// verdict does not reproduce.
     HighInflation {
-        /// Between-process over within-process spread.
+        /// `between / resolution`: the quantity the warning is raised on (0 when the
+        /// resolution is 0, as with zero-width intervals and no clock step).
         inflation: f64,
+        /// Standard deviation of the per-process deltas (fraction).
+        #[serde(default)]
+        between: f64,
+        /// One process's resolution: the median standard error, or one clock step as a share
+        /// of the batch when that is larger (fraction).
+        #[serde(default)]
+        resolution: f64,
     },
-    /// Between-process variance dominates (I² above [`HIGH_I2`]).
+    /// Between-process variance dominates (I² above [`HIGH_I2`]) and the result is not
+    /// resolved: more samples per process will not narrow the interval, more processes will.
+    /// (A resolved result states I² in its summary instead: there it changes nothing the user
+    /// should do.)
     Heterogeneous {
         /// I², in [0, 1].
         i2: f64,
@@ -169,14 +202,35 @@ impl PoolWarning {
 impl fmt::Display for PoolWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PoolWarning::HighInflation { inflation } => write!(
-                f,
-                "processes scatter {inflation:.1} times as widely as one process's interval \
-                 says: a single process's verdict would not reproduce in the next one"
-            ),
+            PoolWarning::HighInflation {
+                inflation,
+                between,
+                resolution,
+            } => {
+                if *resolution > 0.0 {
+                    write!(
+                        f,
+                        "processes scatter by {} (standard deviation), {inflation:.1} times what \
+                         one process resolves ({}, its standard error or one clock step): a \
+                         single process's verdict would not reproduce in the next one",
+                        Pct(*between),
+                        Pct(*resolution)
+                    )
+                } else {
+                    write!(
+                        f,
+                        "processes scatter by {} (standard deviation) while each one's own \
+                         interval has zero width: a single process's verdict would not \
+                         reproduce in the next one",
+                        Pct(*between)
+                    )
+                }
+            }
             PoolWarning::Heterogeneous { i2 } => write!(
                 f,
-                "I² = {i2:.2}: most of the variation is between processes, not within them"
+                "I² = {}: most of the variation is between processes, so more samples per \
+                 process will not narrow the interval; more processes will",
+                Share(*i2)
             ),
             PoolWarning::TooFewProcesses {
                 processes,
@@ -254,7 +308,8 @@ pub struct Pooled {
     /// validated.
     pub noise_floor: f64,
     /// `true` when the interval excludes zero, |δ| clears the floor and the quantization gate,
-    /// and the processes do not split into modes of opposite sign.
+    /// fewer than [`OPPOSITE_SHARE`] of the processes resolved the other way, the deltas do
+    /// not drift with the process index, and no failed process biases the pool.
     pub resolved: bool,
     /// The verdict, with the bar missed when it is "cannot tell".
     pub verdict: Verdict,
@@ -272,6 +327,19 @@ pub struct Pooled {
     /// `processes` when the cap stopped the run first.
     #[serde(default)]
     pub planned_processes: usize,
+    /// How the plan ended (`None` without a plan).
+    #[serde(default)]
+    pub plan_end: Option<PlanEnd>,
+    /// The trend test of the deltas over the process index; `None` below
+    /// [`PROCESS_DRIFT_MIN`] processes.
+    #[serde(default)]
+    pub drift: Option<DriftReport>,
+    /// Processes started that failed and are not pooled (0 for [`combine`]).
+    #[serde(default)]
+    pub failed_processes: usize,
+    /// Of those, the ones killed by the process timeout or cancelled by a deadline.
+    #[serde(default)]
+    pub timed_out_processes: usize,
     /// Everything that undermines the result; empty is the good case.
     pub warnings: Vec<PoolWarning>,
 }
@@ -363,11 +431,17 @@ impl fmt::Display for Pooled {
         writeln!(
             f,
             "Processes scatter {:.1} times as widely as one process's own interval says \
-             (between {}, within {}); I² = {}.",
+             (between {}, within {}); I² = {}{}.",
             self.inflation,
             Pct(self.spread_between),
             Pct(self.spread_within),
-            Share(self.i2)
+            Share(self.i2),
+            if self.i2 > HIGH_I2 {
+                " (most of the variation is between processes, which the pooled interval \
+                 accounts for)"
+            } else {
+                ""
+            }
         )?;
         if self.validated {
             writeln!(
@@ -384,19 +458,40 @@ impl fmt::Display for Pooled {
             write!(f, " {:+.2}%", 100.0 * d)?;
         }
         writeln!(f)?;
-        match self.target_met {
-            Some(true) => writeln!(
+        if let Some(d) = &self.drift {
+            writeln!(f, "Over the process index: {d}.")?;
+        }
+        if self.failed_processes > 0 {
+            writeln!(
+                f,
+                "{} of {} processes started failed ({} by timeout or deadline) and are not \
+                 pooled.",
+                self.failed_processes,
+                self.processes + self.failed_processes,
+                self.timed_out_processes
+            )?;
+        }
+        match (self.plan_end, self.target_met) {
+            (Some(PlanEnd::Met), _) | (None, Some(true)) => writeln!(
                 f,
                 "The precision target was met with {} processes (the plan asked for {}).",
                 self.processes, self.planned_processes
             )?,
-            Some(false) => writeln!(
+            (Some(end), _) => writeln!(
                 f,
-                "The precision target was NOT met: the plan asked for {} processes and the \
-                 run stopped at {} (the cap on processes, or failed ones).",
+                "{}{} (the plan asked for {} processes; {} ran).",
+                end.to_string()[..1].to_uppercase(),
+                &end.to_string()[1..],
+                self.planned_processes,
+                self.processes
+            )?,
+            (None, Some(false)) => writeln!(
+                f,
+                "The precision target was NOT met: the plan asked for {} processes and {} \
+                 ran.",
                 self.planned_processes, self.processes
             )?,
-            None => {}
+            (None, None) => {}
         }
         writeln!(f, "Verdict: {}.", self.verdict)?;
         if !self.warnings.is_empty() {
@@ -472,12 +567,17 @@ pub fn combine_processes(
     let delta = mean(&deltas)?;
     let spread_between = sd(&deltas, delta);
     let t = t_two_sided(level, k - 1)?;
+    let plain = t * spread_between / (k as f64).sqrt();
     let half = if first_stage > 0 {
         let first = &deltas[..first_stage];
         let m1 = mean(first)?;
-        t_two_sided(level, first_stage - 1)? * sd(first, m1) / (k as f64).sqrt()
+        let stein = t_two_sided(level, first_stage - 1)? * sd(first, m1) / (k as f64).sqrt();
+        // Stein's width trusts the first stage's spread; when later processes scatter more
+        // (processes of one machine are not always exchangeable), the plain t interval on all
+        // of them is the honest one, so the wider of the two is reported.
+        stein.max(plain)
     } else {
-        t * spread_between / (k as f64).sqrt()
+        plain
     };
     let (low, high) = (delta - half, delta + half);
 
@@ -541,22 +641,42 @@ pub fn combine_processes(
     let modes = find_modes(&deltas, resolution);
     let pooled_estimate = Estimate::from_interval(delta, low, high, level)?;
     let mut verdict = decide(&pooled_estimate, noise_floor, quantization);
-    let opposite = modes.len() > 1
-        && modes.iter().any(|m| m.centre > 0.0)
-        && modes.iter().any(|m| m.centre < 0.0);
-    if opposite && !matches!(verdict, Verdict::CannotTell(_)) {
-        verdict = Verdict::CannotTell(Unresolved::IntervalContainsZero {
-            low: modes[0].centre,
-            high: modes[modes.len() - 1].centre,
+    if let Some(opposite) = opposite_modes(processes, delta, &verdict) {
+        verdict = Verdict::CannotTell(opposite);
+    }
+    let drift = (k >= PROCESS_DRIFT_MIN)
+        .then(|| detect_drift(&deltas))
+        .transpose()?;
+    if let Some(d) = &drift
+        && d.drifted(PROCESS_DRIFT_LEVEL)
+        && (d.second_half - d.first_half).abs() > half
+        && !matches!(
+            verdict,
+            Verdict::CannotTell(Unresolved::OppositeModes { .. })
+        )
+    {
+        verdict = Verdict::CannotTell(Unresolved::ProcessDrift {
+            spearman: d.spearman,
+            p_value: d.p_value,
+            first_half: d.first_half,
+            second_half: d.second_half,
         });
     }
     let resolved = matches!(verdict, Verdict::AFaster | Verdict::BFaster);
 
     let mut warnings = Vec::new();
     if spread_between > HIGH_INFLATION * resolution {
-        warnings.push(PoolWarning::HighInflation { inflation });
+        warnings.push(PoolWarning::HighInflation {
+            inflation: if resolution > 0.0 {
+                spread_between / resolution
+            } else {
+                0.0
+            },
+            between: spread_between,
+            resolution,
+        });
     }
-    if i2 > HIGH_I2 {
+    if i2 > HIGH_I2 && !resolved {
         warnings.push(PoolWarning::Heterogeneous { i2 });
     }
     let advisable = advisable_processes(level);
@@ -594,8 +714,69 @@ pub fn combine_processes(
         modes,
         target_met: None,
         planned_processes: 0,
+        plan_end: None,
+        drift,
+        failed_processes: 0,
+        timed_out_processes: 0,
         warnings,
     })
+}
+
+/// The veto of processes that resolve in opposite directions: `Some` when at least
+/// [`OPPOSITE_SHARE`] of them resolved against the pooled direction and the verdict would
+/// otherwise stand, or when a verdict is missing anyway and a fifth resolved each way (then
+/// "collect more samples" would be the wrong advice).
+fn opposite_modes(
+    processes: &[ProcessEstimate],
+    delta: f64,
+    verdict: &Verdict,
+) -> Option<Unresolved> {
+    let k = processes.len() as f64;
+    let a: Vec<f64> = processes
+        .iter()
+        .filter(|p| p.estimate.low > 0.0)
+        .map(|p| p.estimate.delta)
+        .collect();
+    let b: Vec<f64> = processes
+        .iter()
+        .filter(|p| p.estimate.high < 0.0)
+        .map(|p| p.estimate.delta)
+        .collect();
+    let (a_share, b_share) = (a.len() as f64 / k, b.len() as f64 / k);
+    let against = if delta >= 0.0 { b_share } else { a_share };
+    let resolved = matches!(verdict, Verdict::AFaster | Verdict::BFaster);
+    let veto = if resolved {
+        against >= OPPOSITE_SHARE
+    } else {
+        a_share.min(b_share) >= OPPOSITE_SHARE
+    };
+    veto.then(|| Unresolved::OppositeModes {
+        a_faster_share: a_share,
+        a_faster_centre: median_of(&a),
+        b_faster_share: b_share,
+        b_faster_centre: median_of(&b),
+    })
+}
+
+impl Pooled {
+    /// Accounts for processes that were started but failed (`failed`, of which `timed_out` by
+    /// the process timeout or a deadline): the verdict is refused as
+    /// [`Unresolved::FailedProcesses`] when any timed out or more than a fifth of the started
+    /// ones failed, since the processes that finished are then no fair sample of those
+    /// started.
+    pub(crate) fn account_failures(&mut self, failed: usize, timed_out: usize) {
+        self.failed_processes = failed;
+        self.timed_out_processes = timed_out;
+        let started = self.processes + failed;
+        if timed_out > 0 || 5 * failed > started {
+            self.verdict = Verdict::CannotTell(Unresolved::FailedProcesses {
+                failed,
+                started,
+                timed_out,
+            });
+            self.resolved = false;
+        }
+    }
 }
 
 /// Fewest processes for which the t quantile at `level` is within [`FEW_PROCESSES_T_RATIO`]
@@ -741,7 +922,8 @@ mod tests {
         assert_eq!(p.processes_for(0.02, 0.0), 5);
         assert_eq!(p.processes_for(0.0, 0.0), usize::MAX);
         assert!(p.precise(0.02, 0.0) && !p.precise(0.01, 0.0) && p.precise(0.0, 0.2));
-        assert!(p.has_warning("high_inflation") && p.has_warning("heterogeneous"));
+        // Resolved: I² is a line of the summary, not a warning.
+        assert!(p.has_warning("high_inflation") && !p.has_warning("heterogeneous"));
         assert!(!p.validated && p.noise_floor == 0.0);
         assert_eq!(p.verdict, Verdict::AFaster);
         assert!(p.modes.is_empty(), "{p}");
@@ -905,6 +1087,170 @@ mod tests {
         let p = combine_processes(&ps, 0, 0.95).unwrap();
         assert!(p.modes.is_empty(), "{p}");
         assert!(!p.has_warning("high_inflation"), "{p}");
+    }
+
+    #[test]
+    fn the_interval_is_never_narrower_than_the_t_interval_on_all_processes() {
+        // Five processes within ±0.1 % of 5 %, then 25 spread evenly over 0–10 %
+        // (numpy.linspace(0, 0.1, 25)), shuffled so that they do not trend. SciPy:
+        // t.ppf(0.975, 4) * std(first five, ddof=1) / sqrt(30) = 0.0004007453322190405 (Stein);
+        // t.ppf(0.975, 29) * std(all, ddof=1) / sqrt(30) = 0.010417582261133922 (plain t).
+        let mut rest: Vec<f64> = (0..25).map(|i| 0.1 * i as f64 / 24.0).collect();
+        let mut rng = crate::rng::Rng::new(5);
+        for i in (1..rest.len()).rev() {
+            rest.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let mut ds = vec![0.049, 0.0495, 0.05, 0.0505, 0.051];
+        ds.extend(rest);
+        let e: Vec<Estimate> = ds.iter().map(|&d| est(d, 0.001)).collect();
+        let p = combine_staged(&e, 5, 0.95).unwrap();
+        assert!((p.delta - 0.05).abs() < 1e-12);
+        assert!(
+            (p.half_width() - 0.010_417_582_261_133_922).abs() < 1e-12,
+            "{}",
+            p.half_width()
+        );
+        // In index order the same deltas trend upward (Spearman ρ = 0.758, p = 1.2e-6 by
+        // scipy.stats.spearmanr), by far more than the half-width: no verdict.
+        let mut sorted = ds[5..].to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let ordered: Vec<Estimate> = ds[..5]
+            .iter()
+            .chain(&sorted)
+            .map(|&d| est(d, 0.001))
+            .collect();
+        let p = combine_staged(&ordered, 5, 0.95).unwrap();
+        assert!(
+            matches!(
+                p.verdict,
+                Verdict::CannotTell(Unresolved::ProcessDrift { spearman, .. }) if spearman > 0.7
+            ),
+            "{p}"
+        );
+        assert!(!p.resolved && p.to_string().contains("drift"), "{p}");
+    }
+
+    #[test]
+    fn a_fifth_resolving_the_other_way_vetoes_the_verdict() {
+        // Seven processes around +10 %, three around −2 %, each ±0.5 %: the t interval
+        // [+2.17 %, +10.63 %] (SciPy: mean 0.064, t.ppf(0.975, 9)·sd/√10 = 0.042314) excludes
+        // zero, so the rule alone would say A is faster; three of ten resolved B faster.
+        let ds = [
+            0.08, 0.09, 0.10, 0.11, 0.12, 0.095, 0.105, -0.01, -0.02, -0.03,
+        ];
+        let e: Vec<Estimate> = ds.iter().map(|&d| est(d, 0.005)).collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert!((p.half_width() - 0.042_314_367_125_321_446).abs() < 1e-12);
+        let alone = Estimate::from_interval(p.delta, p.low, p.high, 0.95).unwrap();
+        assert_eq!(decide(&alone, p.noise_floor, 0.0), Verdict::AFaster);
+        match p.verdict {
+            Verdict::CannotTell(Unresolved::OppositeModes {
+                a_faster_share,
+                a_faster_centre,
+                b_faster_share,
+                b_faster_centre,
+            }) => {
+                assert!((a_faster_share - 0.7).abs() < 1e-12);
+                assert!((b_faster_share - 0.3).abs() < 1e-12);
+                assert!((a_faster_centre - 0.10).abs() < 1e-12);
+                assert!((b_faster_centre + 0.02).abs() < 1e-12);
+            }
+            other => panic!("{other}"),
+        }
+        let json = serde_json::to_string(&p.verdict).unwrap();
+        assert!(json.contains(r#""bar":"opposite_modes""#), "{json}");
+        assert!(
+            p.verdict
+                .to_string()
+                .contains("more samples will not settle it")
+        );
+        // One tight process at −0.5 % among 29 at +10 %: one in thirty is no veto.
+        let mut ds: Vec<f64> = (0..29).map(|i| 0.10 + 0.001 * (i % 3) as f64).collect();
+        ds.push(-0.005);
+        let e: Vec<Estimate> = ds.iter().map(|&d| est(d, 0.002)).collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert_eq!(p.verdict, Verdict::AFaster, "{p}");
+        // Half each way with an interval around zero: the reason is the modes, not "collect
+        // more samples".
+        let ds = [0.05, 0.06, 0.04, -0.05, -0.06, -0.04];
+        let e: Vec<Estimate> = ds.iter().map(|&d| est(d, 0.002)).collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert!(
+            matches!(
+                p.verdict,
+                Verdict::CannotTell(Unresolved::OppositeModes { .. })
+            ),
+            "{p}"
+        );
+    }
+
+    #[test]
+    fn failed_processes_refuse_the_verdict_when_they_bias_the_pool() {
+        let e: Vec<Estimate> = [0.10, 0.11, 0.12, 0.10, 0.11, 0.12, 0.11, 0.10]
+            .iter()
+            .map(|&d| est(d, 0.002))
+            .collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert!(p.resolved);
+        // One panic in nine started: no bias to speak of.
+        let mut one = p.clone();
+        one.account_failures(1, 0);
+        assert!(one.resolved && one.failed_processes == 1, "{one}");
+        // One timeout: the slowest draws are missing.
+        let mut slow = p.clone();
+        slow.account_failures(1, 1);
+        assert_eq!(
+            slow.verdict,
+            Verdict::CannotTell(Unresolved::FailedProcesses {
+                failed: 1,
+                started: 9,
+                timed_out: 1
+            })
+        );
+        assert!(
+            !slow.resolved && slow.to_string().contains("timeout"),
+            "{slow}"
+        );
+        // Three failures in eleven started is more than a fifth.
+        let mut many = p;
+        many.account_failures(3, 0);
+        assert!(!many.resolved, "{many}");
+    }
+
+    #[test]
+    fn warnings_say_what_they_were_raised_on() {
+        // Zero-width intervals: no "0.0 times" inflation.
+        let e: Vec<Estimate> = [0.01, 0.02, 0.03, 0.04, 0.05]
+            .iter()
+            .map(|&d| est(d, 0.0))
+            .collect();
+        let p = combine(&e, 0.95).unwrap();
+        let w = p
+            .warnings
+            .iter()
+            .find(|w| w.code() == "high_inflation")
+            .unwrap()
+            .to_string();
+        assert!(w.contains("zero width") && !w.contains("0.0 times"), "{w}");
+        // A resolved, heterogeneous pool states I² in its summary and warns of nothing the
+        // user could act on.
+        let e: Vec<Estimate> = [0.10, 0.14, 0.12, 0.11, 0.13]
+            .iter()
+            .map(|&d| est(d, 0.002))
+            .collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert!(p.resolved && !p.has_warning("heterogeneous"), "{p}");
+        assert!(
+            p.to_string()
+                .contains("most of the variation is between processes")
+        );
+        // Unresolved and heterogeneous: more processes, not more samples, is the advice.
+        let e: Vec<Estimate> = [0.02, -0.03, 0.01, -0.01, 0.03]
+            .iter()
+            .map(|&d| est(d, 0.002))
+            .collect();
+        let p = combine(&e, 0.95).unwrap();
+        assert!(!p.resolved && p.has_warning("heterogeneous"), "{p}");
     }
 
     #[test]

@@ -153,7 +153,9 @@ impl<Base: Structure> Suite<Base> {
     /// [`run`](Self::run), calling `on_cell` as each cell finishes (for progress output).
     #[track_caller]
     pub fn run_each(&self, mut on_cell: impl FnMut(&Cell)) -> Result<SuiteResult> {
-        let site = pool::call_site(std::panic::Location::caller());
+        // Counted on every run, pooled or not, so that the n-th run of this suite's call site
+        // is the n-th in every child too.
+        let site = pool::enter(&pool::call_site(std::panic::Location::caller()));
         if self.specs.is_empty() || self.structures.is_empty() {
             return Err(Error::invalid_option(
                 "suite",
@@ -182,7 +184,7 @@ impl<Base: Structure> Suite<Base> {
                             continue;
                         }
                         let options = pool_options.clone().compare(self.options.clone());
-                        let run = pool::run_detailed_at(&cell_site, &options, |child| {
+                        let run = pool::run_keyed(&cell_site, &options, |child| {
                             child_runner(spec, child)
                         })?;
                         Cell::from_pool(spec, name, &baseline, &run)?

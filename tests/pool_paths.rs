@@ -1,0 +1,163 @@
+//! Pools off the examples' path: in a loop, behind a helper, in an order the children do not
+//! repeat, and with processes that fail. The test binary re-executes itself for one test.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use rtcompare::pool::{self, PoolOptions, PoolRun};
+use rtcompare::stats::Unresolved;
+use rtcompare::{Candidate, CompareOptions, Error, Verdict};
+
+/// Pools in one test binary share two cores and the temporary directory: one at a time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn quick() -> PoolOptions {
+    PoolOptions::default()
+        .this_test()
+        .first_stage(3)
+        .target(0.0, 0.0)
+        .seed(5)
+        .compare(
+            CompareOptions::default()
+                .validation_runs(5)
+                .repeats(21)
+                .resamples(500)
+                .warmup_duration(Duration::from_millis(20)),
+        )
+}
+
+/// A dependent chain of `steps` multiply-adds per operation: its time is proportional to
+/// `steps` on any machine, busy or not, so 2,400 steps against 2,000 is a 16.7 % difference.
+fn chain(name: String, steps: u64) -> Candidate<'static> {
+    Candidate::new(name, move |n| {
+        let mut x = 1u64;
+        for _ in 0..n {
+            for _ in 0..steps {
+                x = black_box(x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1));
+            }
+        }
+        black_box(x);
+    })
+}
+
+/// The pool of one pair, from one place in the code (no `#[track_caller]`): every call is the
+/// same call site, told apart by its occurrence.
+fn pooled_pair(options: &PoolOptions, tag: &str, a_steps: u64, b_steps: u64) -> PoolRun {
+    let tag = tag.to_string();
+    pool::run_detailed(options, move |ctx| {
+        let opts = ctx.options().clone();
+        rtcompare::compare(
+            chain(format!("{tag}/a"), a_steps),
+            chain(format!("{tag}/b"), b_steps),
+            &opts,
+        )
+    })
+    .expect("the pool runs")
+}
+
+/// The pair each of the run's processes measured, from the candidates' names.
+fn pairs_measured(run: &PoolRun) -> Vec<String> {
+    run.reports.iter().map(|r| r.name_a.clone()).collect()
+}
+
+#[test]
+fn a_pool_in_a_loop_gets_each_iterations_own_comparison() {
+    let _serial = serial();
+    let mut runs = Vec::new();
+    for (i, b_steps) in [2_000u64, 2_100, 2_400].into_iter().enumerate() {
+        // One call site, three occurrences.
+        let tag = format!("loop{i}");
+        let run = pool::run_detailed(&quick(), |ctx| {
+            let opts = ctx.options().clone();
+            rtcompare::compare(
+                chain(format!("{tag}/a"), 2_000),
+                chain(format!("{tag}/b"), b_steps),
+                &opts,
+            )
+        })
+        .unwrap();
+        runs.push(run);
+    }
+    for (i, run) in runs.iter().enumerate() {
+        assert_eq!(pairs_measured(run), vec![format!("loop{i}/a"); 3]);
+    }
+    let d: Vec<f64> = runs.iter().map(|r| r.pooled.delta).collect();
+    // Due: 0, 1 − 2000/2100 = 4.76 % and 1 − 2000/2400 = 16.7 %.
+    assert!(d[0].abs() < 0.03, "{d:?}");
+    assert!((0.01..0.09).contains(&d[1]), "{d:?}");
+    assert!((0.12..0.22).contains(&d[2]), "{d:?}");
+}
+
+#[test]
+fn two_helpers_calling_one_pooling_function_get_their_own_answers() {
+    let _serial = serial();
+    let identical = pooled_pair(&quick(), "same", 2_000, 2_000);
+    let slower = pooled_pair(&quick(), "slower", 2_000, 2_400);
+    assert_eq!(pairs_measured(&identical), vec!["same/a".to_string(); 3]);
+    assert_eq!(pairs_measured(&slower), vec!["slower/a".to_string(); 3]);
+    assert!(identical.pooled.delta.abs() < 0.03, "{}", identical.pooled);
+    assert!(slower.pooled.delta > 0.12, "{}", slower.pooled);
+}
+
+#[test]
+fn explicit_keys_survive_an_order_the_children_do_not_repeat() {
+    let _serial = serial();
+    // The children meet the two pools in the opposite order (as a program might when it
+    // iterates over a hash map): occurrences cannot pair them, keys can.
+    let mut order = vec![("first", 2_000u64), ("second", 2_400u64)];
+    if std::env::var_os(pool::CHILD_ENV).is_some() {
+        order.reverse();
+    }
+    let mut runs = Vec::new();
+    for (name, b_steps) in order {
+        runs.push((name, pooled_pair(&quick().key(name), name, 2_000, b_steps)));
+    }
+    for (name, run) in &runs {
+        assert_eq!(pairs_measured(run), vec![format!("{name}/a"); 3]);
+    }
+    // Bad keys are refused before any process starts.
+    for bad in ["", "a\tb"] {
+        let e = pool::run(&quick().key(bad), |_| unreachable!("no process starts")).unwrap_err();
+        assert!(matches!(e, Error::InvalidOption { name: "key", .. }), "{e}");
+    }
+}
+
+#[test]
+fn a_timed_out_process_refuses_the_verdict() {
+    let _serial = serial();
+    let run = pool::run_detailed(
+        &quick()
+            .max_processes(4)
+            .process_timeout(Duration::from_secs(10)),
+        |ctx| {
+            if ctx.index() == 1 {
+                // A process that never finishes: the pool kills it at the timeout.
+                std::thread::sleep(Duration::from_secs(120));
+            }
+            let opts = ctx.options().clone();
+            rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 2_400), &opts)
+        },
+    )
+    .unwrap();
+    let p = &run.pooled;
+    assert_eq!(
+        (p.processes, p.failed_processes, p.timed_out_processes),
+        (3, 1, 1),
+        "{p}"
+    );
+    assert_eq!(
+        p.verdict,
+        Verdict::CannotTell(Unresolved::FailedProcesses {
+            failed: 1,
+            started: 4,
+            timed_out: 1
+        }),
+        "{p}"
+    );
+    assert!(!p.resolved);
+    assert!(p.to_string().contains("timed out after"), "{p}");
+}
