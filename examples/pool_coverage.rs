@@ -11,23 +11,89 @@
 //! - naive: start with k processes, add one at a time until the t interval is narrow enough
 //!   (the rule the reference measured at 92–94 %).
 //!
+//! A second table simulates the **default plan** of `pool::run` exactly as it runs: a first
+//! stage of k processes, [`plan_processes`] with the default targets (±1 point, or a quarter of
+//! the first stage's |δ|), the default cap of 30 and its stop when the target is out of reach,
+//! then `combine_staged` over all of them, for true differences of 3 % and 10 %.
+//!
 //! Run: `cargo run --release --example pool_coverage [-- --trials 4000]`.
 
 use rtcompare::Estimate;
+use rtcompare::pool::{DEFAULT_MAX_PROCESSES, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL};
 use rtcompare::rng::Rng;
-use rtcompare::stats::{combine, combine_staged};
+use rtcompare::stats::{PlanEnd, combine, combine_staged, plan_processes};
 
 const MU: f64 = 0.03;
 const WITHIN: f64 = 0.002;
 
 fn process(rng: &mut Rng, ratio: f64) -> Estimate {
-    let d = MU + ratio * WITHIN * rng.next_normal() + WITHIN * rng.next_normal();
+    process_at(rng, MU, ratio)
+}
+
+fn process_at(rng: &mut Rng, mu: f64, ratio: f64) -> Estimate {
+    let d = mu + ratio * WITHIN * rng.next_normal() + WITHIN * rng.next_normal();
     let hw = 1.959_964 * WITHIN;
     Estimate::from_interval(d, d - hw, d + hw, 0.95).expect("finite")
 }
 
 fn covers(low: f64, high: f64) -> bool {
     low <= MU && MU <= high
+}
+
+/// The default plan, simulated: coverage, mean processes and the share of runs stopped after
+/// the first stage for want of reach.
+fn default_plan(trials: usize) -> Result<(), Box<dyn std::error::Error>> {
+    println!();
+    println!(
+        "The default plan (first stage k, target ±{:.0} point or {:.0} % of |δ₁|, cap {}, \
+         stop when the target needs more than twice the cap), {trials} trials per cell (seed 2):",
+        100.0 * DEFAULT_TARGET_ABS,
+        100.0 * DEFAULT_TARGET_REL,
+        DEFAULT_MAX_PROCESSES
+    );
+    println!();
+    println!(
+        "| true δ | first stage k | between/within | coverage | mean processes | stopped after the first stage | resolved |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let mut rng = Rng::new(2);
+    for &mu in &[0.03f64, 0.10] {
+        for &k in &[3usize, 5, 10, 20] {
+            for &ratio in &[1.0f64, 5.0, 15.0] {
+                let (mut covered, mut n, mut stopped, mut resolved) = (0usize, 0usize, 0, 0);
+                for _ in 0..trials {
+                    let mut es: Vec<Estimate> =
+                        (0..k).map(|_| process_at(&mut rng, mu, ratio)).collect();
+                    let first = combine(&es, 0.95)?;
+                    let plan = plan_processes(
+                        &first,
+                        DEFAULT_TARGET_ABS,
+                        DEFAULT_TARGET_REL,
+                        DEFAULT_MAX_PROCESSES,
+                        false,
+                    );
+                    stopped += usize::from(matches!(plan.end, Some(PlanEnd::Unreachable { .. })));
+                    while es.len() < plan.total {
+                        es.push(process_at(&mut rng, mu, ratio));
+                    }
+                    let p = combine_staged(&es, k, 0.95)?;
+                    covered += usize::from(p.low <= mu && mu <= p.high);
+                    resolved += usize::from(p.resolved);
+                    n += es.len();
+                }
+                let pct = |c: usize| 100.0 * c as f64 / trials as f64;
+                println!(
+                    "| {:.0} % | {k} | {ratio} | {:.1} % | {:.1} | {:.1} % | {:.1} % |",
+                    100.0 * mu,
+                    pct(covered),
+                    n as f64 / trials as f64,
+                    pct(stopped),
+                    pct(resolved)
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -90,5 +156,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
         }
     }
-    Ok(())
+    default_plan(trials)
 }

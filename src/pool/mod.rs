@@ -8,25 +8,42 @@
 //!
 //! 1. The program re-executes itself ([`std::env::current_exe`], the same arguments), once per
 //!    process, marked by the environment variable [`CHILD_ENV`]. The parent never measures.
-//! 2. Every child first **perturbs its layout**: [`perturb_heap`] fills the small size classes
-//!    and reserves a large block, and the parent gives each child an environment padded by
-//!    0–4 KiB, which moves the initial stack. [`Child::build`] builds A's fixture first in even
-//!    processes and B's first in odd ones (the structure built second tends to stay faster).
+//! 2. Every child first **perturbs its layout**: before `main`, heap filler and an
+//!    address-space mapping of random size move whatever the program builds before it calls
+//!    `run`; then [`perturb_heap`] fills the small size classes and reserves a large block, and
+//!    the parent gives each child an environment padded by 0–4 KiB, which moves the initial
+//!    stack. [`Child::build`] builds A's fixture first in even processes and B's first in odd
+//!    ones (the structure built second tends to stay faster).
 //! 3. The child runs the closure once, writes its [`Report`] as JSON to a temporary file the
 //!    parent named, and exits; the parent reads and removes the file.
 //! 4. **Stein's two-stage plan**: after a first stage ([`PoolOptions::first_stage`], default 5)
 //!    the parent computes how many processes the precision target needs
-//!    ([`Pooled::processes_for`]), runs the rest up to [`PoolOptions::max_processes`], and
-//!    pools them all with [`combine_staged`](crate::stats::combine_staged), whose interval
-//!    keeps its coverage however the total was chosen.
+//!    ([`plan_processes`](crate::stats::plan_processes)), runs the rest up to
+//!    [`PoolOptions::max_processes`], and pools them all with
+//!    [`combine_staged`](crate::stats::combine_staged): Stein's interval, never narrower than
+//!    the t interval on all of them. When the first stage says the target needs more than twice
+//!    the cap, the run stops there and says so ([`PoolOptions::run_to_cap`] goes on anyway).
 //!
-//! A child that panics, fails or times out is named in the pooled warnings; pooling goes on if
-//! at least three processes succeeded. On an error, on cancellation and on Ctrl-C (SIGINT or
-//! SIGTERM while the pool runs) the parent kills its child and removes every file it made.
+//! **Which pool a child belongs to.** A child re-runs the program from the start and measures
+//! only in the pool it was started for: the n-th pool entered from the same call site (a pool
+//! in a loop, or a helper that pools, counts up), or the pool with the same
+//! [`PoolOptions::key`]. Give a key when the order of pools can differ between runs.
+//!
+//! **What the pool randomises.** Fixtures built through [`Child::build`] get their order
+//! alternated and the layout perturbed; fixtures the program builds itself, before `run` or
+//! inside the closure, get the layout perturbations but keep the order they are built in, so
+//! an A/A of two structures built A first in every process can show a real, reproducible
+//! difference between them (BACKGROUND.md, "Fixtures built in a fixed order").
+//!
+//! **Failures.** A child that panics, fails or times out is named in the pooled warnings;
+//! pooling goes on if at least three processes succeeded, but the verdict is refused
+//! ([`Unresolved::FailedProcesses`](crate::stats::Unresolved::FailedProcesses)) when any timed
+//! out or passed a deadline, or when more than a fifth of those started failed. On an error, on
+//! cancellation and on Ctrl-C (SIGINT or SIGTERM while the pool runs) the parent kills its
+//! child and removes every file it made.
 //!
 //! In a child, `run` does not return: the process exits once its report is written. Code
-//! before the call runs in every child too, so build fixtures inside the closure (with
-//! [`Child::build`]).
+//! before the call runs in every child too.
 //!
 //! ```no_run
 //! use std::hint::black_box;
@@ -158,6 +175,10 @@ pub struct PoolOptions {
     /// Perturb every child's heap and environment (default true). Off only to measure what
     /// the perturbation does.
     pub perturb: bool,
+    /// Also perturb before `main` (default true; only with [`perturb`](Self::perturb)): heap
+    /// filler and a mapping of random size, which reach fixtures the program builds before it
+    /// calls [`run`]. Off only to measure what it does.
+    pub early_perturbation: bool,
     /// Names the pool for its children instead of its call site (default `None`). Children
     /// find their pool by call site and by how many pools of that site ran before it; give a
     /// key when that count can differ between runs of the program (pools started from threads,
@@ -185,6 +206,7 @@ impl Default for PoolOptions {
             args: None,
             cancel: None,
             perturb: true,
+            early_perturbation: true,
             key: None,
             run_to_cap: false,
         }
@@ -206,6 +228,7 @@ impl fmt::Debug for PoolOptions {
             .field("args", &self.args)
             .field("cancel", &self.cancel)
             .field("perturb", &self.perturb)
+            .field("early_perturbation", &self.early_perturbation)
             .field("key", &self.key)
             .field("run_to_cap", &self.run_to_cap)
             .finish()
@@ -292,6 +315,11 @@ impl PoolOptions {
     /// Sets [`perturb`](Self::perturb).
     pub fn perturb(mut self, on: bool) -> Self {
         self.perturb = on;
+        self
+    }
+    /// Sets [`early_perturbation`](Self::early_perturbation).
+    pub fn early_perturbation(mut self, on: bool) -> Self {
+        self.early_perturbation = on;
         self
     }
     /// Sets [`key`](Self::key). An empty key or one holding a tab or newline is refused by
@@ -553,8 +581,9 @@ struct ChildSpec {
     site: String,
     path: PathBuf,
     spawned_ns: u64,
-    /// Whether the child perturbs its layout ([`PoolOptions::perturb`]); read before `main` by
-    /// the early perturbation, which cannot see the options.
+    /// Whether the child perturbs its layout before `main` ([`PoolOptions::perturb`] and
+    /// [`PoolOptions::early_perturbation`]); read by the early perturbation, which cannot see
+    /// the options.
     perturb: bool,
 }
 
@@ -773,7 +802,7 @@ impl Parent<'_> {
             site: self.site.to_string(),
             path: result.clone(),
             spawned_ns: MonotonicClock.now_ns(),
-            perturb: self.options.perturb,
+            perturb: self.options.perturb && self.options.early_perturbation,
         };
         let spawned = Instant::now();
         let child = Command::new(&self.exe)

@@ -1,0 +1,115 @@
+//! An A/A that users write by hand: two identical 16 MiB pointer-chase lists (random cycles
+//! over 4 Mi `u32` slots, 20,000 steps an operation), pooled at the defaults. The true
+//! difference is zero by construction, so any resolved verdict is a false signal.
+//!
+//! - `--build main` (the default): both lists are built in `main`, A first, before
+//!   `pool::run` — in every process, in the same order, as most programs are written;
+//! - `--build pool`: built through `Child::build`, which alternates the order by process;
+//! - `--early off` turns off the perturbation before `main` (on by default), to measure what
+//!   it does for lists built in `main`.
+//!
+//! One pooled comparison per run, on one line: the verdict, δ with its interval, the
+//! processes, how the plan ended, and the wall time. Reproduce BACKGROUND.md's table with
+//! `for s in 1 2 3 4 5; do cargo run --release --example fixed_order -- --seed $s; done`
+//! (and `--build pool`, `--early off`).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use rtcompare::pool::{self, PoolOptions};
+use rtcompare::rng::Rng;
+use rtcompare::{Candidate, compare};
+
+const SLOTS: usize = 4 << 20; // 16 MiB of u32
+const STEPS: usize = 20_000;
+
+/// A random single cycle over `n` slots (Sattolo's algorithm), always from the same seed, so
+/// both lists hold the same cycle.
+fn cycle(n: usize) -> Vec<u32> {
+    let mut rng = Rng::new(99);
+    let mut next: Vec<u32> = (0..n as u32).collect();
+    for i in (1..n).rev() {
+        let j = rng.below(i as u64) as usize;
+        next.swap(i, j);
+    }
+    next
+}
+
+fn chase(name: &'static str, next: Vec<u32>) -> Candidate<'static> {
+    let mut at = 0u32;
+    Candidate::new(name, move |n| {
+        for _ in 0..n {
+            for _ in 0..STEPS {
+                at = next[at as usize];
+            }
+            black_box(at);
+        }
+    })
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut build_in_main = true;
+    let mut early = true;
+    let mut seed = 1u64;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--build" => match args.next().as_deref() {
+                Some("main") => build_in_main = true,
+                Some("pool") => build_in_main = false,
+                other => return Err(format!("--build takes main or pool, got {other:?}").into()),
+            },
+            "--early" => match args.next().as_deref() {
+                Some("on") => early = true,
+                Some("off") => early = false,
+                other => return Err(format!("--early takes on or off, got {other:?}").into()),
+            },
+            "--seed" => seed = args.next().ok_or("--seed needs a number")?.parse()?,
+            other => return Err(format!("unknown argument {other:?}").into()),
+        }
+    }
+    let started = Instant::now();
+    // The way most programs are written: the fixtures first, A then B, then the comparison.
+    let fixtures = build_in_main.then(|| (cycle(SLOTS), cycle(SLOTS)));
+    let options = PoolOptions::default().seed(seed).early_perturbation(early);
+    let run = pool::run_detailed(&options, |ctx| {
+        let opts = ctx.options().clone();
+        let (a, b) = match fixtures {
+            Some(ab) => ab,
+            None => ctx.build(|| cycle(SLOTS), || cycle(SLOTS)),
+        };
+        compare(chase("a", a), chase("a′", b), &opts)
+    })?;
+    let p = &run.pooled;
+    let first: Vec<String> = p
+        .deltas
+        .iter()
+        .map(|d| format!("{:+.1}", 100.0 * d))
+        .collect();
+    println!(
+        "build {} early {} seed {seed}: {} δ {:+.2} % [{:+.2}, {:+.2}], {} processes (planned {}), \
+         {}, {:.0} s; deltas {}",
+        if build_in_main { "main" } else { "pool" },
+        if early { "on" } else { "off" },
+        if p.resolved {
+            "RESOLVED"
+        } else {
+            "cannot tell"
+        },
+        100.0 * p.delta,
+        100.0 * p.low,
+        100.0 * p.high,
+        p.processes,
+        p.planned_processes,
+        p.plan_end.map_or("no plan".to_string(), |e| {
+            let s = e.to_string();
+            s.split(':').next().unwrap_or(&s).to_string()
+        }),
+        started.elapsed().as_secs_f64(),
+        first.join(" ")
+    );
+    if !p.resolved {
+        println!("  reason: {}", p.verdict);
+    }
+    Ok(())
+}
