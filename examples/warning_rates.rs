@@ -3,8 +3,11 @@
 //! stays silent when the run is broken is worse.
 //!
 //! Healthy runs use the real clock at the crate's defaults: identical code (A/A, the built-in
-//! 2.7 µs dependent multiply chain on both sides) and a real 5 % extra cost on B. Constructed
-//! runs use a simulated clock, so what is wrong with them is known exactly:
+//! 2.7 µs dependent multiply chain on both sides, and again a 2.2 µs chain, whose calibrated
+//! batch puts one clock step nearest the 0.1 % bound and so tests the quantization warning
+//! hardest) and a real 5 % extra cost on B. All of them run side by side in this one process,
+//! as a user's suite of comparisons does. Constructed runs use a simulated clock, so what is
+//! wrong with them is known exactly:
 //!
 //! - `ratio step`: B becomes 5 % slower halfway through the measurement (deserves `drift_ratio`);
 //! - `ratio trend`: B's cost rises steadily by 5 % across the measurement (`drift_ratio`);
@@ -21,9 +24,11 @@
 //! - `machine step`: both sides become 20 % slower halfway through (informational: the paired
 //!   ratio is unaffected, so the verdict is too).
 //!
-//! Run: `cargo run --release --example warning_rates` (about 3 minutes), or
-//! `cargo run --release --example warning_rates -- --real 50 --sim 50`. Every report is written
-//! to `target/rtcompare/warning_rates.json` for re-analysis.
+//! Run: `cargo run --release --example warning_rates` (about 4 minutes), or
+//! `cargo run --release --example warning_rates -- --real 50 --sim 50`; `--sim 0` runs the
+//! healthy rows alone. Every healthy comparison that warned is listed on stderr with its
+//! estimate, clock step and floor, and every report is written to
+//! `target/rtcompare/warning_rates.json` for re-analysis.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -40,6 +45,9 @@ use rtcompare::{Candidate, CompareOptions, Report, compare};
 
 /// Work units of the built-in workload: about 2.7 µs per operation on this machine.
 const UNITS: u64 = 2_700;
+/// Work units of the shorter chain: about 2.2 µs per operation, the length whose A/A
+/// comparisons warned about quantization before the rule asked what one step can change.
+const SHORT_UNITS: u64 = 2_200;
 
 /// Where the measurement is, as a fraction of its pairs in millionths; `u64::MAX` outside it.
 type Phase = Arc<AtomicU64>;
@@ -145,9 +153,9 @@ fn simulated(a: Sim, b: Sim, tick: u64, inner_loops: u64, seed: u64) -> rtcompar
     compare_with_clock(ca, cb_, &opts, &clock)
 }
 
-fn real(extra: f64, seed: u64) -> rtcompare::Result<Report> {
-    let a = Candidate::new("a", workload(UNITS));
-    let b = Candidate::new("b", workload((UNITS as f64 * (1.0 + extra)).round() as u64));
+fn real(units: u64, extra: f64, seed: u64) -> rtcompare::Result<Report> {
+    let a = Candidate::new("a", workload(units));
+    let b = Candidate::new("b", workload((units as f64 * (1.0 + extra)).round() as u64));
     compare(a, b, &CompareOptions::default().seed(seed))
 }
 
@@ -181,13 +189,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "healthy A/A (real clock)",
             &[],
             real_runs,
-            Box::new(|s| real(0.0, s)),
+            Box::new(|s| real(UNITS, 0.0, s)),
+        ),
+        (
+            "healthy A/A, 2.2 µs chain (real clock)",
+            &[],
+            real_runs,
+            Box::new(|s| real(SHORT_UNITS, 0.0, s)),
         ),
         (
             "healthy +5 % (real clock)",
             &[],
             real_runs,
-            Box::new(|s| real(0.05, s)),
+            Box::new(|s| real(UNITS, 0.05, s)),
         ),
     ];
     scenarios.push((
@@ -296,6 +310,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ));
 
     for (name, deserves, runs, make) in &scenarios {
+        if *runs == 0 {
+            continue;
+        }
         eprint!("{name}: ");
         let mut reports = Vec::with_capacity(*runs);
         for i in 0..*runs {
@@ -312,6 +329,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         });
     }
     let load_end = load_average();
+
+    // The healthy rows' warnings, one line each, so a rule can be checked against the case
+    // that tripped it without re-reading the JSON.
+    let healthy = rows.iter().filter(|r| r.name.starts_with("healthy"));
+    let (mut healthy_runs, mut healthy_warned, mut healthy_rule) = (0usize, 0usize, 0usize);
+    for row in healthy {
+        healthy_runs += row.reports.len();
+        for (k, r) in row.reports.iter().enumerate() {
+            if r.warnings.is_empty() {
+                continue;
+            }
+            healthy_warned += 1;
+            // `busy_machine` reports the machine, not a rule misjudging a healthy run.
+            if r.warnings.iter().any(|w| w.code() != "busy_machine") {
+                healthy_rule += 1;
+            }
+            let codes: Vec<&str> = r.warnings.iter().map(|w| w.code()).collect();
+            eprintln!(
+                "{} #{k}: δ {:+.4} % [{:+.4}, {:+.4}], step {:.4} %, floor {:.4} %, {} ops a \
+                 batch: {}",
+                row.name,
+                100.0 * r.estimate.delta,
+                100.0 * r.estimate.low,
+                100.0 * r.estimate.high,
+                100.0 * r.quantization,
+                100.0 * r.noise_floor,
+                r.inner_loops,
+                codes.join(", ")
+            );
+        }
+    }
 
     let mut codes: Vec<&'static str> = Vec::new();
     for r in rows.iter().flat_map(|r| &r.reports) {
@@ -382,6 +430,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         println!();
+    }
+
+    if healthy_runs > 0 {
+        println!(
+            "\nHealthy comparisons that warned: {healthy_warned} of {healthy_runs} ({:.1} %); \
+             of something other than a busy machine: {healthy_rule} ({:.1} %).",
+            100.0 * healthy_warned as f64 / healthy_runs as f64,
+            100.0 * healthy_rule as f64 / healthy_runs as f64
+        );
     }
 
     let dir = std::path::Path::new("target/rtcompare");

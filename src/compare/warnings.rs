@@ -164,10 +164,24 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
     w
 }
 
-/// Whether moving the estimate and its interval by one clock step (as a share of the faster
-/// batch: what rounding can do to a ratio of two batches) either way changes the outcome of
-/// [`decide`] (resolved or not, and which side). When the verdict already is "below
-/// quantization" its reason says so.
+/// The share of a clock step by which a move may fall short of a whole step and still count
+/// as "one step" in [`quantization_could_change_verdict`]: a tenth.
+///
+/// The gate refuses |δ| ≤ 1.5 steps, so a difference measured at half a step and carried by
+/// one whole step lands exactly on the gate and stays refused. Such half-step differences are
+/// common: healthy A/A comparisons of a 2.2 µs chain (13 operations, about 29 µs a batch on a
+/// 25 ns step, so one step is 0.086 % of a batch) put δ at 0.45–0.502 of a step (BACKGROUND,
+/// "Warnings that speak only when they mean something"), because the step is probed as a
+/// whole number of nanoseconds and divided by the median batch, not by each batch's own
+/// length. A whole step then carried δ a hair past the gate and warned on identical code
+/// whose interval lay within ±0.1 % of zero. Moving by nine tenths of a step keeps that
+/// artefact out while every difference a step really decides still flips.
+const STEP_SLACK: f64 = 0.1;
+
+/// Whether moving the estimate and its interval by (just under) one clock step, as a share of
+/// the faster batch (what rounding can do to a ratio of two batches), either way changes the
+/// outcome of [`decide`] (resolved or not, and which side). When the verdict already is
+/// "below quantization" its reason says so, and no warning repeats it.
 fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64) -> bool {
     let verdict = decide(e, floor, quantization);
     if matches!(
@@ -181,7 +195,8 @@ fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64
         Verdict::BFaster => -1,
         Verdict::CannotTell(_) => 0,
     };
-    [quantization, -quantization].iter().any(|&g| {
+    let step = (1.0 - STEP_SLACK) * quantization;
+    [step, -step].iter().any(|&g| {
         let mut moved = *e;
         moved.delta += g;
         moved.low += g;
@@ -221,6 +236,58 @@ mod tests {
         v.runs = runs;
         v.false_signal_rate = false_signals;
         v
+    }
+
+    /// The quantization warning alone, on an otherwise quiet comparison.
+    fn quantization_warns(e: &Estimate, noise_floor: f64, quantization: f64) -> bool {
+        let quiet = drift(0.5, 0.0);
+        let va = validation(noise_floor, 0.1, 40, 40);
+        warnings(&WarningInputs {
+            validation_a: Some(&va),
+            validation_b: Some(&va),
+            drift: [
+                (Series::A, &quiet),
+                (Series::B, &quiet),
+                (Series::Ratio, &quiet),
+            ],
+            autocorrelation: 0.0,
+            suspended: Duration::ZERO,
+            tie_rate: 0.0,
+            estimate: e,
+            quantization,
+            max_quantization_error: 0.001,
+            noise_floor,
+            thresholds: &[0.05],
+            memory_growth: 0,
+            live_heap_peak: None,
+            other_cpu_share: 0.0,
+            load_average: None,
+            cores: None,
+            debug_build: false,
+        })
+        .iter()
+        .any(|w| w.code() == "quantization_near_difference")
+    }
+
+    #[test]
+    fn half_a_step_carried_onto_the_gate_does_not_warn() {
+        // The reported case: an A/A of a 2.2 µs dependent chain, calibrated to 13 operations
+        // a batch (about 29.1 µs) on a 25 ns step, so one step is 0.086 % of a batch and the
+        // gate 0.129 %. δ sat at half a step (measured 0.501 of it), the interval within
+        // ±0.1 % of zero, the floor at half a step: "cannot tell" on the interval and on the
+        // gate at once. One whole step outward lands on the gate (1.502 steps), which only the
+        // step's own imprecision pushes past; no clock step decides this verdict.
+        let q = 25.0 / 29_070.0;
+        let aa = est(0.502 * q, -0.5 * q, 1.05 * q);
+        assert!(aa.low > -0.001 && aa.high < 0.001, "{aa:?}");
+        assert!(!quantization_warns(&aa, 0.5 * q, q));
+        // A whole step from a verdict on the same clock still warns: δ one step, the interval's
+        // near end half a step below zero, so a step outward clears zero, the floor and the gate.
+        let one_step = est(q, -0.5 * q, 1.6 * q);
+        assert!(quantization_warns(&one_step, 0.5 * q, q));
+        // And a resolved difference one step above the gate, which a step down would refuse.
+        let near = est(2.4 * q, 2.0 * q, 2.8 * q);
+        assert!(quantization_warns(&near, 0.5 * q, q));
     }
 
     #[test]
