@@ -100,6 +100,19 @@ fn two_helpers_calling_one_pooling_function_get_their_own_answers() {
     assert_eq!(pairs_measured(&identical), vec!["same/a".to_string(); 3]);
     assert_eq!(pairs_measured(&slower), vec!["slower/a".to_string(); 3]);
     assert!(identical.pooled.delta.abs() < 0.03, "{}", identical.pooled);
+    // Every child perturbed its layout before `main` too (Linux: a constructor).
+    if cfg!(target_os = "linux") {
+        for r in &identical.reports {
+            let info = r
+                .process
+                .as_ref()
+                .expect("a pooled process says which it is");
+            assert!(
+                info.early_filler_bytes > 0 && info.early_mapping_bytes <= 2 << 20,
+                "{info:?}"
+            );
+        }
+    }
     assert!(slower.pooled.delta > 0.12, "{}", slower.pooled);
 }
 
