@@ -1,11 +1,17 @@
 //! Pooling across real processes: the test binary re-executes itself for one test.
 
+mod pool_common;
+
 use std::time::{Duration, Instant};
 
-use rtcompare::pool::{self, PoolOptions};
+use pool_common::{children, leftovers, quick};
+use rtcompare::pool::{self, PoolOptions, PoolRun};
 use rtcompare::report::BuildOrder;
 use rtcompare::selftest::workload;
-use rtcompare::{CancelToken, Candidate, CompareOptions, Error};
+use rtcompare::{CancelToken, Candidate, Error};
+
+// The Ctrl-C test lives in `tests/pool_interrupt.rs`: its SIGINT reaches the whole process,
+// and would cancel any pool that ran beside it here.
 
 /// The tests share this process's temporary-file names and children, and two cores: one at a
 /// time.
@@ -15,51 +21,35 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A quick per-process protocol: the test checks the machinery, not the statistics.
-fn quick() -> PoolOptions {
-    PoolOptions::default()
-        .this_test()
-        .first_stage(3)
-        .target(0.0, 0.0)
-        .seed(11)
-        .compare(
-            CompareOptions::default()
-                .validation_runs(5)
-                .repeats(21)
-                .resamples(500)
-                .warmup_duration(Duration::from_millis(20)),
-        )
-}
-
-/// Files the pool left in the temporary directory for this process.
-fn leftovers() -> Vec<String> {
-    let prefix = format!("rtcompare-pool-{}-", std::process::id());
-    std::fs::read_dir(std::env::temp_dir())
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with(&prefix))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// This process's live children.
-fn children() -> String {
-    let me = std::process::id();
-    let mut all = String::new();
-    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{me}/task")) {
-        for t in tasks.flatten() {
-            all += &std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
-        }
-    }
-    all.trim().to_string()
+/// Whether this process is the test's own, not one of the children a pool re-ran it in: code
+/// before `pool::run` runs in every child too, and a helper thread there would act on the child.
+fn in_parent() -> bool {
+    std::env::var_os(pool::CHILD_ENV).is_none()
 }
 
 #[test]
-fn identical_code_pooled_over_three_processes_is_not_called_different() {
+fn the_child_check_sees_a_live_child() {
     let _serial = serial();
-    let run = pool::run_detailed(&quick(), |ctx| {
+    // The checks below that no child outlives a pool mean something only if a live child
+    // shows up.
+    let mut sleeper = std::process::Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .expect("start `sleep`");
+    let seen = children();
+    sleeper.kill().unwrap();
+    sleeper.wait().unwrap();
+    assert!(
+        seen.iter()
+            .any(|c| c.starts_with(&format!("{} ", sleeper.id()))),
+        "{seen:?}"
+    );
+    assert_eq!(children(), Vec::<String>::new());
+}
+
+/// Three processes comparing one workload with itself.
+fn identical_pool(options: &PoolOptions) -> PoolRun {
+    pool::run_detailed(options, |ctx| {
         let (a, b) = ctx.build(|| workload(300), || workload(300));
         rtcompare::compare(
             Candidate::new("a", a),
@@ -67,7 +57,30 @@ fn identical_code_pooled_over_three_processes_is_not_called_different() {
             ctx.options(),
         )
     })
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn identical_code_pooled_over_three_processes_is_not_called_different() {
+    let _serial = serial();
+    let run = identical_pool(&quick());
+    // The verdict. With identical code a resolved verdict is a false signal, and the pool
+    // allows one at most at 1 − level (5 %) per pool: its t interval must exclude zero, and
+    // the difference must also clear the A/A floor. A test that failed on every such chance
+    // would flake on about one run in twenty or more; a defect (a verdict that ignores the
+    // interval or the floor, roles swapped between processes) calls identical code different
+    // on most runs. So a chance signal gets one more pool on other seeds, and only two in a
+    // row fail the test: about 0.25 % by chance, while a defect still fails it. A child runs
+    // on to the second pool too, so that a child started for it reaches it however the pool
+    // tells its call sites apart.
+    let again = (run.pooled.resolved || !in_parent()).then(|| identical_pool(&quick().seed(12)));
+    if let Some(again) = &again {
+        assert!(
+            !again.pooled.resolved,
+            "identical code called different twice in a row:\n{}\n{}",
+            run.pooled, again.pooled
+        );
+    }
     let p = &run.pooled;
     assert_eq!(p.processes, 3, "{p}");
     assert!(p.delta.abs() < 0.10, "{p}");
@@ -97,7 +110,7 @@ fn identical_code_pooled_over_three_processes_is_not_called_different() {
             .all(|t| t.startup > 0.0 && t.closure > 0.0)
     );
     assert!(leftovers().is_empty(), "{:?}", leftovers());
-    assert_eq!(children(), "");
+    assert_eq!(children(), Vec::<String>::new());
 }
 
 #[test]
@@ -127,6 +140,7 @@ fn a_child_that_panics_is_named_and_the_rest_are_pooled() {
         "{p}"
     );
     assert!(leftovers().is_empty());
+    assert_eq!(children(), Vec::<String>::new());
 }
 
 #[test]
@@ -159,6 +173,7 @@ fn too_many_failures_are_a_typed_error_naming_each() {
         other => panic!("{other}"),
     }
     assert!(leftovers().is_empty());
+    assert_eq!(children(), Vec::<String>::new());
 }
 
 #[test]
@@ -166,9 +181,11 @@ fn cancelling_kills_the_child_and_removes_its_files() {
     let _serial = serial();
     let token = CancelToken::new();
     let t = token.clone();
-    let canceller = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
-        t.cancel();
+    let canceller = in_parent().then(|| {
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            t.cancel();
+        })
     });
     let started = Instant::now();
     let e = pool::run(&quick().cancel(token), |_ctx| {
@@ -177,11 +194,60 @@ fn cancelling_kills_the_child_and_removes_its_files() {
         unreachable!("the parent kills this child")
     })
     .unwrap_err();
-    canceller.join().unwrap();
+    if let Some(c) = canceller {
+        c.join().unwrap();
+    }
     assert!(matches!(e, Error::Cancelled { .. }), "{e}");
     assert!(started.elapsed() < Duration::from_secs(20));
     assert!(leftovers().is_empty(), "{:?}", leftovers());
-    assert_eq!(children(), "", "no child outlives the pool");
+    assert_eq!(
+        children(),
+        Vec::<String>::new(),
+        "no child outlives the pool"
+    );
+}
+
+#[test]
+fn a_child_past_its_timeout_is_killed_and_reported() {
+    let _serial = serial();
+    let timeout = Duration::from_millis(500);
+    let started = Instant::now();
+    // Every child outlives its timeout, so no process succeeds and the pool must say why
+    // each failed.
+    let e = pool::run(&quick().max_processes(3).process_timeout(timeout), |_ctx| {
+        std::thread::sleep(Duration::from_secs(60));
+        unreachable!("the parent kills this child at its timeout")
+    })
+    .unwrap_err();
+    match &e {
+        Error::ProcessesFailed {
+            succeeded,
+            started,
+            failures,
+            ..
+        } => {
+            assert_eq!((*succeeded, *started, failures.len()), (0, 3, 3), "{e}");
+            for (i, f) in failures.iter().enumerate() {
+                assert!(
+                    f.contains(&format!("process {i}")) && f.contains("timed out"),
+                    "{failures:?}"
+                );
+            }
+        }
+        other => panic!("{other}"),
+    }
+    // Three timeouts, not three minutes of sleeping children.
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(leftovers().is_empty(), "{:?}", leftovers());
+    assert_eq!(
+        children(),
+        Vec::<String>::new(),
+        "no child outlives its timeout"
+    );
 }
 
 #[test]
@@ -206,26 +272,6 @@ fn bad_pool_options_are_typed_errors() {
         pool::run(&quick().level(1.0), never),
         Err(Error::OutOfRange { .. })
     ));
-}
-
-#[test]
-fn ctrl_c_cancels_the_pool_and_leaves_nothing_behind() {
-    let _serial = serial();
-    let me = std::process::id() as i32;
-    let interrupter = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
-        // SAFETY: sends SIGINT to this process; the pool's handler is installed while it runs.
-        unsafe { libc::kill(me, libc::SIGINT) };
-    });
-    let e = pool::run(&quick(), |_ctx| {
-        std::thread::sleep(Duration::from_secs(60));
-        unreachable!("the parent kills this child")
-    })
-    .unwrap_err();
-    interrupter.join().unwrap();
-    assert!(matches!(e, Error::Cancelled { .. }), "{e}");
-    assert!(leftovers().is_empty(), "{:?}", leftovers());
-    assert_eq!(children(), "");
 }
 
 #[test]
