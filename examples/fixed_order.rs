@@ -5,6 +5,7 @@
 //! - `--build main` (the default): both lists are built in `main`, A first, before
 //!   `pool::run` — in every process, in the same order, as most programs are written;
 //! - `--build pool`: built through `Child::build`, which alternates the order by process;
+//! - `--light` uses `PoolOptions::light()` (10 A/A runs a process instead of 40);
 //! - `--early off` turns off the perturbation before `main` (on by default), to measure what
 //!   it does for lists built in `main`.
 //!
@@ -51,6 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut build_in_main = true;
     let mut early = true;
     let mut seed = 1u64;
+    let mut light = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -64,6 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Some("off") => early = false,
                 other => return Err(format!("--early takes on or off, got {other:?}").into()),
             },
+            "--light" => light = true,
             "--seed" => seed = args.next().ok_or("--seed needs a number")?.parse()?,
             other => return Err(format!("unknown argument {other:?}").into()),
         }
@@ -110,6 +113,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     if !p.resolved {
         println!("  reason: {}", p.verdict);
+    }
+    let mut walls: Vec<f64> = run.timings.iter().map(|t| t.wall).collect();
+    walls.sort_by(f64::total_cmp);
+    if let Some(median) = walls.get(walls.len() / 2) {
+        println!("  median process: {median:.1} s wall");
     }
     Ok(())
 }
