@@ -74,7 +74,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
     // The way most programs are written: the fixtures first, A then B, then the comparison.
     let fixtures = build_in_main.then(|| (cycle(SLOTS), cycle(SLOTS)));
-    let options = PoolOptions::default().seed(seed).early_perturbation(early);
+    let base = if light {
+        PoolOptions::light()
+    } else {
+        PoolOptions::default()
+    };
+    let options = base.seed(seed).early_perturbation(early);
     let run = pool::run_detailed(&options, |ctx| {
         let opts = ctx.options().clone();
         let (a, b) = match fixtures {
@@ -113,6 +118,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     if !p.resolved {
         println!("  reason: {}", p.verdict);
+    }
+    for w in p
+        .warnings
+        .iter()
+        .filter(|w| w.code() == "fixed_build_order")
+    {
+        println!("  warning: {w}");
     }
     let mut walls: Vec<f64> = run.timings.iter().map(|t| t.wall).collect();
     walls.sort_by(f64::total_cmp);

@@ -471,6 +471,10 @@ pub struct ProcessInfo {
     /// 2 MiB pages (0 when none).
     #[serde(default)]
     pub early_mapping_bytes: u64,
+    /// Resident memory the program added before the pool's closure began, in bytes (what it
+    /// built in `main` before calling the pool; 0 when unknown).
+    #[serde(default)]
+    pub built_before_closure_bytes: u64,
 }
 
 impl fmt::Display for ProcessInfo {

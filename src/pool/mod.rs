@@ -556,6 +556,24 @@ pub fn combine_reports(reports: &[Report], level: f64) -> Result<Pooled> {
     stats::combine_processes(&ps, 0, level)
 }
 
+/// Resident memory a program may add before its pool's closure without a warning (8 MiB): a
+/// fresh process's runtime and test harness stay well below it.
+const BUILT_BEFORE_WARNING: u64 = 8 << 20;
+
+/// The median memory built before the closure, when it exceeds [`BUILT_BEFORE_WARNING`] and
+/// no process built its fixtures through [`Child::build`]: their order was the same in every
+/// process.
+fn fixed_build_order(reports: &[Report]) -> Option<u64> {
+    let infos: Vec<&ProcessInfo> = reports.iter().filter_map(|r| r.process.as_ref()).collect();
+    if infos.is_empty() || infos.iter().any(|i| i.build_order.is_some()) {
+        return None;
+    }
+    let mut built: Vec<u64> = infos.iter().map(|i| i.built_before_closure_bytes).collect();
+    built.sort_unstable();
+    let median = built[built.len() / 2];
+    (median > BUILT_BEFORE_WARNING).then_some(median)
+}
+
 fn process_estimate(r: &Report) -> ProcessEstimate {
     let aa_deltas = [&r.validation_a, &r.validation_b]
         .iter()
@@ -635,6 +653,7 @@ fn child_main(
     let clock = MonotonicClock;
     let start_ns = clock.now_ns();
     let early = perturb::early_perturbation();
+    let built_before = perturb::resident_added_since_start().unwrap_or(0);
     let filler = options
         .perturb
         .then(|| perturb_heap(derive_seed(spec.seed, 2 * spec.index as u64 + 1)));
@@ -674,6 +693,7 @@ fn child_main(
                 build_order: ctx.build_order,
                 early_filler_bytes: early.map_or(0, |e| e.0),
                 early_mapping_bytes: early.map_or(0, |e| e.1),
+                built_before_closure_bytes: built_before,
             });
             let marks = stages.lock().map(|l| l.clone()).unwrap_or_default();
             let stages = marks
@@ -969,6 +989,11 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
             }
             break;
         }
+        if failures.len() >= options.first_stage && reports.len() < MIN_PROCESSES {
+            // As many failures as a first stage and still too few to pool: the closure fails
+            // for a reason more processes will not cure.
+            break;
+        }
         let outcome = parent.spawn(index)?;
         let delta = match outcome {
             Outcome::Report(r, t) => {
@@ -1025,6 +1050,9 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
                 cap: options.max_processes,
             },
         });
+    }
+    if let Some(bytes) = fixed_build_order(&reports) {
+        pooled.warnings.push(PoolWarning::FixedBuildOrder { bytes });
     }
     let timed_out = failures.iter().filter(|f| f.2).count();
     pooled.account_failures(failures.len(), timed_out);

@@ -107,6 +107,26 @@ const MAX_EARLY_MAPPING: u64 = 2 << 20;
 /// outside pool children and when the pool's perturbation is off.
 static EARLY: OnceLock<(u64, u64)> = OnceLock::new();
 
+/// Resident memory of this pool child before `main` (after the early perturbation), in bytes.
+static RESIDENT_AT_START: OnceLock<u64> = OnceLock::new();
+
+/// This process's resident memory in bytes (Linux: `/proc/self/statm`), `None` elsewhere or
+/// when it cannot be read.
+pub(crate) fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    u64::try_from(page).ok().map(|p| pages * p)
+}
+
+/// Resident memory the program added between the start of this pool child and now, in bytes:
+/// what it built before calling the pool. `None` outside pool children or off Linux.
+pub(crate) fn resident_added_since_start() -> Option<u64> {
+    let start = *RESIDENT_AT_START.get()?;
+    resident_bytes().map(|now| now.saturating_sub(start))
+}
+
 /// The early perturbation of this process, `(heap filler bytes, mapping bytes)`, or `None`
 /// when none ran (not a pool child, or perturbation off). Reading it from the child's report
 /// also keeps the constructor's object linked in.
@@ -134,6 +154,9 @@ fn perturb_early() {
         return;
     };
     if !spec.perturb {
+        if let Some(r) = resident_bytes() {
+            let _ = RESIDENT_AT_START.set(r);
+        }
         return;
     }
     let seed = crate::rng::derive_seed(crate::rng::derive_seed(spec.seed, 0xEA), spec.index as u64);
@@ -159,6 +182,9 @@ fn perturb_early() {
         0
     };
     let _ = EARLY.set((filler.bytes(), mapped));
+    if let Some(r) = resident_bytes() {
+        let _ = RESIDENT_AT_START.set(r);
+    }
     // The filler must outlive everything the program builds after it.
     std::mem::forget(filler);
 }

@@ -178,6 +178,16 @@ pub enum PoolWarning {
         /// What happened, in words.
         reason: String,
     },
+    /// The program held this much memory before the pool's closure began, in every process,
+    /// and built no fixture through the pool's `Child::build`: whatever it built there was
+    /// built in the same order in every process, which the pool cannot randomise (a structure
+    /// built second can stay faster in every process; BACKGROUND.md, "Fixtures built in a
+    /// fixed order").
+    FixedBuildOrder {
+        /// Median over processes of the resident memory added between the start of the
+        /// process (after the early perturbation) and the start of the closure, in bytes.
+        bytes: u64,
+    },
     /// The per-process deltas form separated clusters: each process landed in one of several
     /// states (layouts, placements), so their mean is not a typical difference.
     Modes {
@@ -194,6 +204,7 @@ impl PoolWarning {
             PoolWarning::Heterogeneous { .. } => "heterogeneous",
             PoolWarning::TooFewProcesses { .. } => "too_few_processes",
             PoolWarning::ProcessFailed { .. } => "process_failed",
+            PoolWarning::FixedBuildOrder { .. } => "fixed_build_order",
             PoolWarning::Modes { .. } => "modes",
         }
     }
@@ -245,6 +256,14 @@ impl fmt::Display for PoolWarning {
             PoolWarning::ProcessFailed { index, reason } => {
                 write!(f, "process {index} failed and is not pooled: {reason}")
             }
+            PoolWarning::FixedBuildOrder { bytes } => write!(
+                f,
+                "the program built {:.0} MiB before the pool's closure began, in the same order \
+                 in every process: the pool perturbs their layout but cannot alternate their \
+                 order, and the one built second can stay faster; build what you compare with \
+                 ctx.build(a, b)",
+                *bytes as f64 / (1u64 << 20) as f64
+            ),
             PoolWarning::Modes { modes } => {
                 f.write_str("the processes fall into separate modes (")?;
                 for (i, m) in modes.iter().enumerate() {
