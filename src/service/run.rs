@@ -18,7 +18,7 @@ use crate::service::report::{
     WindowSummary,
 };
 use crate::service::schedule::{
-    Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments,
+    Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments, stretches,
 };
 use crate::service::target::Target;
 use crate::stats::decide;
@@ -207,6 +207,9 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
         Schedule::Interleaved => interleaved_pairs(so.quads),
         Schedule::Windows => abba_pairs(so.quads),
     };
+    // The bootstrap draws the pairs that share a stretch of time together (both pairs of an
+    // interleaved window), never one without the other.
+    let (ab, aa) = (stretches(&ab, &plan.segments), stretches(&aa, &plan.segments));
     if let Some(w) = dists.iter().position(|d| d.len() == 0) {
         return Err(Error::NotEnoughData {
             what: "service comparison",
