@@ -475,17 +475,34 @@ mod tests {
                 windows.push(WindowDist::from_raw(&raw));
             }
         }
-        let ab: Vec<Pair> = (0..quads)
-            .flat_map(|q| [(4 * q, 4 * q + 1), (4 * q + 3, 4 * q + 2)])
+        // Each window's pairs are one unit of the bootstrap: they share its stretch of time.
+        let ab: Vec<Vec<Pair>> = (0..quads)
+            .map(|q| vec![(4 * q, 4 * q + 1), (4 * q + 3, 4 * q + 2)])
             .collect();
-        let aa: Vec<Pair> = (0..quads)
-            .flat_map(|q| [(4 * q + 1, 4 * q + 2), (4 * q, 4 * q + 3)])
+        let aa: Vec<Vec<Pair>> = (0..quads)
+            .map(|q| vec![(4 * q + 1, 4 * q + 2), (4 * q, 4 * q + 3)])
             .collect();
         // A against A (the first and fourth lanes) covers zero.
-        let null: Vec<Pair> = (0..quads).map(|q| (4 * q, 4 * q + 3)).collect();
+        let null: Vec<Vec<Pair>> = (0..quads).map(|q| vec![(4 * q, 4 * q + 3)]).collect();
         let (n, _) = paired_percentile(&windows, &null, &aa, 0.5, 0.99, 1_000, 3).unwrap();
         assert!(n.low < 0.0 && n.high > 0.0, "{n:?}");
         paired_percentile(&windows, &ab, &aa, 0.5, 0.99, 1_000, 3).unwrap()
+    }
+
+    /// Units without pairs, and pairs naming windows that were not recorded, are typed
+    /// errors, not panics.
+    #[test]
+    fn bad_units_are_typed_errors() {
+        let windows = vec![WindowDist::from_raw(&[1, 2, 3]); 4];
+        let good = vec![vec![(0, 1)], vec![(2, 3)]];
+        for bad in [vec![], vec![vec![(0, 1)], vec![]], vec![vec![(0, 9)]]] {
+            let r = paired_percentile(&windows, &bad, &good, 0.5, 0.99, 200, 1);
+            assert!(
+                matches!(r, Err(crate::Error::Undefined { .. })),
+                "{bad:?}: {r:?}"
+            );
+        }
+        assert!(paired_percentile(&windows, &good, &good, 0.5, 0.99, 200, 1).is_ok());
     }
 
     #[test]

@@ -55,8 +55,8 @@ mod schedule;
 mod target;
 
 pub use options::{
-    Arrivals, DEFAULT_MIN_DIFFERENCE, DEFAULT_PERCENTILES, LatencyOrigin, LoadOptions, MAX_RATE, MAX_REQUESTS, MIN_QUADS,
-    MIN_WINDOWS, RAW_LIMIT, Schedule, ServiceOptions, TAIL_REQUESTS,
+    Arrivals, DEFAULT_MIN_DIFFERENCE, DEFAULT_PERCENTILES, LatencyOrigin, LoadOptions, MAX_RATE,
+    MAX_REQUESTS, MIN_QUADS, MIN_WINDOWS, RAW_LIMIT, Schedule, ServiceOptions, TAIL_REQUESTS,
 };
 pub use pace::{Pacer, SimulatedPacer};
 pub use report::{

@@ -209,7 +209,10 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
     };
     // The bootstrap draws the pairs that share a stretch of time together (both pairs of an
     // interleaved window), never one without the other.
-    let (ab, aa) = (stretches(&ab, &plan.segments), stretches(&aa, &plan.segments));
+    let (ab, aa) = (
+        stretches(&ab, &plan.segments),
+        stretches(&aa, &plan.segments),
+    );
     if let Some(w) = dists.iter().position(|d| d.len() == 0) {
         return Err(Error::NotEnoughData {
             what: "service comparison",
