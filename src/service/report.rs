@@ -336,7 +336,8 @@ pub struct PercentileComparison {
     /// The percentile as a fraction.
     pub percentile: f64,
     /// `δ = 1 − Q_A / Q_B`, the percentile of A's windows of the A/B pairs pooled against
-    /// that of B's, with its paired bootstrap interval over the pairs (positive: A's
+    /// that of B's, with its paired bootstrap interval over the pairs, drawn by the stretch
+    /// of time they share (an interleaved window's two pairs together; positive: A's
     /// percentile is lower).
     pub estimate: Estimate,
     /// The A/A noise floor of this percentile from the A/A pairs (fraction): the comparison's
