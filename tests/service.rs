@@ -596,3 +596,58 @@ fn a_real_stall_shows_in_the_tail() {
     assert!(p90 > 20.0 * MS as f64, "{r}");
     assert!(r.target.max_ns >= 150.0 * MS as f64, "{r}");
 }
+
+/// Under the interleaved schedule the two A/B pairs of a window share its stretch of time, so
+/// the bootstrap must draw them together. Here whatever the window does moves both alike: in
+/// window `q` every request to A takes 100 µs × (1 + d_q), every request to B 100 µs, with 16
+/// distinct d_q of alternating sign (so that neither the windows' nor the pairs' ratios are
+/// autocorrelated above the block rule's 0.2, and no block hides the difference). The two
+/// pairs of a window are then identical, and the data hold 16 draws of d, not 32.
+///
+/// Drawn by window, A's pooled p50 is the 8th smallest of 16 drawn d (each window's lanes
+/// carry equal weight), at or below the 4th smallest d_q with probability
+/// `scipy.stats.binom.sf(7, 16, 4/16)` = 0.0271 and at or above the 5th largest with
+/// `binom.sf(8, 16, 5/16)` = 0.0334, both above the 0.005 of each tail of a 99 % interval: the
+/// interval reaches both. Drawn pair by pair (32 draws, the 16th smallest) the first is
+/// `binom.sf(15, 32, 4/16)` = 0.0020, below 0.005: the interval stops short of the 4th
+/// smallest d_q and claims a precision the windows do not hold.
+#[test]
+fn the_pairs_of_an_interleaved_window_are_drawn_together() {
+    let pacer = SimulatedPacer::new(SimulatedClock::new(1));
+    let clock = pacer.clock().clone();
+    let d: Vec<f64> = (0..16)
+        .map(|q| if q % 2 == 0 { 1.0 } else { -1.0 } * 0.005 * (q + 1) as f64)
+        .collect();
+    // 1,000 requests per second and windows of 400 ms: request i falls in window i / 400.
+    let a = Call::new("a", |i: u64| -> Result<(), String> {
+        let q = (i / 400) as usize;
+        clock.advance((100_000.0 * (1.0 + d[q])).round() as u64);
+        Ok(())
+    });
+    let b = Call::new("b", |_: u64| -> Result<(), String> {
+        clock.advance(100_000);
+        Ok(())
+    });
+    let so = ServiceOptions::default()
+        .load(sim_options().percentiles(&[0.5]).resamples(2_000))
+        .window(Duration::from_millis(400))
+        .quads(16)
+        .min_difference(0.0);
+    let r = service::compare_with_pacer(&a, &b, &so, &pacer).unwrap();
+    let e = r.percentile(0.5).unwrap().estimate;
+    assert_eq!(e.block_length, 1, "{e:?}");
+    let mut sorted = d.clone();
+    sorted.sort_by(f64::total_cmp);
+    // δ = 1 − Q_A / Q_B = −d*: the interval's high end is the low end of d*.
+    let (d_low, d_high) = (-e.high, -e.low);
+    assert!(
+        d_low <= sorted[3] + 1e-9,
+        "the interval stops at d = {d_low:+.4} short of the 4th smallest window, {:+.4}: {e:?}",
+        sorted[3]
+    );
+    assert!(
+        d_high >= sorted[11] - 1e-9,
+        "the interval stops at d = {d_high:+.4} short of the 5th largest window, {:+.4}: {e:?}",
+        sorted[11]
+    );
+}

@@ -174,14 +174,22 @@ fn relative(x: u64, y: u64) -> Option<f64> {
     (y > 0).then(|| 1.0 - x as f64 / y as f64)
 }
 
-/// The paired statistic of `pairs` and its bootstrap replicates: `δ = 1 − Q(firsts) /
-/// Q(seconds)`, the `p` percentile of the first windows of the pairs pooled against that of
-/// the second windows pooled, with the pairs resampled in moving blocks of `block` (a
-/// replicate takes both windows of each pair it draws, so what the two windows of a pair
-/// shared stays shared).
+/// The paired statistic of `units` and its bootstrap replicates: `δ = 1 − Q(firsts) /
+/// Q(seconds)`, the `p` percentile of the first windows of all pairs pooled against that of
+/// their second windows pooled, with the *units* resampled in moving blocks of `block`.
+///
+/// A unit is the pairs that share their stretches of time ([`stretches`]): under the
+/// interleaved schedule the two A/B pairs of one window, under ABBA windows each pair alone.
+/// A replicate takes every pair of each unit it draws and both windows of each pair, so what
+/// the pairs of a stretch shared stays shared. Drawing the pairs one by one instead would treat
+/// the two pairs of an interleaved window as independent draws, when whatever the machine did
+/// in that window moved both alike, and the interval would claim about √2 times the precision
+/// the windows hold.
+///
+/// [`stretches`]: crate::service::schedule::stretches
 fn paired_pooled(
     windows: &[WindowDist],
-    pairs: &[Pair],
+    units: &[Vec<Pair>],
     p: f64,
     resamples: usize,
     block: usize,
@@ -191,8 +199,24 @@ fn paired_pooled(
         what: "paired ratio of pooled window percentiles",
         reason,
     };
-    let mut union: Vec<u64> = pairs
+    if units.is_empty() || units.iter().any(Vec::is_empty) {
+        return Err(undefined(
+            "no pair of windows to compare (a resampling unit without pairs)".into(),
+        ));
+    }
+    if let Some(&(x, y)) = units
         .iter()
+        .flatten()
+        .find(|&&(x, y)| x.max(y) >= windows.len())
+    {
+        return Err(undefined(format!(
+            "the pair ({x}, {y}) names a window beyond the {} recorded",
+            windows.len()
+        )));
+    }
+    let mut union: Vec<u64> = units
+        .iter()
+        .flatten()
         .flat_map(|&(x, y)| [x, y])
         .flat_map(|w| windows[w].values.iter().copied())
         .collect();
@@ -209,9 +233,14 @@ fn paired_pooled(
             .zip(pooled_quantile(windows, wy, &union, p))
             .and_then(|(x, y)| relative(x, y))
     };
-    for &(x, y) in pairs {
-        wx[x] += 1;
-        wy[y] += 1;
+    let add = |unit: &[Pair], wx: &mut [u64], wy: &mut [u64]| {
+        for &(x, y) in unit {
+            wx[x] += 1;
+            wy[y] += 1;
+        }
+    };
+    for unit in units {
+        add(unit, &mut wx, &mut wy);
     }
     let delta = both(&wx, &wy).ok_or_else(|| {
         undefined(format!(
@@ -219,7 +248,7 @@ fn paired_pooled(
             100.0 * p
         ))
     })?;
-    let n = pairs.len();
+    let n = units.len();
     let mut rng = Rng::new(seed);
     let mut idx = vec![0usize; n];
     let mut reps = Vec::with_capacity(resamples);
@@ -228,8 +257,7 @@ fn paired_pooled(
         wx.iter_mut().for_each(|w| *w = 0);
         wy.iter_mut().for_each(|w| *w = 0);
         for &k in &idx {
-            wx[pairs[k].0] += 1;
-            wy[pairs[k].1] += 1;
+            add(&units[k], &mut wx, &mut wy);
         }
         // A replicate whose second windows pool to 0 ns has no ratio; it is left out.
         if let Some(d) = both(&wx, &wy) {
@@ -245,28 +273,42 @@ fn paired_pooled(
 }
 
 /// The paired comparison of one percentile `p` over `windows`: `ab` are the A/B pairs (A's
-/// window first), `aa` the A/A pairs. Returns the estimate of `δ = 1 − Q_A / Q_B`, the `p`
-/// percentile of A's paired windows pooled against B's, with its percentile bootstrap
-/// interval over the pairs (in moving blocks when the lag-1 autocorrelation of the pairs'
-/// window-percentile ratios exceeds 0.2, the library's rule), and the A/A noise floor: the
-/// `level` quantile of `|δ*|` over the same bootstrap of the A/A pairs.
+/// window first), `aa` the A/A pairs, each grouped into the units the bootstrap draws whole
+/// (the pairs that share a stretch of time, [`stretches`]). Returns the estimate of
+/// `δ = 1 − Q_A / Q_B`, the `p` percentile of A's paired windows pooled against B's, with its
+/// percentile bootstrap interval over the units (in moving blocks when the lag-1
+/// autocorrelation of the units' window-percentile ratios exceeds 0.2, the library's rule),
+/// and the A/A noise floor: the `level` quantile of `|δ*|` over the same bootstrap of the A/A
+/// units.
 ///
 /// Pooling, not a mean or median of per-pair ratios: a window of a hundred requests pins its
 /// own p50 down poorly when the latency distribution has two modes (on the development
 /// machine the host ran the handler at 27 µs or at 37–46 µs for stretches of milliseconds to
 /// tenths of a second, and the log of a 100-request window's p50 had a standard deviation of
 /// 0.10–0.16), while the p50 of all pairs pooled rests on every request.
+///
+/// [`stretches`]: crate::service::schedule::stretches
 pub(crate) fn paired_percentile(
     windows: &[WindowDist],
-    ab: &[Pair],
-    aa: &[Pair],
+    ab: &[Vec<Pair>],
+    aa: &[Vec<Pair>],
     p: f64,
     level: f64,
     resamples: usize,
     seed: u64,
 ) -> Result<(Estimate, f64)> {
-    let q = |w: usize| windows[w].quantile(p).map_or(f64::NAN, |v| v as f64);
-    let ratios: Vec<f64> = ab.iter().map(|&(a, b)| q(a) / q(b)).collect();
+    let q = |w: usize| {
+        windows
+            .get(w)
+            .and_then(|d| d.quantile(p))
+            .map_or(f64::NAN, |v| v as f64)
+    };
+    // One ratio per unit (the mean of its pairs'), so that the block rule looks at the
+    // sequence the bootstrap draws from.
+    let ratios: Vec<f64> = ab
+        .iter()
+        .map(|unit| unit.iter().map(|&(a, b)| q(a) / q(b)).sum::<f64>() / unit.len() as f64)
+        .collect();
     let block = match stats::lag1_autocorrelation(&ratios) {
         Ok(r) if r > AUTOCORRELATION_THRESHOLD => auto_block_length(ratios.len()),
         _ => 1,
@@ -433,17 +475,34 @@ mod tests {
                 windows.push(WindowDist::from_raw(&raw));
             }
         }
-        let ab: Vec<Pair> = (0..quads)
-            .flat_map(|q| [(4 * q, 4 * q + 1), (4 * q + 3, 4 * q + 2)])
+        // Each window's pairs are one unit of the bootstrap: they share its stretch of time.
+        let ab: Vec<Vec<Pair>> = (0..quads)
+            .map(|q| vec![(4 * q, 4 * q + 1), (4 * q + 3, 4 * q + 2)])
             .collect();
-        let aa: Vec<Pair> = (0..quads)
-            .flat_map(|q| [(4 * q + 1, 4 * q + 2), (4 * q, 4 * q + 3)])
+        let aa: Vec<Vec<Pair>> = (0..quads)
+            .map(|q| vec![(4 * q + 1, 4 * q + 2), (4 * q, 4 * q + 3)])
             .collect();
         // A against A (the first and fourth lanes) covers zero.
-        let null: Vec<Pair> = (0..quads).map(|q| (4 * q, 4 * q + 3)).collect();
+        let null: Vec<Vec<Pair>> = (0..quads).map(|q| vec![(4 * q, 4 * q + 3)]).collect();
         let (n, _) = paired_percentile(&windows, &null, &aa, 0.5, 0.99, 1_000, 3).unwrap();
         assert!(n.low < 0.0 && n.high > 0.0, "{n:?}");
         paired_percentile(&windows, &ab, &aa, 0.5, 0.99, 1_000, 3).unwrap()
+    }
+
+    /// Units without pairs, and pairs naming windows that were not recorded, are typed
+    /// errors, not panics.
+    #[test]
+    fn bad_units_are_typed_errors() {
+        let windows = vec![WindowDist::from_raw(&[1, 2, 3]); 4];
+        let good = vec![vec![(0, 1)], vec![(2, 3)]];
+        for bad in [vec![], vec![vec![(0, 1)], vec![]], vec![vec![(0, 9)]]] {
+            let r = paired_percentile(&windows, &bad, &good, 0.5, 0.99, 200, 1);
+            assert!(
+                matches!(r, Err(crate::Error::Undefined { .. })),
+                "{bad:?}: {r:?}"
+            );
+        }
+        assert!(paired_percentile(&windows, &good, &good, 0.5, 0.99, 200, 1).is_ok());
     }
 
     #[test]

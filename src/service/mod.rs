@@ -18,7 +18,8 @@
 //! requests dealt to A and B in turn, [`Schedule::Interleaved`]) or in ABBA windows
 //! ([`Schedule::Windows`]), pairs A's and B's windows, and gives each percentile a paired
 //! interval of its relative difference (pooled window percentiles, bootstrapped over the
-//! pairs), an A/A noise floor, and a verdict only when the interval is tight (half-width of
+//! stretches of time the pairs cover: both pairs of an interleaved window are drawn
+//! together), an A/A noise floor, and a verdict only when the interval is tight (half-width of
 //! the ratio's interval at most 5 % of the ratio by default).
 //!
 //! ```no_run
@@ -55,8 +56,8 @@ mod schedule;
 mod target;
 
 pub use options::{
-    Arrivals, DEFAULT_PERCENTILES, LatencyOrigin, LoadOptions, MAX_RATE, MAX_REQUESTS, MIN_QUADS,
-    MIN_WINDOWS, RAW_LIMIT, Schedule, ServiceOptions, TAIL_REQUESTS,
+    Arrivals, DEFAULT_MIN_DIFFERENCE, DEFAULT_PERCENTILES, LatencyOrigin, LoadOptions, MAX_RATE,
+    MAX_REQUESTS, MIN_QUADS, MIN_WINDOWS, RAW_LIMIT, Schedule, ServiceOptions, TAIL_REQUESTS,
 };
 pub use pace::{Pacer, SimulatedPacer};
 pub use report::{

@@ -32,6 +32,12 @@ pub const MIN_WINDOWS: usize = 4;
 /// windows, 12 interleaved (the bootstrap needs 11).
 pub const MIN_QUADS: usize = 6;
 
+/// The default of [`ServiceOptions::min_difference`]: 0.015 (1.5 %), what fresh instances
+/// of one loopback server differed by between comparisons on the library's development
+/// machine (BACKGROUND.md, "Service mode"); a measurement of that machine, for users to
+/// replace with their own.
+pub const DEFAULT_MIN_DIFFERENCE: f64 = 0.015;
+
 /// The percentiles reported when none are given: p50, p90, p99 and p99.9 (as fractions).
 pub const DEFAULT_PERCENTILES: [f64; 4] = [0.5, 0.9, 0.99, 0.999];
 
@@ -431,13 +437,19 @@ pub struct ServiceOptions {
     /// A percentile's verdict is given only when the half-width of the interval of its ratio
     /// B/A is at most this share of the ratio (default 0.05, 5 %).
     pub max_relative_half_width: f64,
-    /// A percentile's verdict also needs `|δ|` above this (fraction, default 0.015, 1.5 %):
-    /// two instances of one server, started afresh for each comparison, differ at p50 by a
-    /// little from one comparison to the next (where the kernel put their threads, what their
-    /// allocator holds), which the A/A pairs inside one comparison cannot see. On the
-    /// development machine, pinned to one CPU, 30 A/A comparisons of fresh servers gave δ with
-    /// a standard deviation of 0.56 % (extremes −1.27 % and +1.39 %); 1.5 % is 2.6 of those
-    /// standard deviations. Zero turns the bar off.
+    /// A percentile's verdict also needs `|δ|` above this (fraction, default
+    /// [`DEFAULT_MIN_DIFFERENCE`], 1.5 %). Instances of one server started afresh for each
+    /// comparison can differ a little from one comparison to the next (where the kernel put
+    /// their threads, what their allocator holds), which the A/A pairs inside one comparison
+    /// cannot see; this bar is where a user says how much of that their servers show.
+    ///
+    /// The default is one machine's measurement, not a property of servers: on the
+    /// library's development machine, pinned to one CPU, 30 A/A comparisons of fresh
+    /// loopback servers gave δ with a standard deviation of 0.56 % (extremes −1.27 % and
+    /// +1.39 %), and 1.5 % is 2.6 of those standard deviations (BACKGROUND.md, "Service mode",
+    /// "What each change did"). Measure your own with A/A comparisons of fresh instances (the
+    /// `service` example's `--selftest` does it for its servers) and set what they show. Zero
+    /// turns the bar off.
     pub min_difference: f64,
     /// [`Schedule::Windows`] only: unrecorded time after each switch from one target to the
     /// other, before its window (default 50 ms): requests are sent at the rate and their latencies discarded, so that
@@ -460,7 +472,7 @@ impl Default for ServiceOptions {
             window: Duration::from_secs(40),
             quads: MIN_QUADS,
             max_relative_half_width: 0.05,
-            min_difference: 0.015,
+            min_difference: DEFAULT_MIN_DIFFERENCE,
             settle: Duration::from_millis(50),
             level: 0.99,
         }

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::Estimate;
 use crate::env::Environment;
 use crate::report::Unresolved;
-use crate::service::options::{LatencyOrigin, LoadOptions, Schedule, ServiceOptions};
+use crate::service::options::{
+    DEFAULT_MIN_DIFFERENCE, LatencyOrigin, LoadOptions, Schedule, ServiceOptions,
+};
 
 /// Version of the JSON layout of [`LoadReport`] and [`ServiceReport`]; raised when a field
 /// changes meaning or is removed.
@@ -233,8 +235,11 @@ pub enum ServiceUnresolved {
     /// estimate unstable, or within the A/A noise floor).
     Rule(Unresolved),
     /// Every other bar was cleared, but the difference is no larger than
-    /// [`ServiceOptions::min_difference`]: what two fresh instances of one server differ by
-    /// from one comparison to the next.
+    /// [`ServiceOptions::min_difference`], the smallest difference the user accepts as one
+    /// between the targets rather than between two instances of one server. Its default
+    /// ([`DEFAULT_MIN_DIFFERENCE`](crate::service::DEFAULT_MIN_DIFFERENCE)) is what fresh
+    /// instances of one server differed by between comparisons on the library's development
+    /// machine, not a property of servers in general.
     BelowMinDifference {
         /// The estimate δ (fraction).
         delta: f64,
@@ -281,14 +286,27 @@ impl fmt::Display for ServiceUnresolved {
             ServiceUnresolved::BelowMinDifference {
                 delta,
                 min_difference,
-            } => write!(
-                f,
-                "the difference ({:.2}%) is real in this comparison but not above {:.2}%, what \
-                 two instances of one server differ by from one comparison to the next \
-                 (ServiceOptions::min_difference)",
-                100.0 * delta.abs(),
-                100.0 * min_difference
-            ),
+            } => {
+                write!(
+                    f,
+                    "the difference ({:.2}%) clears this comparison's own bars but not \
+                     ServiceOptions::min_difference ({:.2}%)",
+                    100.0 * delta.abs(),
+                    100.0 * min_difference
+                )?;
+                // Only the default needs its origin told: a value the user set is theirs.
+                if min_difference == DEFAULT_MIN_DIFFERENCE {
+                    write!(
+                        f,
+                        ", the default: fresh instances of one server differed by that much \
+                         between comparisons on the library's development machine \
+                         (BACKGROUND.md, \"Service mode\"); set it to what two instances of \
+                         your server differ by, or 0 to turn the bar off"
+                    )
+                } else {
+                    write!(f, ", as set for this comparison")
+                }
+            }
         }
     }
 }
@@ -318,7 +336,8 @@ pub struct PercentileComparison {
     /// The percentile as a fraction.
     pub percentile: f64,
     /// `δ = 1 − Q_A / Q_B`, the percentile of A's windows of the A/B pairs pooled against
-    /// that of B's, with its paired bootstrap interval over the pairs (positive: A's
+    /// that of B's, with its paired bootstrap interval over the pairs, drawn by the stretch
+    /// of time they share (an interleaved window's two pairs together; positive: A's
     /// percentile is lower).
     pub estimate: Estimate,
     /// The A/A noise floor of this percentile from the A/A pairs (fraction): the comparison's
@@ -513,6 +532,29 @@ impl fmt::Display for ServiceReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sentence says where the default bar came from and that it is the user's to set,
+    /// and does not tell a user who set their own bar about the development machine.
+    #[test]
+    fn the_minimum_difference_is_the_users_bar() {
+        let at = |min_difference| {
+            ServiceUnresolved::BelowMinDifference {
+                delta: -0.009,
+                min_difference,
+            }
+            .to_string()
+        };
+        let default = at(DEFAULT_MIN_DIFFERENCE);
+        assert!(default.contains("(0.90%)"), "{default}");
+        assert!(default.contains("min_difference (1.50%)"), "{default}");
+        assert!(default.contains("development machine"), "{default}");
+        assert!(default.contains("BACKGROUND.md"), "{default}");
+        assert!(default.contains("set it to"), "{default}");
+        let own = at(0.01);
+        assert!(own.contains("min_difference (1.00%)"), "{own}");
+        assert!(own.contains("as set for this comparison"), "{own}");
+        assert!(!own.contains("development machine"), "{own}");
+    }
 
     #[test]
     fn names_and_units() {

@@ -18,7 +18,7 @@ use crate::service::report::{
     WindowSummary,
 };
 use crate::service::schedule::{
-    Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments,
+    Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments, stretches,
 };
 use crate::service::target::Target;
 use crate::stats::decide;
@@ -104,8 +104,9 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
 /// at one rate by [`ServiceOptions::schedule`], and estimates for each percentile `p` the
 /// relative difference `δ = 1 − Q_A / Q_B`, where `Q_A` is the `p` percentile of A's paired
 /// windows pooled and `Q_B` that of B's, with a paired bootstrap interval over the pairs (a
-/// replicate draws pairs, in moving blocks when their window ratios are autocorrelated, and
-/// pools both windows of every pair it draws). The A/A pairs give each percentile its noise
+/// replicate draws the pairs by the stretch of time they share, both pairs of an interleaved
+/// window together and an ABBA pair alone, in moving blocks when the stretches' window
+/// ratios are autocorrelated, and pools both windows of every pair it draws). The A/A pairs give each percentile its noise
 /// floor: the `level` quantile (0.99) of `|δ*|` over the same bootstrap of those pairs.
 ///
 /// - [`Schedule::Interleaved`] (the default): each window's requests are dealt, four at a time
@@ -207,6 +208,12 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
         Schedule::Interleaved => interleaved_pairs(so.quads),
         Schedule::Windows => abba_pairs(so.quads),
     };
+    // The bootstrap draws the pairs that share a stretch of time together (both pairs of an
+    // interleaved window), never one without the other.
+    let (ab, aa) = (
+        stretches(&ab, &plan.segments),
+        stretches(&aa, &plan.segments),
+    );
     if let Some(w) = dists.iter().position(|d| d.len() == 0) {
         return Err(Error::NotEnoughData {
             what: "service comparison",

@@ -240,6 +240,43 @@ pub(crate) fn abba_pairs(quads: usize) -> (Vec<Pair>, Vec<Pair>) {
     (ab, aa)
 }
 
+/// `pairs` grouped into the units a paired bootstrap draws whole: consecutive pairs whose
+/// windows lie in the same stretches of time (by each window's segment start in `segments`)
+/// form one unit, in the order given.
+///
+/// Under the interleaved schedule the two A/B pairs of a window (A₀ B₁ and A₃ B₂) share one
+/// stretch, and so do its two A/A pairs: whatever the machine did in that stretch moved both
+/// pairs alike, so they are one draw, not two. Under ABBA windows every pair spans its own two
+/// windows and is a unit alone. A window that `segments` does not record gets a stretch of its
+/// own (no pair shares it).
+pub(crate) fn stretches(pairs: &[Pair], segments: &[Segment]) -> Vec<Vec<Pair>> {
+    let mut start = std::collections::HashMap::new();
+    for s in segments {
+        if let Some(w) = s.window {
+            start.insert(w, s.start_ns);
+        }
+    }
+    // A pair's stretches, unordered: (A, B) and (B, A) of one window are the same time.
+    let key = |&(x, y): &Pair| {
+        let (sx, sy) = (start.get(&x).copied(), start.get(&y).copied());
+        match (sx, sy) {
+            (Some(a), Some(b)) => Some((a.min(b), a.max(b))),
+            _ => None,
+        }
+    };
+    let mut out: Vec<Vec<Pair>> = Vec::new();
+    let mut last = None;
+    for pair in pairs {
+        let k = key(pair);
+        match out.last_mut() {
+            Some(unit) if k.is_some() && k == last => unit.push(*pair),
+            _ => out.push(vec![*pair]),
+        }
+        last = k;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,6 +380,36 @@ mod tests {
             assert_eq!(p.segments[x + 2].which, p.segments[y + 2].which);
             assert_eq!(p.segments[x + 2].start_ns, p.segments[y + 2].start_ns);
         }
+    }
+
+    /// The pairs of an interleaved window are one unit; ABBA pairs are each their own.
+    #[test]
+    fn pairs_sharing_a_stretch_are_one_unit() {
+        let ms = Duration::from_millis;
+        let (segs, _) = segments(&interleaved(3, ms(10)));
+        let (ab, aa) = interleaved_pairs(3);
+        let units = stretches(&ab, &segs);
+        assert_eq!(
+            units,
+            vec![
+                vec![(0, 1), (3, 2)],
+                vec![(4, 5), (7, 6)],
+                vec![(8, 9), (11, 10)]
+            ]
+        );
+        assert_eq!(stretches(&aa, &segs).len(), 3);
+        let mut parts = Vec::new();
+        for w in abba(6) {
+            parts.push(Part::single(ms(10), w, true));
+        }
+        let (segs, _) = segments(&parts);
+        let (ab, aa) = abba_pairs(6);
+        let units = stretches(&ab, &segs);
+        assert_eq!(units.len(), ab.len());
+        assert!(units.iter().zip(&ab).all(|(u, p)| u == &vec![*p]));
+        assert_eq!(stretches(&aa, &segs).len(), aa.len());
+        // A window no segment records is a stretch of its own.
+        assert_eq!(stretches(&[(40, 41), (40, 41)], &segs).len(), 2);
     }
 
     #[test]
