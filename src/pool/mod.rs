@@ -72,11 +72,11 @@
 //! ```
 
 mod interrupt;
+mod options;
 mod perturb;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -93,6 +93,10 @@ use crate::rng::{Rng, derive_seed, resolve_seed};
 use crate::stats::{self, MIN_PROCESSES, PoolWarning, Pooled, ProcessEstimate};
 use crate::{Error, Result};
 
+pub use options::{
+    DEFAULT_FIRST_STAGE, DEFAULT_MAX_PROCESSES, DEFAULT_PROCESS_TIMEOUT, DEFAULT_TARGET_ABS,
+    DEFAULT_TARGET_REL, PoolOptions, PoolProgress, PoolProgressFn,
+};
 pub use perturb::{HeapPerturbation, MAX_LARGE_FILLER, perturb_heap};
 
 /// Environment variable that marks a child process of [`run`]; its value says which call,
@@ -102,17 +106,6 @@ pub const CHILD_ENV: &str = "RTCOMPARE_POOL_CHILD";
 pub const PAD_ENV: &str = "RTCOMPARE_POOL_PAD";
 /// Largest environment padding, in bytes (4 KiB).
 pub const MAX_ENV_PADDING: usize = 4096;
-/// Default first-stage size (5 processes).
-pub const DEFAULT_FIRST_STAGE: usize = 5;
-/// Default cap on the processes of one pooled comparison (30).
-pub const DEFAULT_MAX_PROCESSES: usize = 30;
-/// Default absolute precision target: a half-width of 1 percentage point.
-pub const DEFAULT_TARGET_ABS: f64 = 0.01;
-/// Default relative precision target: a half-width of a quarter of |δ|.
-pub const DEFAULT_TARGET_REL: f64 = 0.25;
-/// Default time limit for one process (5 minutes).
-pub const DEFAULT_PROCESS_TIMEOUT: Duration = Duration::from_secs(300);
-
 /// How often the parent looks at its child while it runs (20 ms): a child is a fresh process
 /// that takes about a second, so this costs nothing measurable and bounds the reaction to
 /// Ctrl-C, cancellation and timeouts.
@@ -126,259 +119,6 @@ static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::ne
 /// site in the parent is the n-th in every child: a pool in a loop, or in a helper called from
 /// two places, finds its own children.
 static OCCURRENCES: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
-
-/// Progress of a pooled run, reported after every process.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PoolProgress {
-    /// Processes finished (successfully or not).
-    pub done: usize,
-    /// Processes planned so far (grows after the first stage).
-    pub planned: usize,
-    /// The last process's index.
-    pub index: usize,
-    /// Its delta, or `None` when it failed.
-    pub delta: Option<f64>,
-}
-
-/// A progress callback of a pool; called in the parent between processes.
-pub type PoolProgressFn = Arc<dyn Fn(&PoolProgress) + Send + Sync>;
-
-/// Options of [`run`]: a builder whose methods consume and return `Self`.
-#[derive(Clone)]
-#[non_exhaustive]
-pub struct PoolOptions {
-    /// Processes in the first stage (at least 3; default [`DEFAULT_FIRST_STAGE`]).
-    pub first_stage: usize,
-    /// Most processes in all, failures included (default [`DEFAULT_MAX_PROCESSES`]).
-    pub max_processes: usize,
-    /// Absolute precision target: half-width in fractions (default [`DEFAULT_TARGET_ABS`]).
-    /// With `target_rel` also 0 there is no plan: exactly `first_stage` processes run.
-    pub target_abs: f64,
-    /// Relative precision target: half-width as a share of |δ| (default
-    /// [`DEFAULT_TARGET_REL`]). The target is met when either holds.
-    pub target_rel: f64,
-    /// Coverage level of the pooled interval, in (0, 1) (default 0.95).
-    pub level: f64,
-    /// Options of every process's comparison; each process gets its own derived seed.
-    pub compare: CompareOptions,
-    /// Called in the parent after every process.
-    pub progress: Option<PoolProgressFn>,
-    /// Time limit of one process (default [`DEFAULT_PROCESS_TIMEOUT`]); a child that exceeds
-    /// it is killed and counted as failed.
-    pub process_timeout: Duration,
-    /// Seed of the perturbations, paddings and per-process seeds; 0 draws one (recorded).
-    pub seed: u64,
-    /// Arguments for the children; `None` passes the parent's own.
-    pub args: Option<Vec<OsString>>,
-    /// Cancels the pool between polls of the running child.
-    pub cancel: Option<CancelToken>,
-    /// Perturb every child's heap and environment (default true). Off only to measure what
-    /// the perturbation does.
-    pub perturb: bool,
-    /// Also perturb before `main` (default true; only with [`perturb`](Self::perturb)): heap
-    /// filler and a mapping of random size, which reach fixtures the program builds before it
-    /// calls [`run`]. Off only to measure what it does.
-    pub early_perturbation: bool,
-    /// Names the pool for its children instead of its call site (default `None`). Children
-    /// find their pool by call site and by how many pools of that site ran before it; give a
-    /// key when that count can differ between runs of the program (pools started from threads,
-    /// or in an order that depends on the input or the clock).
-    pub key: Option<String>,
-    /// Runs to [`max_processes`](Self::max_processes) even when the first stage says the
-    /// precision target is out of reach (default false: the run stops after the first stage
-    /// and says how many processes the target would need; see
-    /// [`plan_processes`](crate::stats::plan_processes)).
-    pub run_to_cap: bool,
-}
-
-impl Default for PoolOptions {
-    fn default() -> Self {
-        PoolOptions {
-            first_stage: DEFAULT_FIRST_STAGE,
-            max_processes: DEFAULT_MAX_PROCESSES,
-            target_abs: DEFAULT_TARGET_ABS,
-            target_rel: DEFAULT_TARGET_REL,
-            level: stats::DEFAULT_LEVEL,
-            compare: CompareOptions::default(),
-            progress: None,
-            process_timeout: DEFAULT_PROCESS_TIMEOUT,
-            seed: 0,
-            args: None,
-            cancel: None,
-            perturb: true,
-            early_perturbation: true,
-            key: None,
-            run_to_cap: false,
-        }
-    }
-}
-
-impl fmt::Debug for PoolOptions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PoolOptions")
-            .field("first_stage", &self.first_stage)
-            .field("max_processes", &self.max_processes)
-            .field("target_abs", &self.target_abs)
-            .field("target_rel", &self.target_rel)
-            .field("level", &self.level)
-            .field("compare", &self.compare)
-            .field("progress", &self.progress.as_ref().map(|_| "Fn"))
-            .field("process_timeout", &self.process_timeout)
-            .field("seed", &self.seed)
-            .field("args", &self.args)
-            .field("cancel", &self.cancel)
-            .field("perturb", &self.perturb)
-            .field("early_perturbation", &self.early_perturbation)
-            .field("key", &self.key)
-            .field("run_to_cap", &self.run_to_cap)
-            .finish()
-    }
-}
-
-impl PoolOptions {
-    /// A lighter protocol per process, for quick local runs: 10 A/A runs instead of 40, 2,000
-    /// resamples and a 100 ms warm-up. Pooling across processes covers what the shorter
-    /// validation loses in one process's floor.
-    pub fn light() -> Self {
-        PoolOptions::default().compare(
-            CompareOptions::default()
-                .validation_runs(10)
-                .resamples(2_000)
-                .warmup_duration(Duration::from_millis(100)),
-        )
-    }
-    /// Re-runs only the calling test in every child: sets [`args`](Self::args) to
-    /// `--exact <test name> --nocapture`, the name taken from the current thread (libtest
-    /// names each test's thread after the test). Outside a test thread it leaves the
-    /// arguments alone.
-    pub fn this_test(self) -> Self {
-        match std::thread::current().name() {
-            Some(name) if name != "main" => {
-                let name = name.to_string();
-                self.args(["--exact".to_string(), name, "--nocapture".to_string()])
-            }
-            _ => self,
-        }
-    }
-    /// Sets [`first_stage`](Self::first_stage).
-    pub fn first_stage(mut self, n: usize) -> Self {
-        self.first_stage = n;
-        self
-    }
-    /// Sets [`max_processes`](Self::max_processes).
-    pub fn max_processes(mut self, n: usize) -> Self {
-        self.max_processes = n;
-        self
-    }
-    /// Sets the precision target ([`target_abs`](Self::target_abs),
-    /// [`target_rel`](Self::target_rel)); `(0, 0)` runs exactly the first stage.
-    pub fn target(mut self, abs: f64, rel: f64) -> Self {
-        self.target_abs = abs;
-        self.target_rel = rel;
-        self
-    }
-    /// Sets [`level`](Self::level).
-    pub fn level(mut self, level: f64) -> Self {
-        self.level = level;
-        self
-    }
-    /// Sets [`compare`](Self::compare).
-    pub fn compare(mut self, o: CompareOptions) -> Self {
-        self.compare = o;
-        self
-    }
-    /// Sets [`progress`](Self::progress).
-    pub fn progress(mut self, f: impl Fn(&PoolProgress) + Send + Sync + 'static) -> Self {
-        self.progress = Some(Arc::new(f));
-        self
-    }
-    /// Sets [`process_timeout`](Self::process_timeout).
-    pub fn process_timeout(mut self, d: Duration) -> Self {
-        self.process_timeout = d;
-        self
-    }
-    /// Sets [`seed`](Self::seed).
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
-    /// Sets [`args`](Self::args).
-    pub fn args(mut self, args: impl IntoIterator<Item = impl Into<OsString>>) -> Self {
-        self.args = Some(args.into_iter().map(Into::into).collect());
-        self
-    }
-    /// Sets [`cancel`](Self::cancel).
-    pub fn cancel(mut self, token: CancelToken) -> Self {
-        self.cancel = Some(token);
-        self
-    }
-    /// Sets [`perturb`](Self::perturb).
-    pub fn perturb(mut self, on: bool) -> Self {
-        self.perturb = on;
-        self
-    }
-    /// Sets [`early_perturbation`](Self::early_perturbation).
-    pub fn early_perturbation(mut self, on: bool) -> Self {
-        self.early_perturbation = on;
-        self
-    }
-    /// Sets [`key`](Self::key). An empty key or one holding a tab or newline is refused by
-    /// [`run`] ([`Error::InvalidOption`]).
-    pub fn key(mut self, key: &str) -> Self {
-        self.key = Some(key.to_string());
-        self
-    }
-    /// Sets [`run_to_cap`](Self::run_to_cap).
-    pub fn run_to_cap(mut self, on: bool) -> Self {
-        self.run_to_cap = on;
-        self
-    }
-
-    fn check(&self) -> Result<()> {
-        if self.first_stage < MIN_PROCESSES {
-            return Err(Error::TooFewSamples {
-                what: "first_stage processes",
-                needed: MIN_PROCESSES,
-                got: self.first_stage,
-            });
-        }
-        if self.max_processes < self.first_stage {
-            return Err(Error::invalid_option(
-                "max_processes",
-                format!(
-                    "max_processes ({}) must be at least first_stage ({})",
-                    self.max_processes, self.first_stage
-                ),
-            ));
-        }
-        for (name, v) in [
-            ("target_abs", self.target_abs),
-            ("target_rel", self.target_rel),
-        ] {
-            if !(v >= 0.0 && v.is_finite()) {
-                return Err(Error::out_of_range(name, v, "a finite value >= 0"));
-            }
-        }
-        if !(self.level > 0.0 && self.level < 1.0) {
-            return Err(Error::out_of_range("level", self.level, "0 < level < 1"));
-        }
-        if let Some(key) = &self.key
-            && (key.is_empty() || key.contains(['\t', '\n']))
-        {
-            return Err(Error::invalid_option(
-                "key",
-                format!("a pool key must be non-empty and hold no tab or newline; got {key:?}"),
-            ));
-        }
-        if self.process_timeout.is_zero() {
-            return Err(Error::invalid_option(
-                "process_timeout",
-                "a process needs time to run; use a positive timeout",
-            ));
-        }
-        Ok(())
-    }
-}
 
 /// What a child process gets: its index, its options and the fixture builder.
 #[derive(Debug)]
