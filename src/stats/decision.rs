@@ -97,7 +97,7 @@ pub enum Unresolved {
     },
     /// The per-process deltas trend with the process index (Spearman's test over the index,
     /// significant at [`PROCESS_DRIFT_LEVEL`](crate::stats::PROCESS_DRIFT_LEVEL)) by more than
-    /// the pooled interval's half-width: the processes are not exchangeable draws, so the
+    /// twice the pooled interval's half-width: the processes are not exchangeable draws, so the
     /// pooled mean depends on when the run stopped.
     ProcessDrift {
         /// Spearman's rank correlation between delta and process index, in [−1, 1].
