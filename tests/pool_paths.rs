@@ -1,33 +1,21 @@
 //! Pools off the examples' path: in a loop, behind a helper, in an order the children do not
 //! repeat, and with processes that fail. The test binary re-executes itself for one test.
 
+mod pool_common;
+
 use std::hint::black_box;
 use std::time::Duration;
 
+use pool_common::{children, leftovers, quick};
 use rtcompare::pool::{self, PoolOptions, PoolRun};
 use rtcompare::stats::Unresolved;
-use rtcompare::{Candidate, CompareOptions, Error, Verdict};
+use rtcompare::{Candidate, Error, Verdict};
 
 /// Pools in one test binary share two cores and the temporary directory: one at a time.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn quick() -> PoolOptions {
-    PoolOptions::default()
-        .this_test()
-        .first_stage(3)
-        .target(0.0, 0.0)
-        .seed(5)
-        .compare(
-            CompareOptions::default()
-                .validation_runs(5)
-                .repeats(21)
-                .resamples(500)
-                .warmup_duration(Duration::from_millis(20)),
-        )
 }
 
 /// A dependent chain of `steps` multiply-adds per operation: its time is proportional to
@@ -173,6 +161,9 @@ fn a_timed_out_process_refuses_the_verdict() {
     );
     assert!(!p.resolved);
     assert!(p.to_string().contains("timed out after"), "{p}");
+    // The killed process and its files are gone.
+    assert!(leftovers().is_empty(), "{:?}", leftovers());
+    assert_eq!(children(), Vec::<String>::new());
 }
 
 #[test]
