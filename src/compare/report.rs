@@ -156,9 +156,10 @@ pub enum Warning {
         /// Share of tied replicates.
         tie_rate: f64,
     },
-    /// The clock's step could change the verdict: moving the estimate and its interval by one
-    /// clock step (as a share of the faster batch) either way would give another outcome. Not
-    /// raised when the verdict already is "below quantization" (against
+    /// The verdict rests on one clock step: it resolved, and moving the estimate and its
+    /// interval by one clock step toward zero (as a share of the faster batch) would refuse it.
+    /// Only verdicts are checked: a "cannot tell" claims nothing a step could have invented.
+    /// Not raised when the verdict already is "below quantization" (against
     /// [`QUANTIZATION_GATE`] clock steps), whose reason says so.
     QuantizationNearDifference {
         /// The point estimate (fraction).
@@ -342,8 +343,8 @@ impl fmt::Display for Warning {
                 quantization,
             } => write!(
                 f,
-                "one clock step is {} of a batch, and moving the difference ({}) by one such \
-                 step would change the verdict; lengthen the batches with a smaller \
+                "one clock step is {} of a batch, and moving the difference ({}) one such step \
+                 toward zero would undo the verdict; lengthen the batches with a smaller \
                  max_quantization_error",
                 Pct(quantization),
                 Pct(delta)
