@@ -7,7 +7,13 @@
 //! - `--build pool`: built through `Child::build`, which alternates the order by process;
 //! - `--light` uses `PoolOptions::light()` (10 A/A runs a process instead of 40);
 //! - `--early off` turns off the perturbation before `main` (on by default), to measure what
-//!   it does for lists built in `main`.
+//!   it does for lists built in `main`;
+//! - `--accept` sets `PoolOptions::accept_fixed_build_order(true)`, so that lists built in
+//!   `main` are not refused for their order and the statistics alone decide.
+//!
+//! Without `--accept`, lists built in `main` are refused as `fixed_build_order`; the line
+//! still prints the pooled interval and whether it excluded zero, which is what the
+//! statistics alone would have said of it (before the noise floor).
 //!
 //! One pooled comparison per run, on one line: the verdict, δ with its interval, the
 //! processes, how the plan ended, and the wall time. Reproduce BACKGROUND.md's table with
@@ -53,6 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut early = true;
     let mut seed = 1u64;
     let mut light = false;
+    let mut accept = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -67,6 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 other => return Err(format!("--early takes on or off, got {other:?}").into()),
             },
             "--light" => light = true,
+            "--accept" => accept = true,
             "--seed" => seed = args.next().ok_or("--seed needs a number")?.parse()?,
             other => return Err(format!("unknown argument {other:?}").into()),
         }
@@ -79,7 +87,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         PoolOptions::default()
     };
-    let options = base.seed(seed).early_perturbation(early);
+    let options = base
+        .seed(seed)
+        .early_perturbation(early)
+        .accept_fixed_build_order(accept);
     let run = pool::run_detailed(&options, |ctx| {
         let opts = ctx.options().clone();
         let (a, b) = match fixtures {
@@ -118,6 +129,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     if !p.resolved {
         println!("  reason: {}", p.verdict);
+        if p.low > 0.0 || p.high < 0.0 {
+            println!("  (the pooled interval excludes zero)");
+        }
     }
     for w in p
         .warnings

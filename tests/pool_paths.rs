@@ -128,6 +128,32 @@ fn explicit_keys_survive_an_order_the_children_do_not_repeat() {
 }
 
 #[test]
+fn a_spent_time_budget_ends_the_plan_after_the_first_stage() {
+    let _serial = serial();
+    // A target no three processes meet (±0.01 %), and a budget spent by the first stage.
+    let p = pool::run(
+        &quick()
+            .target(0.0001, 0.0)
+            .max_processes(10)
+            .max_duration(Duration::from_millis(1)),
+        |ctx| {
+            let opts = ctx.options().clone();
+            rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 2_400), &opts)
+        },
+    )
+    .unwrap();
+    assert_eq!(p.processes, 3, "{p}");
+    assert!(
+        matches!(
+            p.plan_end,
+            Some(rtcompare::stats::PlanEnd::TimeBudget { fit: 3, needed, .. }) if needed > 3
+        ),
+        "{p}"
+    );
+    assert!(p.to_string().contains("max_duration"), "{p}");
+}
+
+#[test]
 fn a_timed_out_process_refuses_the_verdict() {
     let _serial = serial();
     let run = pool::run_detailed(
@@ -167,23 +193,26 @@ fn a_timed_out_process_refuses_the_verdict() {
 }
 
 #[test]
-fn fixtures_built_before_the_pool_are_named_as_unrandomised() {
+fn fixtures_built_before_the_pool_refuse_the_verdict_unless_accepted() {
     let _serial = serial();
-    // 32 MiB built before the pool, in the same order in every process.
+    // 32 MiB built before the pool, in the same order in every process, and a 16.7 %
+    // difference that every process resolves.
     let big: Vec<u64> = (0..4u64 << 20).collect();
-    let p = pool::run(&quick(), |ctx| {
+    let compared = |ctx: &mut pool::Child| {
         let opts = ctx.options().clone();
         black_box(&big);
-        rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 2_000), &opts)
-    })
-    .unwrap();
-    // Built through the pool, the same memory is alternated and not warned about. (Checks
-    // follow both pools: a child started for the second passes through the first.)
+        rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 2_400), &opts)
+    };
+    let p = pool::run(&quick(), compared).unwrap();
+    // Accepted, the same pool resolves and still says what it did not randomise.
+    let accepted = pool::run(&quick().accept_fixed_build_order(true), compared).unwrap();
+    // Built through the pool, the same memory is alternated: no warning, no refusal. (Checks
+    // follow all three pools: a child started for a later one passes through the earlier.)
     let q = pool::run(&quick(), |ctx| {
         let opts = ctx.options().clone();
         let (x, y) = ctx.build(|| vec![1u64; 2 << 20], || vec![1u64; 2 << 20]);
         black_box((&x, &y));
-        rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 2_000), &opts)
+        rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 2_400), &opts)
     })
     .unwrap();
     let w = p
@@ -192,6 +221,18 @@ fn fixtures_built_before_the_pool_are_named_as_unrandomised() {
         .find(|w| w.code() == "fixed_build_order")
         .unwrap_or_else(|| panic!("no fixed_build_order warning: {p}"));
     assert!(w.to_string().contains("ctx.build"), "{w}");
+    assert!(
+        matches!(
+            p.verdict,
+            Verdict::CannotTell(Unresolved::FixedBuildOrder { bytes }) if bytes > 8 << 20
+        ),
+        "{p}"
+    );
+    assert!(!p.resolved);
+    assert!(p.to_string().contains("accept_fixed_build_order"), "{p}");
+    assert_eq!(accepted.verdict, Verdict::AFaster, "{accepted}");
+    assert!(accepted.has_warning("fixed_build_order"), "{accepted}");
+    assert_eq!(q.verdict, Verdict::AFaster, "{q}");
     assert!(!q.has_warning("fixed_build_order"), "{q}");
     drop(big);
 }

@@ -33,7 +33,11 @@
 //! alternated and the layout perturbed; fixtures the program builds itself, before `run` or
 //! inside the closure, get the layout perturbations but keep the order they are built in, so
 //! an A/A of two structures built A first in every process can show a real, reproducible
-//! difference between them (BACKGROUND.md, "Fixtures built in a fixed order").
+//! difference between them (BACKGROUND.md, "Fixtures built in a fixed order"). A pool whose
+//! processes built more than 8 MiB before the closure, and nothing through [`Child::build`],
+//! is therefore refused
+//! ([`Unresolved::FixedBuildOrder`](crate::stats::Unresolved::FixedBuildOrder)) unless
+//! [`PoolOptions::accept_fixed_build_order`] says the order cannot matter.
 //!
 //! **Failures.** A child that panics, fails or times out is named in the pooled warnings;
 //! pooling goes on if at least three processes succeeded, but the verdict is refused
@@ -94,8 +98,9 @@ use crate::stats::{self, MIN_PROCESSES, PoolWarning, Pooled, ProcessEstimate};
 use crate::{Error, Result};
 
 pub use options::{
-    DEFAULT_FIRST_STAGE, DEFAULT_MAX_PROCESSES, DEFAULT_PROCESS_TIMEOUT, DEFAULT_TARGET_ABS,
-    DEFAULT_TARGET_REL, PoolOptions, PoolProgress, PoolProgressFn,
+    DEFAULT_FIRST_STAGE, DEFAULT_MAX_PROCESSES, DEFAULT_POOL_MAX_DURATION,
+    DEFAULT_PROCESS_MAX_DURATION, DEFAULT_PROCESS_TIMEOUT, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL,
+    PoolOptions, PoolProgress, PoolProgressFn,
 };
 pub use perturb::{HeapPerturbation, MAX_LARGE_FILLER, perturb_heap};
 
@@ -674,6 +679,32 @@ fn io(path: &Path, e: &std::io::Error) -> Error {
     }
 }
 
+/// Processes a pool may run in all under [`PoolOptions::max_duration`], the first stage's
+/// included: those already run plus as many as fit in the time left at the median wall time
+/// of those that finished. `usize::MAX` without a budget.
+fn processes_in_budget(
+    options: &PoolOptions,
+    elapsed: Duration,
+    timings: &[ProcessTimings],
+) -> usize {
+    if options.max_duration.is_zero() || timings.is_empty() {
+        return usize::MAX;
+    }
+    let mut walls: Vec<f64> = timings.iter().map(|t| t.wall).collect();
+    walls.sort_by(f64::total_cmp);
+    let median = walls[walls.len() / 2].max(1e-3);
+    let left = options.max_duration.saturating_sub(elapsed).as_secs_f64();
+    timings.len() + (left / median).floor() as usize
+}
+
+fn time_budget_end(options: &PoolOptions, needed: usize, fit: usize) -> stats::PlanEnd {
+    stats::PlanEnd::TimeBudget {
+        needed,
+        fit,
+        seconds: options.max_duration.as_secs_f64(),
+    }
+}
+
 fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
     options.check()?;
     let seed = resolve_seed(options.seed);
@@ -699,6 +730,7 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
     let mut failures: Vec<(usize, String, bool)> = Vec::new();
     let has_target = options.target_abs > 0.0 || options.target_rel > 0.0;
     let mut planned = options.first_stage;
+    let mut needed = options.first_stage;
     let mut plan_end = None;
     let mut first_stage = 0usize;
     let mut index = 0usize;
@@ -710,23 +742,43 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
                 if first_stage < MIN_PROCESSES {
                     break;
                 }
+                // Met, or out of reach: the run ends with the first stage.
+                let mut go_on = true;
                 if has_target {
                     let first = combine_reports(&reports, options.level)?;
+                    let fit = processes_in_budget(options, parent.started.elapsed(), &timings);
+                    let cap = options.max_processes.min(fit);
                     let plan = stats::plan_processes(
                         &first,
                         options.target_abs,
                         options.target_rel,
-                        options.max_processes,
+                        cap,
                         options.run_to_cap,
                     );
                     // The loop runs to `needed` successes or the cap, whichever comes first.
+                    needed = plan.needed;
                     planned = plan.needed;
                     plan_end = plan.end;
+                    go_on = plan.end.is_none();
+                    if cap < options.max_processes && plan.needed > cap {
+                        // The time budget, not the cap on processes, is what binds.
+                        planned = plan.total;
+                        plan_end = Some(time_budget_end(options, plan.needed, cap));
+                        go_on = plan.total > reports.len();
+                    }
                 }
-                if plan_end.is_none() && reports.len() < planned && index < options.max_processes {
+                if go_on && reports.len() < planned && index < options.max_processes {
                     continue;
                 }
             }
+            break;
+        }
+        if first_stage > 0
+            && !options.max_duration.is_zero()
+            && parent.started.elapsed() >= options.max_duration
+        {
+            // Later processes ran slower than the first stage's: the budget is spent.
+            plan_end = Some(time_budget_end(options, needed, index));
             break;
         }
         if failures.len() >= options.first_stage && reports.len() < MIN_PROCESSES {
@@ -780,6 +832,7 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
         pooled.target_met = Some(met);
         pooled.planned_processes = planned;
         pooled.plan_end = Some(match plan_end {
+            None | Some(stats::PlanEnd::TimeBudget { .. }) if met => stats::PlanEnd::Met,
             Some(end) => end,
             None if met => stats::PlanEnd::Met,
             None if reports.len() >= planned => stats::PlanEnd::WiderThanPlanned,
@@ -793,6 +846,9 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
     }
     if let Some(bytes) = fixed_build_order(&reports) {
         pooled.warnings.push(PoolWarning::FixedBuildOrder { bytes });
+        if !options.accept_fixed_build_order {
+            pooled.refuse_fixed_build_order(bytes);
+        }
     }
     let timed_out = failures.iter().filter(|f| f.2).count();
     pooled.account_failures(failures.len(), timed_out);
@@ -808,4 +864,39 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
         seed,
         elapsed: parent.started.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timings(walls: &[f64]) -> Vec<ProcessTimings> {
+        walls
+            .iter()
+            .enumerate()
+            .map(|(index, &wall)| ProcessTimings {
+                index,
+                startup: 0.0,
+                stages: Vec::new(),
+                closure: wall,
+                wall,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_budget_admits_what_fits_at_the_median_process_time() {
+        let o = PoolOptions::default().max_duration(Duration::from_secs(60));
+        // Five processes of median 4 s took 20 s: 40 s left, ten more.
+        let t = timings(&[3.0, 4.0, 4.0, 5.0, 30.0]);
+        assert_eq!(processes_in_budget(&o, Duration::from_secs(20), &t), 15);
+        // Spent: none more.
+        assert_eq!(processes_in_budget(&o, Duration::from_secs(61), &t), 5);
+        // No budget: no limit.
+        let free = o.max_duration(Duration::ZERO);
+        assert_eq!(
+            processes_in_budget(&free, Duration::from_secs(61), &t),
+            usize::MAX
+        );
+    }
 }

@@ -22,6 +22,16 @@ pub const DEFAULT_TARGET_ABS: f64 = 0.01;
 pub const DEFAULT_TARGET_REL: f64 = 0.25;
 /// Default time limit for one process (5 minutes).
 pub const DEFAULT_PROCESS_TIMEOUT: Duration = Duration::from_secs(300);
+/// Default time budget of a pooled comparison (120 s; see [`PoolOptions::max_duration`]): the
+/// first stage always runs, and the main example's five processes take about 4 s.
+pub const DEFAULT_POOL_MAX_DURATION: Duration = Duration::from_secs(120);
+/// Default [`CompareOptions::max_duration`] of a pooled comparison's processes (20 s): each
+/// process starts no A/A run once 10 s have passed, provided 10 ran. The pooled floor rests on
+/// every process's A/A deltas, so five processes of at least 10 runs validate more than one
+/// process of 40. Microsecond candidates never reach it (the main example's 40 runs take about
+/// 0.4 s); a 4 ms operation's would take 65 s a process, and a first stage of five about six
+/// minutes instead of two (BACKGROUND.md, "Fixtures built in a fixed order").
+pub const DEFAULT_PROCESS_MAX_DURATION: Duration = Duration::from_secs(20);
 
 /// Progress of a pooled run, reported after every process.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -55,13 +65,21 @@ pub struct PoolOptions {
     pub target_rel: f64,
     /// Coverage level of the pooled interval, in (0, 1) (default 0.95).
     pub level: f64,
-    /// Options of every process's comparison; each process gets its own derived seed.
+    /// Options of every process's comparison; each process gets its own derived seed. The
+    /// default is [`CompareOptions::default`] with a `max_duration` of
+    /// [`DEFAULT_PROCESS_MAX_DURATION`].
     pub compare: CompareOptions,
     /// Called in the parent after every process.
     pub progress: Option<PoolProgressFn>,
     /// Time limit of one process (default [`DEFAULT_PROCESS_TIMEOUT`]); a child that exceeds
     /// it is killed and counted as failed.
     pub process_timeout: Duration,
+    /// Time budget of the whole pool (default [`DEFAULT_POOL_MAX_DURATION`]; zero: none). The
+    /// first stage always runs in full; after it the plan takes at most as many processes as
+    /// fit in the time left at the first stage's median process time (the count is fixed from
+    /// the first stage, as Stein's plan needs), and no process starts once the budget is
+    /// spent. When it binds, the run ends as [`PlanEnd::TimeBudget`](crate::stats::PlanEnd).
+    pub max_duration: Duration,
     /// Seed of the perturbations, paddings and per-process seeds; 0 draws one (recorded).
     pub seed: u64,
     /// Arguments for the children; `None` passes the parent's own.
@@ -85,6 +103,12 @@ pub struct PoolOptions {
     /// and says how many processes the target would need; see
     /// [`plan_processes`](crate::stats::plan_processes)).
     pub run_to_cap: bool,
+    /// Lets a pool resolve although its processes built large fixtures before the closure in
+    /// one order (default false: such a pool is refused as
+    /// [`Unresolved::FixedBuildOrder`](crate::stats::Unresolved::FixedBuildOrder)). Set it when
+    /// A and B share what was built, or its order cannot matter; the `fixed_build_order`
+    /// warning still says what was not randomised.
+    pub accept_fixed_build_order: bool,
 }
 
 impl Default for PoolOptions {
@@ -95,9 +119,10 @@ impl Default for PoolOptions {
             target_abs: DEFAULT_TARGET_ABS,
             target_rel: DEFAULT_TARGET_REL,
             level: stats::DEFAULT_LEVEL,
-            compare: CompareOptions::default(),
+            compare: CompareOptions::default().max_duration(DEFAULT_PROCESS_MAX_DURATION),
             progress: None,
             process_timeout: DEFAULT_PROCESS_TIMEOUT,
+            max_duration: DEFAULT_POOL_MAX_DURATION,
             seed: 0,
             args: None,
             cancel: None,
@@ -105,6 +130,7 @@ impl Default for PoolOptions {
             early_perturbation: true,
             key: None,
             run_to_cap: false,
+            accept_fixed_build_order: false,
         }
     }
 }
@@ -120,6 +146,7 @@ impl fmt::Debug for PoolOptions {
             .field("compare", &self.compare)
             .field("progress", &self.progress.as_ref().map(|_| "Fn"))
             .field("process_timeout", &self.process_timeout)
+            .field("max_duration", &self.max_duration)
             .field("seed", &self.seed)
             .field("args", &self.args)
             .field("cancel", &self.cancel)
@@ -127,6 +154,7 @@ impl fmt::Debug for PoolOptions {
             .field("early_perturbation", &self.early_perturbation)
             .field("key", &self.key)
             .field("run_to_cap", &self.run_to_cap)
+            .field("accept_fixed_build_order", &self.accept_fixed_build_order)
             .finish()
     }
 }
@@ -140,7 +168,8 @@ impl PoolOptions {
             CompareOptions::default()
                 .validation_runs(10)
                 .resamples(2_000)
-                .warmup_duration(Duration::from_millis(100)),
+                .warmup_duration(Duration::from_millis(100))
+                .max_duration(DEFAULT_PROCESS_MAX_DURATION),
         )
     }
     /// Re-runs only the calling test in every child: sets [`args`](Self::args) to
@@ -193,6 +222,11 @@ impl PoolOptions {
         self.process_timeout = d;
         self
     }
+    /// Sets [`max_duration`](Self::max_duration); zero removes the budget.
+    pub fn max_duration(mut self, d: Duration) -> Self {
+        self.max_duration = d;
+        self
+    }
     /// Sets [`seed`](Self::seed).
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
@@ -227,6 +261,11 @@ impl PoolOptions {
     /// Sets [`run_to_cap`](Self::run_to_cap).
     pub fn run_to_cap(mut self, on: bool) -> Self {
         self.run_to_cap = on;
+        self
+    }
+    /// Sets [`accept_fixed_build_order`](Self::accept_fixed_build_order).
+    pub fn accept_fixed_build_order(mut self, on: bool) -> Self {
+        self.accept_fixed_build_order = on;
         self
     }
 

@@ -120,6 +120,15 @@ pub enum Unresolved {
         /// Of the failed, those killed by the process timeout or cancelled by a deadline.
         timed_out: usize,
     },
+    /// The program built this much before the pool's closure began, in the same order in
+    /// every process, and nothing through the pool's `Child::build`: the order in which large
+    /// structures are built can decide which is faster, identically in every process, so the
+    /// processes cannot tell the code from the order. Refused unless the user says the data
+    /// are shared or their order does not matter (`PoolOptions::accept_fixed_build_order`).
+    FixedBuildOrder {
+        /// Median over processes of the resident memory added before the closure, in bytes.
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for Unresolved {
@@ -202,6 +211,16 @@ impl fmt::Display for Unresolved {
                      (their reasons are in the warnings) or raise the time limits",
                 )
             }
+            Unresolved::FixedBuildOrder { bytes } => write!(
+                f,
+                "the program built {:.0} MiB before the pool's closure, in the same order in \
+                 every process; identical structures built in a fixed order can differ by \
+                 several percent in every process, so the pool cannot tell the code from the \
+                 order: build what A and B use with ctx.build(a, b), which alternates the order, \
+                 or, if A and B share these data, say so with \
+                 PoolOptions::accept_fixed_build_order(true)",
+                bytes as f64 / (1u64 << 20) as f64
+            ),
         }
     }
 }

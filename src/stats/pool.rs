@@ -804,6 +804,13 @@ impl Pooled {
             self.resolved = false;
         }
     }
+
+    /// Refuses the verdict as [`Unresolved::FixedBuildOrder`]: the processes built `bytes` of
+    /// fixtures before the pool began, in one order, which no process randomised.
+    pub(crate) fn refuse_fixed_build_order(&mut self, bytes: u64) {
+        self.verdict = Verdict::CannotTell(Unresolved::FixedBuildOrder { bytes });
+        self.resolved = false;
+    }
 }
 
 /// Fewest processes for which the t quantile at `level` is within [`FEW_PROCESSES_T_RATIO`]

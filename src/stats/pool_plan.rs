@@ -72,6 +72,17 @@ pub enum PlanEnd {
         /// Processes that failed.
         failed: usize,
     },
+    /// The pool's time budget allowed fewer processes than the target needs: after the first
+    /// stage, only as many as fit in the time left at the first stage's median process time
+    /// were planned (none when the target needed more than [`UNREACHABLE_FACTOR`] times that).
+    TimeBudget {
+        /// Processes the target would need (saturates at `usize::MAX`).
+        needed: usize,
+        /// Processes the budget allowed in all, first stage included.
+        fit: usize,
+        /// The budget, in seconds.
+        seconds: f64,
+    },
 }
 
 impl fmt::Display for PlanEnd {
@@ -115,6 +126,23 @@ impl fmt::Display for PlanEnd {
                 "the precision target was NOT met: {failed} failed processes kept the run from \
                  the planned number"
             ),
+            PlanEnd::TimeBudget {
+                needed,
+                fit,
+                seconds,
+            } => {
+                f.write_str("the precision target was NOT met: it needs ")?;
+                if needed == usize::MAX {
+                    f.write_str("more processes than can be counted")?;
+                } else {
+                    write!(f, "about {needed} processes")?;
+                }
+                write!(
+                    f,
+                    ", and the time budget of {seconds:.0} s allowed {fit} (PoolOptions::\
+                     max_duration sets it)"
+                )
+            }
         }
     }
 }
