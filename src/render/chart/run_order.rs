@@ -1,0 +1,284 @@
+//! Panel 2's figure: the pairs in measurement order, times above and ratios below, with each
+//! half's median and the drift tests' p-values.
+
+use plotters::prelude::*;
+
+use super::{Area, DESC, FIGURE_WIDTH, dashes, err, font, grid, rgb, svg, tick, time_unit, view};
+use crate::render::page::{
+    COLOUR_A, COLOUR_B, COLOUR_FLOOR, COLOUR_INK, COLOUR_RATIO, Figure, LegendEntry, Mark,
+};
+use crate::stats::DriftReport;
+
+/// Panel 2: A's and B's samples and the ratio B/A against the pair index, with each half's
+/// median and the drift tests' p-values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOrder {
+    /// Candidate A's name.
+    pub name_a: String,
+    /// Candidate B's name.
+    pub name_b: String,
+    /// A's samples in measurement order, nanoseconds (per operation or per run).
+    pub a: Vec<f64>,
+    /// B's samples; `b[i]` paired with `a[i]`.
+    pub b: Vec<f64>,
+    /// What one sample is, for the axis: `"per operation"`, `"per run"`.
+    pub per: String,
+    /// Drift test of A's series ([`detect_drift`](crate::stats::detect_drift);
+    /// [`DriftReport::not_run`] when it could not run: no half medians are drawn).
+    pub drift_a: DriftReport,
+    /// Drift test of B's series.
+    pub drift_b: DriftReport,
+    /// Drift test of the ratios B/A.
+    pub drift_ratio: DriftReport,
+}
+
+/// The pairs' ratios `b[i] / a[i]`, non-finite ones left out of figures.
+fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
+    a.iter().zip(b).map(|(&x, &y)| y / x).collect()
+}
+
+/// A drift test's p-value for a caption; `not run` for [`DriftReport::not_run`].
+fn p_text(d: &DriftReport) -> String {
+    let p = d.p_value;
+    if d.n == 0 {
+        "not run".into()
+    } else if p.is_finite() {
+        if p < 0.001 {
+            "< 0.001".into()
+        } else {
+            format!("{p:.3}")
+        }
+    } else {
+        "n/a".into()
+    }
+}
+
+/// The right end of the pair axis: one slot per pair, two at least.
+fn x_end(n: usize) -> f64 {
+    (n.max(2)) as f64 + 0.5
+}
+
+/// Each half's median of a series of `n` pairs, as a segment `(from, to, median)` over its
+/// pairs; none for a test that did not run.
+fn halves(d: &DriftReport, n: usize) -> Vec<(f64, f64, f64)> {
+    if d.n == 0 {
+        return Vec::new();
+    }
+    let half = n / 2;
+    let first_end = half as f64 + 0.5;
+    let second_start = (n - half) as f64 + 0.5;
+    vec![
+        (0.5, first_end, d.first_half),
+        (second_start, n as f64 + 0.5, d.second_half),
+    ]
+}
+
+/// Where `v` is drawn on an axis from `lo` to `hi`: itself, or just inside the edge (1 % of
+/// the range) when it lies beyond.
+fn at_edge(v: f64, lo: f64, hi: f64) -> f64 {
+    let span = hi - lo;
+    v.clamp(lo + 0.01 * span, hi - 0.01 * span)
+}
+
+impl RunOrder {
+    /// The figure (1000 × 560 SVG pixels: times above, ratios below) with its legend.
+    pub fn figure(&self) -> Figure {
+        let n = self.a.len().min(self.b.len());
+        let (a, b) = (&self.a[..n], &self.b[..n]);
+        let (t0, t1, t_out) = view(&[a, b], 0.25, 6.0);
+        let r = ratios(a, b);
+        let (r0, r1, r_out) = view(&[&r], 0.25, 6.0);
+        let svg = svg(FIGURE_WIDTH, 560, |root| {
+            let (top, bottom) = root.split_vertically(310);
+            self.draw_times(&top, a, b, (t0, t1))?;
+            self.draw_ratios(&bottom, &r, (r0, r1))
+        });
+        Figure {
+            svg,
+            legend: self.legend(t_out + r_out),
+        }
+    }
+
+    /// The upper chart: A's and B's times (`a`, `b`, equally long) by pair on the axis
+    /// `t0..t1` (ns), each half's median as a thick line, values beyond the axis as triangles.
+    fn draw_times(
+        &self,
+        area: &Area<'_>,
+        a: &[f64],
+        b: &[f64],
+        (t0, t1): (f64, f64),
+    ) -> Result<(), String> {
+        let n = a.len();
+        let (div, unit) = time_unit(t1);
+        let x1 = x_end(n);
+        let mut chart = ChartBuilder::on(area)
+            .margin_left(10)
+            .margin_right(30)
+            .margin_top(16)
+            .caption(
+                format!(
+                    "Time {} by pair — drift test: A p = {}, B p = {}",
+                    self.per,
+                    p_text(&self.drift_a),
+                    p_text(&self.drift_b)
+                ),
+                font(DESC),
+            )
+            .x_label_area_size(50)
+            .y_label_area_size(100)
+            .build_cartesian_2d(0.5..x1, t0 / div..t1 / div)
+            .map_err(err)?;
+        grid(&mut chart)
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| tick(*v))
+            .x_desc("pair, in measurement order")
+            .y_desc(format!("time {} ({unit})", self.per))
+            .draw()
+            .map_err(err)?;
+        for (series, colour, drift) in [(a, COLOUR_A, &self.drift_a), (b, COLOUR_B, &self.drift_b)]
+        {
+            let c = rgb(colour);
+            if n >= 2 {
+                for (x0, x1, m) in halves(drift, n) {
+                    if m.is_finite() {
+                        let y = at_edge(m, t0, t1) / div;
+                        chart
+                            .draw_series([PathElement::new(
+                                vec![(x0, y), (x1, y)],
+                                c.mix(0.9).stroke_width(3),
+                            )])
+                            .map_err(err)?;
+                    }
+                }
+            }
+            // A sample inside the axis is a dot, one beyond it a triangle at the edge.
+            let inside = |v: &f64| (t0..=t1).contains(v);
+            chart
+                .draw_series(
+                    series
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| inside(v))
+                        .map(|(i, &v)| {
+                            Circle::new(((i + 1) as f64, v / div), 3, c.mix(0.8).filled())
+                        }),
+                )
+                .map_err(err)?;
+            chart
+                .draw_series(
+                    series
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| v.is_finite() && !inside(v))
+                        .map(|(i, &v)| {
+                            TriangleMarker::new(
+                                ((i + 1) as f64, at_edge(v, t0, t1) / div),
+                                6,
+                                c.filled(),
+                            )
+                        }),
+                )
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+
+    /// The lower chart: the ratios `r` by pair on the axis `r0..r1`, a dashed line at 1, each
+    /// half's median, values beyond the axis as triangles.
+    fn draw_ratios(&self, area: &Area<'_>, r: &[f64], (r0, r1): (f64, f64)) -> Result<(), String> {
+        let n = r.len();
+        let x1 = x_end(n);
+        let mut chart = ChartBuilder::on(area)
+            .margin_left(10)
+            .margin_right(30)
+            .margin_top(16)
+            .caption(
+                format!(
+                    "Ratio B/A by pair — drift test p = {}",
+                    p_text(&self.drift_ratio)
+                ),
+                font(DESC),
+            )
+            .x_label_area_size(50)
+            .y_label_area_size(100)
+            .build_cartesian_2d(0.5..x1, r0..r1)
+            .map_err(err)?;
+        grid(&mut chart)
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| tick(*v))
+            .x_desc("pair, in measurement order")
+            .y_desc("B's time ÷ A's")
+            .draw()
+            .map_err(err)?;
+        if r0 < 1.0 && 1.0 < r1 {
+            chart
+                .draw_series(
+                    dashes((0.5, 1.0), (x1, 1.0), 40)
+                        .into_iter()
+                        .map(|d| PathElement::new(d, rgb(COLOUR_INK).stroke_width(1))),
+                )
+                .map_err(err)?;
+        }
+        if n >= 2 {
+            for (x0, x1, m) in halves(&self.drift_ratio, n) {
+                if m.is_finite() {
+                    let y = at_edge(m, r0, r1);
+                    chart
+                        .draw_series([PathElement::new(
+                            vec![(x0, y), (x1, y)],
+                            rgb(COLOUR_INK).stroke_width(3),
+                        )])
+                        .map_err(err)?;
+                }
+            }
+        }
+        let c = rgb(COLOUR_RATIO);
+        let inside = |v: &f64| (r0..=r1).contains(v);
+        chart
+            .draw_series(
+                r.iter()
+                    .enumerate()
+                    .filter(|(_, v)| inside(v))
+                    .map(|(i, &v)| Circle::new(((i + 1) as f64, v), 3, c.filled())),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(
+                r.iter()
+                    .enumerate()
+                    .filter(|(_, v)| v.is_finite() && !inside(v))
+                    .map(|(i, &v)| {
+                        TriangleMarker::new(((i + 1) as f64, at_edge(v, r0, r1)), 6, c.filled())
+                    }),
+            )
+            .map_err(err)?;
+        Ok(())
+    }
+
+    /// The legend: both series, the ratio, the half medians and, if any, how many values lie
+    /// beyond the axes (`outside`).
+    fn legend(&self, outside: usize) -> Vec<LegendEntry> {
+        let mut legend = vec![
+            LegendEntry::new(COLOUR_A, Mark::Dot, format!("A: {}", self.name_a)),
+            LegendEntry::new(COLOUR_B, Mark::Dot, format!("B: {}", self.name_b)),
+            LegendEntry::new(COLOUR_RATIO, Mark::Dot, "ratio B/A of the pair"),
+            LegendEntry::new(
+                COLOUR_INK,
+                Mark::Line,
+                "thick lines: median of each half (in the series' colour above)",
+            ),
+        ];
+        if outside > 0 {
+            legend.push(LegendEntry::new(
+                COLOUR_FLOOR,
+                Mark::Dot,
+                format!(
+                    "triangles: {} far outlier{} beyond the axis, drawn at its edge",
+                    outside,
+                    if outside == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        legend
+    }
+}
