@@ -146,9 +146,17 @@ fn span(values: impl IntoIterator<Item = f64>, pad: f64) -> (f64, f64) {
     };
     let (l, h) = (lo - pad * w, hi + pad * w);
     if l.is_finite() && h.is_finite() && l < h {
+        return (l, h);
+    }
+    // Values near the ends of f64: keep the range a quarter of the way in, where a margin and
+    // the axis arithmetic stay finite, and never inverted (a range whose ends both clamp to
+    // the same quarter still gets a width).
+    let edge = f64::MAX / 4.0;
+    let (l, h) = (lo.clamp(-edge, edge), hi.clamp(-edge, edge));
+    if l < h {
         (l, h)
     } else {
-        (lo.max(-f64::MAX / 4.0), hi.min(f64::MAX / 4.0) + 1.0)
+        (l - 0.1 * l.abs().max(1.0), l + 0.1 * l.abs().max(1.0))
     }
 }
 
@@ -261,6 +269,10 @@ mod tests {
             vec![f64::NAN, 2.0, 2.0],
             vec![-f64::MAX, f64::MAX],
             vec![1e-300, 2e-300],
+            // Both ends beyond a quarter of f64's range: the fallback once returned an
+            // inverted range, on which the run-order and distribution plots' clamps panicked.
+            vec![f64::MAX, f64::MAX, f64::MAX / 2.0],
+            vec![-f64::MAX, -f64::MAX / 2.0],
         ] {
             let (l, h) = span(vs.clone(), 0.05);
             assert!(l.is_finite() && h.is_finite() && l < h, "{vs:?}: {l} {h}");
@@ -269,5 +281,30 @@ mod tests {
         v.push(1e6);
         let (_, h, out) = view(&[&v], 0.05, 3.0);
         assert!(h < 200.0 && out == 1, "{h} {out}");
+    }
+
+    #[test]
+    fn figures_draw_values_near_the_end_of_f64() {
+        let huge = vec![f64::MAX, f64::MAX, f64::MAX / 2.0];
+        let not_run = crate::stats::DriftReport::not_run();
+        let run_order = RunOrder {
+            name_a: "a".into(),
+            name_b: "b".into(),
+            a: huge.clone(),
+            b: huge.clone(),
+            per: "per operation".into(),
+            drift_a: not_run,
+            drift_b: not_run,
+            drift_ratio: not_run,
+        };
+        assert!(run_order.figure().svg.contains("<svg"));
+        let distributions = Distributions {
+            name_a: "a".into(),
+            name_b: "b".into(),
+            a: huge.clone(),
+            b: huge,
+            per: "per operation".into(),
+        };
+        assert!(distributions.figure().svg.contains("<svg"));
     }
 }
