@@ -57,6 +57,7 @@
 //! | [`service`] | latency under open-loop load: the generator ([`service::run`]), closure and loopback TCP targets, percentiles with block-bootstrap intervals over time windows, and [`service::compare`] (ABBA windows, paired percentile intervals, A/A floors, verdicts only when tight) | yes (threads, loopback sockets) |
 //! | [`workload`] | insert/delete streams for mutable structures ([`workload::Spec`], [`workload::Stream`]), the [`workload::Structure`] trait, [`workload::compare`] (both structures under the same pre-generated operations) and [`workload::Suite`] (a matrix of specs × structures as one table) | via `compare` |
 //! | [`gate`], [`precision`], [`selftest`] | cargo-test gates (in one process or pooled across several); Pilot's measure-until-precise driver; calibration before trust | via `compare` |
+//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file | via `precision` and `compare` |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`validate_pair`]), the verdict rule ([`decide`]), the warnings, and the [`Report`] as plain data | via `measure` |
 //! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters, the counting allocator ([`alloc::Counting`]), CPU pinning, the [`Environment`] stamp | yes |
 //! | [`render`] | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), and the page's building blocks for other front ends (feature `html`, on by default) | no (writes a file when asked) |
@@ -68,6 +69,7 @@
 #![deny(missing_docs)]
 #![warn(rustdoc::broken_intra_doc_links)]
 
+pub mod bench;
 pub mod compare;
 mod display;
 mod error;

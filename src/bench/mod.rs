@@ -1,0 +1,420 @@
+//! A `cargo bench` harness: register benchmarks by name in a `harness = false` target, run them
+//! alone or filtered as libtest users type it, get a table, and a JSON file of every result.
+//!
+//! ```no_run
+//! // benches/parse.rs, with `[[bench]] name = "parse"` and `harness = false` in Cargo.toml
+//! use std::hint::black_box;
+//!
+//! fn main() {
+//!     rtcompare::bench::main(|b| {
+//!         let small: Vec<u64> = (0..64).collect();
+//!         b.bench("sum/small", || black_box(&small).iter().sum::<u64>());
+//!         b.bench_with_input("sum/large", (0..4_096u64).collect::<Vec<_>>(), |v| {
+//!             v.iter().sum::<u64>()
+//!         });
+//!         // Consumed inputs: built before each batch, outside the measured region.
+//!         b.bench_batched("sort/copy", || vec![3u32, 1, 2], |mut v| v.sort());
+//!         // Two implementations in this binary, compared as `compare()` compares them.
+//!         b.compare(
+//!             "sum/iter-vs-fold",
+//!             rtcompare::Candidate::from_fn("iter", || black_box(&small).iter().sum::<u64>()),
+//!             rtcompare::Candidate::from_fn("fold", || {
+//!                 black_box(&small).iter().fold(0u64, |s, x| s + x)
+//!             }),
+//!         );
+//!     });
+//! }
+//! ```
+//!
+//! `cargo bench --bench parse` runs every benchmark; `cargo bench --bench parse -- sum/` only
+//! those whose name contains `sum/` (`--exact` for the whole name); `--list` lists them. Each
+//! [`Bencher::bench`] is measured until its mean is precise ([`measure`](crate::precision::measure),
+//! at [`BenchOptions::precision`]), each [`Bencher::compare`] as
+//! [`compare`](crate::compare::compare()) compares, at [`BenchOptions::compare`]. The table goes
+//! to stdout, progress to stderr, and every result as JSON to
+//! `target/rtcompare/bench/<target>.json` (under `CARGO_TARGET_DIR` when that is set).
+//!
+//! Comparing one benchmark at two revisions of the code (a pull request against `main`) needs
+//! two builds; this harness runs one.
+
+mod args;
+
+use std::cell::{Cell, RefCell};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::CompareOptions;
+use crate::compare::report::Report;
+use crate::measure::candidate::Candidate;
+use crate::precision::{Measurement, Precision};
+use crate::{Error, Result};
+
+pub use args::Args;
+
+/// Version of the JSON the harness writes ([`BenchRun`]); raised when a field changes meaning.
+pub const BENCH_SCHEMA_VERSION: u32 = 1;
+
+/// How the harness measures: a builder whose methods consume and return `Self`.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct BenchOptions {
+    /// How precisely a [`Bencher::bench`] is measured (default [`Precision::normal`]: ±5 % at
+    /// 95 % with an autocorrelation limit of 0.2; quick's limit of 0.8 can leave intervals
+    /// too narrow by a factor of up to 3, see [`precision`](crate::precision)).
+    pub precision: Precision,
+    /// How a [`Bencher::compare`] is compared (default [`CompareOptions::default`]).
+    pub compare: CompareOptions,
+    /// Where the JSON goes; `None` (the default): `$CARGO_TARGET_DIR/rtcompare/bench`, or
+    /// `target/rtcompare/bench` under the working directory (cargo runs benches from the
+    /// package's directory).
+    pub output_dir: Option<PathBuf>,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            precision: Precision::normal(),
+            compare: CompareOptions::default(),
+            output_dir: None,
+        }
+    }
+}
+
+impl BenchOptions {
+    /// Sets [`precision`](Self::precision).
+    pub fn precision(mut self, p: Precision) -> Self {
+        self.precision = p;
+        self
+    }
+    /// Sets [`compare`](Self::compare).
+    pub fn compare(mut self, c: CompareOptions) -> Self {
+        self.compare = c;
+        self
+    }
+    /// Sets [`output_dir`](Self::output_dir).
+    pub fn output_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.output_dir = Some(dir.into());
+        self
+    }
+
+    fn json_dir(&self) -> PathBuf {
+        self.output_dir.clone().unwrap_or_else(|| {
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("target"));
+            target.join("rtcompare").join("bench")
+        })
+    }
+}
+
+/// The registry a bench target fills. Each benchmark runs when it is registered (so its
+/// closure may borrow what the registering code built), if the command line selects it and
+/// asks for a run rather than a list; its result is kept, and printed as a table row.
+pub struct Bencher {
+    options: BenchOptions,
+    args: Args,
+    names: Vec<String>,
+    results: Vec<BenchResult>,
+    /// Whether each result is printed as a table row on stdout (and its name on stderr).
+    print: bool,
+}
+
+impl Bencher {
+    /// An empty registry that runs what `args` selects with `options`, printing nothing.
+    pub fn new(options: BenchOptions, args: Args) -> Self {
+        Bencher {
+            options,
+            args,
+            names: Vec::new(),
+            results: Vec::new(),
+            print: false,
+        }
+    }
+
+    /// Replaces the options of every later benchmark (the JSON directory, the precision, the
+    /// comparison's options).
+    pub fn set_options(&mut self, options: BenchOptions) {
+        self.options = options;
+    }
+
+    /// Measures `f`, one operation per call, as the benchmark `name`, until precise; its
+    /// result is passed through [`black_box`](std::hint::black_box) so the work is not
+    /// optimised away. Build inputs outside the closure.
+    pub fn bench<T>(&mut self, name: &str, f: impl FnMut() -> T) {
+        if self.take(name) {
+            let outcome = measured(Candidate::from_fn(name, f), &self.options.precision);
+            self.record(name, outcome);
+        }
+    }
+
+    /// Measures `f` on a borrowed `input` built once, outside the measured region.
+    pub fn bench_with_input<I, T>(&mut self, name: &str, input: I, mut f: impl FnMut(&I) -> T) {
+        self.bench(name, move || f(std::hint::black_box(&input)));
+    }
+
+    /// Measures `routine` on inputs it consumes: before every batch, outside the measured
+    /// region, `setup` builds one input per operation of the coming batch (as many as the
+    /// batch before it ran; when a batch asks for more, as during calibration, the rest are
+    /// built inside it, which only makes calibration choose a smaller batch).
+    pub fn bench_batched<I, T>(
+        &mut self,
+        name: &str,
+        setup: impl FnMut() -> I,
+        mut routine: impl FnMut(I) -> T,
+    ) {
+        if !self.take(name) {
+            return;
+        }
+        // The inputs and the setup are shared by the batch and the hook that refills it.
+        let inputs: RefCell<Vec<I>> = RefCell::default();
+        let last_n = Cell::new(1u64);
+        let setup = RefCell::new(setup);
+        let candidate = Candidate::new(name, |n: u64| {
+            last_n.set(n);
+            let mut ready = inputs.borrow_mut();
+            for _ in 0..n {
+                let input = match ready.pop() {
+                    Some(i) => i,
+                    None => (setup.borrow_mut())(),
+                };
+                std::hint::black_box(routine(input));
+            }
+        })
+        .with_setup(|| {
+            let mut ready = inputs.borrow_mut();
+            while ready.len() < last_n.get() as usize {
+                let input = (setup.borrow_mut())();
+                ready.push(input);
+            }
+        });
+        let outcome = measured(candidate, &self.options.precision);
+        self.record(name, outcome);
+    }
+
+    /// Compares two implementations in this binary as [`compare`](crate::compare::compare())
+    /// compares them, as the benchmark `name`.
+    pub fn compare(&mut self, name: &str, a: Candidate<'_>, b: Candidate<'_>) {
+        if self.take(name) {
+            let outcome = match crate::compare::compare(a, b, &self.options.compare) {
+                Ok(r) => Outcome::Compared(Box::new(r)),
+                Err(e) => Outcome::Failed {
+                    reason: e.to_string(),
+                },
+            };
+            self.record(name, outcome);
+        }
+    }
+
+    /// The names registered so far that the command line selects, in order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The results so far, in registration order.
+    pub fn results(&self) -> &[BenchResult] {
+        &self.results
+    }
+
+    /// The run as the JSON file holds it.
+    pub fn into_run(self) -> BenchRun {
+        BenchRun {
+            schema_version: BENCH_SCHEMA_VERSION,
+            results: self.results,
+        }
+    }
+
+    /// Whether `name` is to run now; records it when selected. A name registered twice is a
+    /// failed result of its own (the first keeps its result), so that two benchmarks never
+    /// share one row.
+    fn take(&mut self, name: &str) -> bool {
+        if !self.args.selects(name) {
+            return false;
+        }
+        if self.names.iter().any(|n| n == name) {
+            self.record(
+                name,
+                Outcome::Failed {
+                    reason: format!(
+                        "the benchmark {name:?} is registered twice; give each its own name"
+                    ),
+                },
+            );
+            return false;
+        }
+        self.names.push(name.to_string());
+        if self.args.list {
+            println!("{name}: benchmark");
+            return false;
+        }
+        if self.print {
+            eprintln!("[{}] {name}", self.names.len());
+        }
+        true
+    }
+
+    fn record(&mut self, name: &str, outcome: Outcome) {
+        let result = BenchResult {
+            name: name.to_string(),
+            outcome,
+        };
+        if self.print {
+            println!("{result}");
+        }
+        self.results.push(result);
+    }
+}
+
+fn measured(candidate: Candidate<'_>, precision: &Precision) -> Outcome {
+    match crate::precision::measure(candidate, precision) {
+        Ok(m) => Outcome::Measured(Box::new(m)),
+        Err(e) => Outcome::Failed {
+            reason: e.to_string(),
+        },
+    }
+}
+
+/// What one benchmark gave.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// A [`Bencher::bench`], measured until precise.
+    Measured(Box<Measurement>),
+    /// A [`Bencher::compare`]: the comparison's whole report.
+    Compared(Box<Report>),
+    /// It could not be measured.
+    Failed {
+        /// The error's sentence.
+        reason: String,
+    },
+}
+
+/// One benchmark's name and outcome.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BenchResult {
+    /// The registered name.
+    pub name: String,
+    /// What it gave.
+    pub outcome: Outcome,
+}
+
+impl std::fmt::Display for BenchResult {
+    /// One table row: the name, then ns/op with its interval's half-width, or the comparison's
+    /// δ with its interval and verdict, or the failure.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:<32} ", self.name)?;
+        match &self.outcome {
+            Outcome::Measured(m) => match &m.estimate {
+                Some(e) => write!(
+                    f,
+                    "{:>12.1} ns/op ± {:.1} % ({} readings{})",
+                    e.mean,
+                    100.0 * e.half_width / e.mean.abs().max(f64::MIN_POSITIVE),
+                    m.used,
+                    if m.target_met { "" } else { "; target NOT met" }
+                ),
+                None => write!(f, "no estimate ({:?})", m.stop),
+            },
+            Outcome::Compared(r) => write!(
+                f,
+                "δ {:+.2} % [{:+.2}, {:+.2}] {}",
+                100.0 * r.estimate.delta,
+                100.0 * r.estimate.low,
+                100.0 * r.estimate.high,
+                match r.verdict {
+                    crate::stats::Verdict::AFaster => format!("{} faster", r.name_a),
+                    crate::stats::Verdict::BFaster => format!("{} faster", r.name_b),
+                    crate::stats::Verdict::CannotTell(_) => "cannot tell".to_string(),
+                }
+            ),
+            Outcome::Failed { reason } => write!(f, "FAILED: {reason}"),
+        }
+    }
+}
+
+/// Everything one run of a bench target measured; its JSON is what the harness writes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BenchRun {
+    /// [`BENCH_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// One result per benchmark run, in registration order.
+    pub results: Vec<BenchResult>,
+}
+
+impl BenchRun {
+    /// Writes the run as JSON to `path` (its directory created), through a temporary file and
+    /// a rename, so a reader never sees half a file. Errors: [`Error::Io`].
+    pub fn write_json(&self, path: &Path) -> Result<()> {
+        let io = |e: std::io::Error| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let text = serde_json::to_string_pretty(self).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, text).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+}
+
+/// The harness's entry point for a `harness = false` bench target: reads the command line
+/// (see [`Args`]), runs or lists what `register` registers, prints a table, writes the JSON
+/// and exits: 0 when every selected benchmark ran, 1 when one failed, 2 for a bad command
+/// line or an unwritable output.
+pub fn main(register: impl FnOnce(&mut Bencher)) -> ! {
+    let code = run_main(register, std::env::args().skip(1));
+    std::process::exit(code)
+}
+
+/// [`main`] without the exit: returns the exit code. For tests and for programs that do more
+/// after their benchmarks.
+pub fn run_main(
+    register: impl FnOnce(&mut Bencher),
+    args: impl IntoIterator<Item = String>,
+) -> i32 {
+    let args = match Args::parse(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let list = args.list;
+    let mut bencher = Bencher::new(BenchOptions::default(), args);
+    bencher.print = true;
+    register(&mut bencher);
+    if list {
+        return 0;
+    }
+    let dir = bencher.options.json_dir();
+    let run = bencher.into_run();
+    // Cargo names a bench binary `<target>-<hash>`: the JSON is named after the target.
+    let stem = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .map(|s| {
+            s.rsplit_once('-')
+                .map_or(s.clone(), |(head, _)| head.to_string())
+        })
+        .unwrap_or_else(|| "bench".to_string());
+    let path = dir.join(format!("{stem}.json"));
+    if let Err(e) = run.write_json(&path) {
+        eprintln!("error: {e}");
+        return 2;
+    }
+    eprintln!("results: {}", path.display());
+    if run
+        .results
+        .iter()
+        .any(|r| matches!(r.outcome, Outcome::Failed { .. }))
+    {
+        1
+    } else {
+        0
+    }
+}

@@ -1,0 +1,131 @@
+//! The `cargo bench` harness as a bench target uses it: registration, libtest's filters, a
+//! failing benchmark that does not stop the others, and the JSON it writes.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use rtcompare::bench::{self, Args, BenchOptions, BenchRun, Bencher, Outcome};
+use rtcompare::precision::Precision;
+use rtcompare::{Candidate, CompareOptions};
+
+/// Short sessions: these tests check the harness, not the numbers.
+fn quick(dir: &std::path::Path) -> BenchOptions {
+    BenchOptions::default()
+        .precision(Precision::quick().max_duration(Some(Duration::from_millis(300))))
+        .compare(
+            CompareOptions::default()
+                .validation_runs(3)
+                .repeats(21)
+                .resamples(300)
+                .warmup_duration(Duration::from_millis(10)),
+        )
+        .output_dir(dir)
+}
+
+fn register(b: &mut Bencher, dir: &std::path::Path) {
+    b.set_options(quick(dir));
+    // Borrowed by the closures: each benchmark runs as it is registered.
+    let data: Vec<u64> = (0..256).collect();
+    b.bench("sum/small", || black_box(&data).iter().sum::<u64>());
+    b.bench_with_input("sum/large", (0..4_096u64).collect::<Vec<_>>(), |v| {
+        v.iter().sum::<u64>()
+    });
+    b.bench_batched(
+        "sort/consumed",
+        || vec![5u32, 3, 1, 4, 2],
+        |mut v| {
+            v.sort_unstable();
+            v
+        },
+    );
+    b.bench("panics", || -> u64 {
+        panic!("this benchmark always fails")
+    });
+    b.compare(
+        "mul/3-vs-9",
+        Candidate::from_fn("pow7", || black_box(3u64).pow(7)),
+        Candidate::from_fn("pow9", || black_box(3u64).pow(9)),
+    );
+    // Registered twice: a failed row of its own, the first keeps its result.
+    b.bench("sum/small", || 0u64);
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("rtcompare-bench-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn a_filter_runs_only_what_it_names() {
+    let dir = temp_dir("filter");
+    let args = Args::parse(["--bench", "sum/l"].map(String::from)).unwrap();
+    let mut b = Bencher::new(BenchOptions::default(), args);
+    register(&mut b, &dir);
+    assert_eq!(b.names(), ["sum/large"]);
+    let run = b.into_run();
+    assert_eq!(run.results.len(), 1);
+    match &run.results[0].outcome {
+        Outcome::Measured(m) => {
+            let e = m.estimate.as_ref().expect("an estimate");
+            assert!(e.mean > 0.0 && e.mean.is_finite(), "{}", run.results[0]);
+        }
+        other => panic!("{other:?}"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_whole_target_runs_reports_the_failure_and_writes_json() {
+    let dir = temp_dir("all");
+    let d = dir.clone();
+    let code = bench::run_main(move |b| register(b, &d), ["--bench".to_string()]);
+    assert_eq!(code, 1, "one benchmark panics, so the run exits 1");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .find(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .expect("a JSON file")
+        .path();
+    let run: BenchRun = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(run.schema_version, bench::BENCH_SCHEMA_VERSION);
+    let names: Vec<&str> = run.results.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "sum/small",
+            "sum/large",
+            "sort/consumed",
+            "panics",
+            "mul/3-vs-9",
+            "sum/small"
+        ]
+    );
+    assert!(matches!(&run.results[0].outcome, Outcome::Measured(_)));
+    assert!(
+        matches!(&run.results[5].outcome, Outcome::Failed { reason } if reason.contains("twice"))
+    );
+    assert!(
+        matches!(&run.results[3].outcome, Outcome::Failed { reason } if reason.contains("panic"))
+    );
+    assert!(matches!(&run.results[2].outcome, Outcome::Measured(_)));
+    match &run.results[4].outcome {
+        // Only the machinery is checked here, not a direction.
+        Outcome::Compared(r) => assert!(r.estimate.low <= r.estimate.high, "{r}"),
+        other => panic!("{other:?}"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_command_lines_are_refused_and_lists_run_nothing() {
+    assert_eq!(bench::run_main(|_| {}, ["--save-baseline".to_string()]), 2);
+    // --list runs nothing.
+    assert_eq!(
+        bench::run_main(
+            |b| b.bench("never", || -> u64 { panic!("listed, not run") }),
+            ["--list".to_string()]
+        ),
+        0
+    );
+}
