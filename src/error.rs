@@ -246,6 +246,17 @@ pub enum Error {
         /// The bound it exceeded.
         bound: Duration,
     },
+    /// A benchmark worker process (see [`bench`](crate::bench)) failed: it could not be
+    /// started, exited, timed out, or answered outside the protocol.
+    #[error("benchmark worker of {build} for {benchmark:?} failed: {reason}")]
+    Worker {
+        /// The build: the worker executable's path.
+        build: String,
+        /// The benchmark it served, or `"(listing)"` while listing.
+        benchmark: String,
+        /// What happened, with the worker's last stderr lines when there are any.
+        reason: String,
+    },
 }
 
 impl Error {

@@ -38,6 +38,8 @@
 //! two builds; this harness runs one.
 
 mod args;
+mod builds;
+mod worker;
 
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
@@ -51,6 +53,10 @@ use crate::precision::{Measurement, Precision};
 use crate::{Error, Result};
 
 pub use args::Args;
+pub use builds::{
+    BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsOptions, BuildsRun, compare_builds,
+};
+pub use worker::WORKER_ENV;
 
 /// Version of the JSON the harness writes ([`BenchRun`]); raised when a field changes meaning.
 pub const BENCH_SCHEMA_VERSION: u32 = 1;
@@ -118,6 +124,8 @@ pub struct Bencher {
     results: Vec<BenchResult>,
     /// Whether each result is printed as a table row on stdout (and its name on stderr).
     print: bool,
+    /// Set in a worker process: the benchmarks are listed or served, not measured here.
+    worker: Option<worker::Serving>,
 }
 
 impl Bencher {
@@ -129,6 +137,7 @@ impl Bencher {
             names: Vec::new(),
             results: Vec::new(),
             print: false,
+            worker: None,
         }
     }
 
@@ -142,9 +151,8 @@ impl Bencher {
     /// result is passed through [`black_box`](std::hint::black_box) so the work is not
     /// optimised away. Build inputs outside the closure.
     pub fn bench<T>(&mut self, name: &str, f: impl FnMut() -> T) {
-        if self.take(name) {
-            let outcome = measured(Candidate::from_fn(name, f), &self.options.precision);
-            self.record(name, outcome);
+        if self.take(name, true) {
+            self.measure(name, Candidate::from_fn(name, f));
         }
     }
 
@@ -163,7 +171,7 @@ impl Bencher {
         setup: impl FnMut() -> I,
         mut routine: impl FnMut(I) -> T,
     ) {
-        if !self.take(name) {
+        if !self.take(name, true) {
             return;
         }
         // The inputs and the setup are shared by the batch and the hook that refills it.
@@ -188,14 +196,13 @@ impl Bencher {
                 ready.push(input);
             }
         });
-        let outcome = measured(candidate, &self.options.precision);
-        self.record(name, outcome);
+        self.measure(name, candidate);
     }
 
     /// Compares two implementations in this binary as [`compare`](crate::compare::compare())
     /// compares them, as the benchmark `name`.
     pub fn compare(&mut self, name: &str, a: Candidate<'_>, b: Candidate<'_>) {
-        if self.take(name) {
+        if self.take(name, false) {
             let outcome = match crate::compare::compare(a, b, &self.options.compare) {
                 Ok(r) => Outcome::Compared(Box::new(r)),
                 Err(e) => Outcome::Failed {
@@ -226,8 +233,19 @@ impl Bencher {
 
     /// Whether `name` is to run now; records it when selected. A name registered twice is a
     /// failed result of its own (the first keeps its result), so that two benchmarks never
-    /// share one row.
-    fn take(&mut self, name: &str) -> bool {
+    /// share one row. In a worker, only single benchmarks (`servable`) are listed and served;
+    /// in-binary comparisons are not.
+    fn take(&mut self, name: &str, servable: bool) -> bool {
+        if let Some(w) = self.worker.as_mut() {
+            if !servable {
+                return false;
+            }
+            if matches!(w.mode, worker::Mode::List) {
+                w.list(name);
+                return false;
+            }
+            return w.wants(name);
+        }
         if !self.args.selects(name) {
             return false;
         }
@@ -265,12 +283,21 @@ impl Bencher {
     }
 }
 
-fn measured(candidate: Candidate<'_>, precision: &Precision) -> Outcome {
-    match crate::precision::measure(candidate, precision) {
-        Ok(m) => Outcome::Measured(Box::new(m)),
-        Err(e) => Outcome::Failed {
-            reason: e.to_string(),
-        },
+impl Bencher {
+    /// Measures `candidate` until precise here, or serves its batches to the parent in a
+    /// worker.
+    fn measure(&mut self, name: &str, candidate: Candidate<'_>) {
+        if let Some(w) = self.worker.as_mut() {
+            w.serve(candidate);
+            return;
+        }
+        let outcome = match crate::precision::measure(candidate, &self.options.precision) {
+            Ok(m) => Outcome::Measured(Box::new(m)),
+            Err(e) => Outcome::Failed {
+                reason: e.to_string(),
+            },
+        };
+        self.record(name, outcome);
     }
 }
 
@@ -373,10 +400,22 @@ pub fn main(register: impl FnOnce(&mut Bencher)) -> ! {
 
 /// [`main`] without the exit: returns the exit code. For tests and for programs that do more
 /// after their benchmarks.
+///
+/// Started as a worker by [`compare_builds`] (with [`WORKER_ENV`] set), it lists or serves the
+/// benchmarks instead and exits the process when done: it does not return.
 pub fn run_main(
     register: impl FnOnce(&mut Bencher),
     args: impl IntoIterator<Item = String>,
 ) -> i32 {
+    if let Some(serving) = worker::Serving::from_env() {
+        let mut bencher = Bencher::new(BenchOptions::default(), Args::default());
+        bencher.worker = Some(serving);
+        register(&mut bencher);
+        if let Some(w) = bencher.worker.take() {
+            w.finish();
+        }
+        std::process::exit(0);
+    }
     let args = match Args::parse(args) {
         Ok(a) => a,
         Err(e) => {

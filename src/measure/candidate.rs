@@ -42,6 +42,9 @@ use crate::{Error, Result};
 pub struct Candidate<'a> {
     name: String,
     batch: Box<dyn FnMut(u64) + 'a>,
+    /// Set for a candidate whose batches are timed elsewhere (another process's clock): it
+    /// returns the batch's duration in nanoseconds, and `batch` is unused.
+    timed_elsewhere: Option<Box<dyn FnMut(u64) -> Result<u64> + 'a>>,
     setup: Option<Box<dyn FnMut() + 'a>>,
     teardown: Option<Box<dyn FnMut() + 'a>>,
 }
@@ -66,6 +69,25 @@ impl<'a> Candidate<'a> {
         Candidate {
             name: name.into(),
             batch: Box::new(batch),
+            timed_elsewhere: None,
+            setup: None,
+            teardown: None,
+        }
+    }
+
+    /// A candidate whose batches are run **and timed** elsewhere: `timed_batch(n)` has `n`
+    /// operations run (in a worker process, say) and returns the duration that side's own clock
+    /// measured, in nanoseconds, or an error that ends the comparison. Nothing of this process
+    /// is timed around it, so the round trip to the worker never enters a measurement; hardware
+    /// counters and allocation counts, which belong to the other process, are not read.
+    pub fn timed_elsewhere(
+        name: impl Into<String>,
+        timed_batch: impl FnMut(u64) -> Result<u64> + 'a,
+    ) -> Self {
+        Candidate {
+            name: name.into(),
+            batch: Box::new(|_| {}),
+            timed_elsewhere: Some(Box::new(timed_batch)),
             setup: None,
             teardown: None,
         }
@@ -145,24 +167,30 @@ impl<'a> Candidate<'a> {
         if let Some(e) = evictor {
             e.evict();
         }
-        let batch = &mut self.batch;
-        let (ns, delta, allocs) = catch_unwind(AssertUnwindSafe(|| {
-            let heap_before = if count_allocs {
-                alloc::snapshot()
-            } else {
-                None
-            };
-            let before = counters.map(CounterSet::read);
-            let ns = time_call(clock, batch.as_mut(), n);
-            let delta = counters
-                .zip(before)
-                .map(|(c, b)| CounterSet::delta(&b, &c.read()));
-            let allocs = heap_before
-                .zip(alloc::snapshot())
-                .map(|(b, a)| a.delta_since(&b));
-            (ns, delta, allocs)
-        }))
-        .map_err(|p| panicked(&self.name, "batch", p))?;
+        let (ns, delta, allocs) = if let Some(timed) = self.timed_elsewhere.as_mut() {
+            let ns = catch_unwind(AssertUnwindSafe(|| timed(n)))
+                .map_err(|p| panicked(&self.name, "batch", p))??;
+            (ns, None, None)
+        } else {
+            let batch = &mut self.batch;
+            catch_unwind(AssertUnwindSafe(|| {
+                let heap_before = if count_allocs {
+                    alloc::snapshot()
+                } else {
+                    None
+                };
+                let before = counters.map(CounterSet::read);
+                let ns = time_call(clock, batch.as_mut(), n);
+                let delta = counters
+                    .zip(before)
+                    .map(|(c, b)| CounterSet::delta(&b, &c.read()));
+                let allocs = heap_before
+                    .zip(alloc::snapshot())
+                    .map(|(b, a)| a.delta_since(&b));
+                (ns, delta, allocs)
+            }))
+            .map_err(|p| panicked(&self.name, "batch", p))?
+        };
         if let Some(teardown) = self.teardown.as_mut() {
             catch_unwind(AssertUnwindSafe(teardown))
                 .map_err(|p| panicked(&self.name, "teardown", p))?;

@@ -1,0 +1,406 @@
+//! The worker protocol: a bench target started by a parent serves one benchmark's timed
+//! batches, so that two builds of it can be compared batch by batch.
+//!
+//! The parent starts the bench binary with [`WORKER_ENV`] set and two pipes on file
+//! descriptors 3 (requests, parent to worker) and 4 (answers, worker to parent); the worker's
+//! stdout stays the benchmark's own, since a benchmark may print. Messages are JSON, one per
+//! line:
+//!
+//! 1. `list`: the worker answers one `name` per benchmark it registers, then `end`, and exits;
+//! 2. `serve NAME SEED`: the worker perturbs its heap from SEED (as pool children do), runs the
+//!    registration until it reaches NAME, answers `ready`, then answers every `batch` request
+//!    of `n` operations with the nanoseconds its own clock measured (setup and teardown outside
+//!    them), until `finish`.
+//!
+//! The parent never times anything: each batch is timed inside the worker, as `compare()`
+//! times batches in one process, and a [`Candidate::timed_elsewhere`] hands the worker's
+//! figure to the comparison.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::measure::candidate::Candidate;
+use crate::measure::clock::MonotonicClock;
+use crate::{Error, Result};
+
+/// The environment variable that makes a bench binary a worker: `list`, or
+/// `serve\tNAME\tSEED`.
+pub const WORKER_ENV: &str = "RTCOMPARE_BENCH_WORKER";
+
+/// The worker's request pipe (read end) and answer pipe (write end).
+const REQUEST_FD: i32 = 3;
+const ANSWER_FD: i32 = 4;
+
+/// What a worker was asked to do, from [`WORKER_ENV`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Mode {
+    List,
+    Serve { name: String, seed: u64 },
+}
+
+impl Mode {
+    pub(crate) fn from_env() -> Option<Mode> {
+        let v = std::env::var(WORKER_ENV).ok()?;
+        if v == "list" {
+            return Some(Mode::List);
+        }
+        let mut it = v.splitn(3, '\t');
+        match (it.next(), it.next(), it.next()) {
+            (Some("serve"), Some(name), Some(seed)) => Some(Mode::Serve {
+                name: name.to_string(),
+                seed: seed.parse().ok()?,
+            }),
+            _ => None,
+        }
+    }
+
+    fn encode(&self) -> String {
+        match self {
+            Mode::List => "list".to_string(),
+            Mode::Serve { name, seed } => format!("serve\t{name}\t{seed}"),
+        }
+    }
+}
+
+/// A request from the parent.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Request {
+    Batch { n: u64 },
+    Finish,
+}
+
+/// An answer from the worker.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Answer {
+    Name { name: String },
+    End,
+    Ready,
+    Ns { ns: u64 },
+    Error { message: String },
+}
+
+/// The worker's side: the pipes the parent handed it.
+pub(crate) struct Serving {
+    pub(crate) mode: Mode,
+    requests: BufReader<File>,
+    answers: File,
+    /// Whether the benchmark asked for was found and served.
+    pub(crate) served: bool,
+}
+
+impl Serving {
+    /// The worker's pipes, when this process is a worker.
+    pub(crate) fn from_env() -> Option<Serving> {
+        let mode = Mode::from_env()?;
+        // SAFETY: the parent opened these two descriptors for this process alone (see
+        // `spawn`), and nothing else in the process uses them.
+        let (requests, answers) = unsafe {
+            (
+                File::from(OwnedFd::from_raw_fd(REQUEST_FD)),
+                File::from(OwnedFd::from_raw_fd(ANSWER_FD)),
+            )
+        };
+        Some(Serving {
+            mode,
+            requests: BufReader::new(requests),
+            answers,
+            served: false,
+        })
+    }
+
+    fn answer(&mut self, a: &Answer) {
+        // A parent that went away ends the worker at the next read; nothing to do here.
+        let _ = serde_json::to_string(a)
+            .map(|line| writeln!(self.answers, "{line}").and_then(|()| self.answers.flush()));
+    }
+
+    /// Listing: one name.
+    pub(crate) fn list(&mut self, name: &str) {
+        self.answer(&Answer::Name {
+            name: name.to_string(),
+        });
+    }
+
+    /// Whether `name` is the benchmark this worker serves.
+    pub(crate) fn wants(&self, name: &str) -> bool {
+        matches!(&self.mode, Mode::Serve { name: n, .. } if n == name) && !self.served
+    }
+
+    /// Serves `candidate`'s batches until the parent says finish (or goes away).
+    pub(crate) fn serve(&mut self, mut candidate: Candidate<'_>) {
+        self.served = true;
+        if let Mode::Serve { seed, .. } = self.mode {
+            // Kept alive while serving: the filler moves what the benchmark allocates.
+            let filler = crate::pool::perturb_heap(seed);
+            self.answer(&Answer::Ready);
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match self.requests.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                match serde_json::from_str::<Request>(&line) {
+                    Ok(Request::Batch { n }) => {
+                        let a = match candidate.time_batch(&MonotonicClock, n) {
+                            Ok(ns) => Answer::Ns { ns },
+                            Err(e) => Answer::Error {
+                                message: e.to_string(),
+                            },
+                        };
+                        self.answer(&a);
+                    }
+                    Ok(Request::Finish) => break,
+                    Err(e) => {
+                        self.answer(&Answer::Error {
+                            message: format!("a request outside the protocol: {e}"),
+                        });
+                        break;
+                    }
+                }
+            }
+            drop(filler);
+        }
+    }
+
+    /// After the registration: says the list is over, or that the benchmark was not found.
+    pub(crate) fn finish(mut self) {
+        match &self.mode {
+            Mode::List => self.answer(&Answer::End),
+            Mode::Serve { name, .. } if !self.served => {
+                let message = format!("this build registers no benchmark named {name:?}");
+                self.answer(&Answer::Error { message });
+            }
+            Mode::Serve { .. } => {}
+        }
+    }
+}
+
+/// A running worker, seen from the parent. Dropping it kills the process and reaps it.
+pub(crate) struct Worker {
+    child: Child,
+    requests: File,
+    answers: BufReader<File>,
+    exe: PathBuf,
+    benchmark: String,
+    timeout: Duration,
+    stderr: PathBuf,
+}
+
+/// How the parent starts workers.
+#[derive(Debug, Clone)]
+pub(crate) struct Launch<'a> {
+    pub(crate) exe: &'a Path,
+    pub(crate) args: &'a [OsString],
+    pub(crate) timeout: Duration,
+    /// Bytes of environment padding (moves the initial stack, as in pool children).
+    pub(crate) padding: usize,
+}
+
+impl Worker {
+    /// Starts `launch.exe` as a worker in `mode`.
+    pub(crate) fn spawn(launch: &Launch<'_>, mode: &Mode) -> Result<Worker> {
+        let benchmark = match mode {
+            Mode::List => "(listing)".to_string(),
+            Mode::Serve { name, .. } => name.clone(),
+        };
+        let fail = |reason: String| Error::Worker {
+            build: launch.exe.display().to_string(),
+            benchmark: benchmark.clone(),
+            reason,
+        };
+        let (req_read, req_write) = pipe().map_err(|e| fail(format!("no pipe: {e}")))?;
+        let (ans_read, ans_write) = pipe().map_err(|e| fail(format!("no pipe: {e}")))?;
+        let stderr = std::env::temp_dir().join(format!(
+            "rtcompare-worker-{}-{}.stderr",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let err_file = File::create(&stderr).map_err(|e| fail(format!("no stderr file: {e}")))?;
+        let (r, w) = (req_read.as_raw_fd(), ans_write.as_raw_fd());
+        let mut cmd = Command::new(launch.exe);
+        cmd.args(launch.args)
+            .env(WORKER_ENV, mode.encode())
+            .env("RTCOMPARE_BENCH_PAD", "x".repeat(launch.padding))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(err_file);
+        // SAFETY: between fork and exec only async-signal-safe calls (dup2, fcntl) run.
+        unsafe {
+            cmd.pre_exec(move || {
+                // The answer pipe must not sit where the request pipe goes.
+                let w = if w == REQUEST_FD {
+                    libc::fcntl(w, libc::F_DUPFD, 10)
+                } else {
+                    w
+                };
+                if w < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                for (from, to) in [(r, REQUEST_FD), (w, ANSWER_FD)] {
+                    if from == to {
+                        // dup2 onto itself keeps close-on-exec; clear it instead.
+                        if libc::fcntl(to, libc::F_SETFD, 0) < 0 {
+                            return Err(std::io::Error::last_os_error());
+                        }
+                    } else if libc::dup2(from, to) < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                Ok(())
+            });
+        }
+        let child = match cmd.spawn() {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = std::fs::remove_file(&stderr);
+                return Err(fail(format!("could not start: {e}")));
+            }
+        };
+        // The child's ends belong to it now.
+        drop((req_read, ans_write));
+        Ok(Worker {
+            child,
+            requests: File::from(req_write),
+            answers: BufReader::new(File::from(ans_read)),
+            exe: launch.exe.to_path_buf(),
+            benchmark,
+            timeout: launch.timeout,
+            stderr,
+        })
+    }
+
+    fn fail(&mut self, reason: impl Into<String>) -> Error {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let text = std::fs::read_to_string(&self.stderr).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let tail = lines[lines.len().saturating_sub(3)..].join(" | ");
+        let mut reason = reason.into();
+        if !tail.is_empty() {
+            reason.push_str(&format!("; its stderr ended: {tail}"));
+        }
+        Error::Worker {
+            build: self.exe.display().to_string(),
+            benchmark: self.benchmark.clone(),
+            reason,
+        }
+    }
+
+    /// The next answer, within the timeout.
+    fn read(&mut self) -> Result<Answer> {
+        if self.answers.buffer().is_empty() {
+            let ms = self.timeout.as_millis().min(i32::MAX as u128) as i32;
+            let mut fd = libc::pollfd {
+                fd: self.answers.get_ref().as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd for the duration of the call.
+            let ready = unsafe { libc::poll(&mut fd, 1, ms) };
+            if ready == 0 {
+                return Err(self.fail(format!("no answer within {:?}", self.timeout)));
+            }
+        }
+        let mut line = String::new();
+        match self.answers.read_line(&mut line) {
+            Ok(0) => {
+                let status = self.child.wait().map(|s| s.to_string()).unwrap_or_default();
+                Err(self.fail(format!("exited ({status}) mid-protocol")))
+            }
+            Ok(_) => serde_json::from_str(&line)
+                .map_err(|e| self.fail(format!("answered outside the protocol ({e}): {line:?}"))),
+            Err(e) => Err(self.fail(format!("unreadable answer: {e}"))),
+        }
+    }
+
+    fn send(&mut self, r: &Request) -> Result<()> {
+        let line = serde_json::to_string(r).map_err(|e| Error::Json(e.to_string()))?;
+        writeln!(self.requests, "{line}")
+            .and_then(|()| self.requests.flush())
+            .map_err(|e| self.fail(format!("stopped reading requests: {e}")))
+    }
+
+    /// Lists the benchmarks of a build.
+    pub(crate) fn list(launch: &Launch<'_>) -> Result<Vec<String>> {
+        let mut w = Worker::spawn(launch, &Mode::List)?;
+        let mut names = Vec::new();
+        loop {
+            match w.read()? {
+                Answer::Name { name } => names.push(name),
+                Answer::End => return Ok(names),
+                other => return Err(w.fail(format!("answered {other:?} while listing"))),
+            }
+        }
+    }
+
+    /// Starts a worker serving `name` and waits until it is ready.
+    pub(crate) fn serve(launch: &Launch<'_>, name: &str, seed: u64) -> Result<Worker> {
+        let mode = Mode::Serve {
+            name: name.to_string(),
+            seed,
+        };
+        let mut w = Worker::spawn(launch, &mode)?;
+        match w.read()? {
+            Answer::Ready => Ok(w),
+            Answer::Error { message } => Err(w.fail(message)),
+            other => Err(w.fail(format!("answered {other:?} instead of ready"))),
+        }
+    }
+
+    /// One batch of `n` operations, timed by the worker.
+    pub(crate) fn batch(&mut self, n: u64) -> Result<u64> {
+        self.send(&Request::Batch { n })?;
+        match self.read()? {
+            Answer::Ns { ns } => Ok(ns),
+            Answer::Error { message } => Err(self.fail(message)),
+            other => Err(self.fail(format!("answered {other:?} to a batch"))),
+        }
+    }
+
+    /// This worker as a candidate of a comparison.
+    pub(crate) fn candidate(mut self, label: &str) -> Candidate<'static> {
+        Candidate::timed_elsewhere(label.to_string(), move |n| self.batch(n))
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.send(&Request::Finish);
+        // A worker that does not finish promptly is killed; either way it is reaped and its
+        // stderr file removed.
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.stderr);
+    }
+}
+
+static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A pipe whose two ends close on exec (the child gets its copies through `dup2`).
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0i32; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}

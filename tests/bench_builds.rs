@@ -1,0 +1,137 @@
+//! Two builds of one bench target compared benchmark by benchmark through workers. The test
+//! binary is its own bench target: started with `rtcompare::bench::WORKER_ENV`, the test
+//! below serves its benchmarks instead of testing. A copy of the binary whose name ends in
+//! `-head` plays the head build: there the benchmark `work` costs 20 % more, `only/head` exists
+//! and `only/base` does not.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rtcompare::CompareOptions;
+use rtcompare::bench::{self, Bencher, BuildStatus, BuildsOptions, compare_builds};
+use rtcompare::stats::Verdict;
+
+/// A dependent chain: its time is proportional to `steps` on any machine. Nothing but
+/// registers inside the loop, so where a process's stack lands does not change its speed
+/// (a `black_box` per step, a store and a load, made processes differ by ±15 %).
+fn chain(steps: u64) -> u64 {
+    let mut x = 1u64;
+    for _ in 0..black_box(steps) {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    }
+    black_box(x)
+}
+
+fn register(b: &mut Bencher) {
+    let head = std::env::current_exe()
+        .ok()
+        .and_then(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().ends_with("-head"))
+        })
+        .unwrap_or(false);
+    let steps = if head { 2_400 } else { 2_000 };
+    b.bench("work", || chain(steps));
+    b.bench("same", || chain(1_000));
+    if head {
+        b.bench("only/head", || chain(10));
+    } else {
+        b.bench("only/base", || chain(10));
+    }
+    // In-binary pairs are not served by workers.
+    b.compare(
+        "pair",
+        rtcompare::Candidate::from_fn("a", || chain(10)),
+        rtcompare::Candidate::from_fn("b", || chain(10)),
+    );
+}
+
+fn quick() -> CompareOptions {
+    CompareOptions::default()
+        .validation_runs(5)
+        .repeats(31)
+        .resamples(500)
+        .warmup_duration(Duration::from_millis(20))
+}
+
+/// The test binary under a second name.
+fn head_copy() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let copy = std::env::temp_dir().join(format!("rtcompare-bench-{}-head", std::process::id()));
+    std::fs::copy(&exe, &copy).unwrap();
+    copy
+}
+
+#[test]
+fn two_builds_are_compared_benchmark_by_benchmark() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register, std::iter::empty());
+    }
+    let base = std::env::current_exe().unwrap();
+    let head = head_copy();
+    let o = BuildsOptions::default()
+        .pairs(5)
+        .seed(5)
+        .compare(quick())
+        .args([
+            "--exact",
+            "two_builds_are_compared_benchmark_by_benchmark",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&base, &head, &o);
+    let _ = std::fs::remove_file(&head);
+    let run = run.unwrap();
+    let seen: Vec<(&str, BuildStatus)> = run
+        .benchmarks
+        .iter()
+        .map(|b| (b.name.as_str(), b.status))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("work", BuildStatus::Compared),
+            ("same", BuildStatus::Compared),
+            ("only/head", BuildStatus::New),
+            ("only/base", BuildStatus::Removed),
+        ]
+    );
+    let work = run.benchmarks[0].pooled.as_ref().unwrap();
+    assert_eq!(work.processes, 5);
+    assert_eq!(run.benchmarks[0].reports.len(), 5);
+    // 2,400 steps against 2,000: the head is about 20 % slower, δ = 1 − head/base ≈ −0.2.
+    assert_eq!(work.verdict, Verdict::BFaster, "{work}");
+    assert!(work.delta < -0.1 && work.delta > -0.3, "{work}");
+    // The same code in both builds is not declared different by much.
+    let same = run.benchmarks[1].pooled.as_ref().unwrap();
+    assert!(same.delta.abs() < 0.1, "{same}");
+    // Every worker was reaped and its stderr file removed.
+    let prefix = format!("rtcompare-worker-{}-", std::process::id());
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_worker_that_leaves_mid_protocol_is_named() {
+    // Started with a filter that matches no test, the worker exits without answering.
+    let exe = std::env::current_exe().unwrap();
+    let o = BuildsOptions::default()
+        .args(["--exact", "no_such_test"])
+        .answer_timeout(Duration::from_secs(20));
+    match compare_builds(&exe, &exe, &o) {
+        Err(rtcompare::Error::Worker {
+            build,
+            benchmark,
+            reason,
+        }) => {
+            assert_eq!(Path::new(&build), exe.as_path());
+            assert_eq!(benchmark, "(listing)");
+            assert!(reason.contains("exited"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
