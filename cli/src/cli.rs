@@ -35,10 +35,47 @@ pub enum Commands {
     /// worktree, run the build command in both trees, then compare the run command in each.
     /// The worktree is removed afterwards, also on error and on Ctrl-C.
     Git(GitArgs),
+    /// Compare one bench target at two revisions, benchmark by benchmark: the baseline is built
+    /// in a temporary worktree and the head in the working tree (or at --head), each with its
+    /// own target directory; a worker of each build serves every benchmark's timed batches.
+    /// Exits 1 with --fail-on-regression when a benchmark is proven slower by more than the
+    /// budget, 2 on a usage, build or run error.
+    Bench(BenchArgs),
     /// Calibration before trust: A/A comparisons of the command against itself must give no
     /// verdict, and a real 5 % extra cost (a busy-wait in the timed window) must be detected in
     /// at least 95 % of comparisons. Exits 1 when a bar fails.
     Selftest(SelftestArgs),
+}
+
+/// Arguments of `rtcompare bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// The baseline revision (any commit-ish).
+    #[arg(long, value_name = "REV")]
+    pub baseline: String,
+    /// The head revision; without it, the working tree as it is.
+    #[arg(long, value_name = "REV")]
+    pub head: Option<String>,
+    /// The bench target (a `[[bench]]` with `harness = false` built on rtcompare::bench).
+    #[arg(long, value_name = "NAME")]
+    pub bench: String,
+    /// Worker pairs per benchmark, pooled (at least 3).
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub pairs: usize,
+    /// Seed of the workers' perturbations and the comparisons; 0 draws one.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Write every benchmark's result as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the Markdown summary to FILE (it is also appended to $GITHUB_STEP_SUMMARY when
+    /// that is set).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Exit 1 when some benchmark is proven slower than the baseline by more than BUDGET (a
+    /// fraction or a percentage: the whole interval of the slowdown must lie above it).
+    #[arg(long, value_name = "BUDGET", value_parser = parse_fraction)]
+    pub fail_on_regression: Option<f64>,
 }
 
 /// Arguments of `rtcompare selftest`.

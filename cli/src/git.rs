@@ -36,7 +36,7 @@ pub struct GitInfo {
 
 /// Runs `git` with `args` in `dir` and returns its trimmed stdout; a failure is a usage error
 /// that quotes git's stderr.
-fn git(dir: &Path, args: &[&str]) -> Result<String> {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> Result<String> {
     let out = Command::new("git")
         .args(args)
         .current_dir(dir)

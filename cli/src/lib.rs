@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod bench;
 pub mod cli;
 pub mod error;
 pub mod git;
@@ -72,6 +73,7 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
             finish(session::run(&commands, &args.options)?, &args.options)
         }
         Commands::Git(args) => finish(git::run(args)?, &args.options),
+        Commands::Bench(args) => bench::run(args),
         Commands::Selftest(args) => {
             let report = selftest::run(args)?;
             print!("{report}");

@@ -1,0 +1,152 @@
+//! `rtcompare bench`: one bench target at two revisions. A small crate in a temporary
+//! repository, built on the library's bench harness: at the baseline its benchmark `work`
+//! runs 2,000 steps of a dependent chain, in the working tree 4,000.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=rtcompare",
+            "-c",
+            "user.email=rtcompare@example.invalid",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn bench_source(steps: u64) -> String {
+    format!(
+        "use std::hint::black_box;\n\
+         fn chain(steps: u64) -> u64 {{\n\
+             let mut x = 1u64;\n\
+             for _ in 0..black_box(steps) {{\n\
+                 x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);\n\
+             }}\n\
+             black_box(x)\n\
+         }}\n\
+         fn main() {{\n\
+             rtcompare::bench::main(|b| {{\n\
+                 b.bench(\"work\", || chain({steps}));\n\
+                 b.bench(\"same\", || chain(1_000));\n\
+             }});\n\
+         }}\n"
+    )
+}
+
+/// The repository, removed on drop.
+struct Repo(PathBuf);
+
+impl Repo {
+    fn new(tag: &str) -> Repo {
+        let dir =
+            std::env::temp_dir().join(format!("rtcompare-bench-repo-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("benches")).unwrap();
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        let lib = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+                 [dependencies]\nrtcompare = {{ path = {:?}, default-features = false }}\n\n\
+                 [[bench]]\nname = \"b\"\nharness = false\n\n[workspace]\n",
+                lib.display().to_string()
+            ),
+        )
+        .unwrap();
+        // The workspace's lock file: the same versions, and no registry index to refresh.
+        std::fs::copy(lib.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+        std::fs::write(dir.join("src/lib.rs"), "").unwrap();
+        std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
+        std::fs::write(dir.join("benches/b.rs"), bench_source(2_000)).unwrap();
+        git(&dir, &["init", "--quiet"]);
+        git(&dir, &["add", "."]);
+        git(&dir, &["commit", "--quiet", "-m", "baseline"]);
+        std::fs::write(dir.join("benches/b.rs"), bench_source(4_000)).unwrap();
+        Repo(dir)
+    }
+}
+
+impl Drop for Repo {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_slower_working_tree_is_a_proven_regression() {
+    let repo = Repo::new("slower");
+    let out = Command::new(BIN)
+        .args([
+            "bench",
+            "--baseline",
+            "HEAD",
+            "--bench",
+            "b",
+            "--pairs",
+            "3",
+            "--seed",
+            "3",
+            "--json",
+            "out.json",
+            "--markdown",
+            "out.md",
+            "--fail-on-regression",
+            "10%",
+        ])
+        .current_dir(&repo.0)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.0.join("out.json")).unwrap()).unwrap();
+    assert_eq!(json["schema_version"], 1);
+    assert_eq!(json["dirty"], true);
+    let rows = json["benchmarks"].as_array().unwrap();
+    let work = rows.iter().find(|r| r["name"] == "work").unwrap();
+    assert_eq!(work["status"], "compared");
+    assert_eq!(work["regression"], true, "{stdout}");
+    assert_eq!(work["processes"], 3);
+    // Twice the steps: δ = 1 − head/baseline near −1.
+    assert!(work["high"].as_f64().unwrap() < -0.5, "{stdout}");
+    let same = rows.iter().find(|r| r["name"] == "same").unwrap();
+    assert!(same["delta"].as_f64().unwrap().abs() < 0.1, "{stdout}");
+    let md = std::fs::read_to_string(repo.0.join("out.md")).unwrap();
+    assert!(md.contains("| `work` |") && md.contains("SLOWER"), "{md}");
+    // The baseline's worktree is gone.
+    let trees = git(&repo.0, &["worktree", "list"]);
+    assert_eq!(trees.lines().count(), 1, "{trees}");
+}
+
+#[test]
+fn a_bad_revision_is_a_usage_error_before_any_build() {
+    let repo = Repo::new("badrev");
+    let out = Command::new(BIN)
+        .args(["bench", "--baseline", "no-such-rev", "--bench", "b"])
+        .current_dir(&repo.0)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no-such-rev"), "{stderr}");
+    assert!(!stderr.contains("building"), "{stderr}");
+}
