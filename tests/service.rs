@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rtcompare::Error;
-use rtcompare::clock::SimulatedClock;
+use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::service::{
     self, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions, ServiceUnresolved,
     ServiceVerdict, Side, SimulatedPacer, Tcp,

@@ -9,10 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use rtcompare::stats::{
     self, DRIFT_LEVEL, DRIFT_MIN_SAMPLES, Estimate, EstimateOptions, FewRunsOutcome, FewRunsRule,
-    FewRunsVerdict, MINIMUM_DATA_POINTS, aa_noise_floor, auto_block_length, detect_drift,
-    estimate_difference, few_runs_verdict, lag1_autocorrelation, lower_bound_rule,
+    FewRunsVerdict, MINIMUM_DATA_POINTS, Verdict, aa_noise_floor, auto_block_length, decide,
+    detect_drift, estimate_difference, few_runs_verdict, lag1_autocorrelation, lower_bound_rule,
 };
-use rtcompare::{Verdict, decide};
 
 use crate::error::Result;
 

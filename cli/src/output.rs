@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rtcompare::counters::{CounterStatus, CounterSummary};
+use rtcompare::measure::counters::{CounterStatus, CounterSummary};
 
 use crate::analysis::{Outcome, Rule};
 use crate::session::CmdResult;
@@ -286,7 +286,7 @@ mod tests {
 
     #[test]
     fn counter_lines() {
-        use rtcompare::counters::CounterDelta;
+        use rtcompare::measure::counters::CounterDelta;
         let run = |cycles, instructions| CounterDelta {
             cycles: Some(cycles),
             instructions: Some(instructions),

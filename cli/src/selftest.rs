@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::Environment;
+use rtcompare::env::Environment;
 use rtcompare::selftest::{MAX_FALSE_SIGNAL_RATE, MIN_DETECTION_RATE, binomial_interval};
 
 use crate::analysis::Outcome;

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::Environment;
-use rtcompare::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
+use rtcompare::env::Environment;
+use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use rtcompare::rng::resolve_seed;
 use rtcompare::stats::{self, FewRunsRule, MINIMUM_DATA_POINTS};
 

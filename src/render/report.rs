@@ -301,7 +301,7 @@ impl Report {
                 Some(format!("The replicates could not be drawn again: {err}.")),
             ),
         };
-        let aa = |v: &Option<crate::HarnessValidation>| {
+        let aa = |v: &Option<crate::compare::validate::HarnessValidation>| {
             v.as_ref().map(|v| v.deltas.clone()).unwrap_or_default()
         };
         let mut p = Panel::new("bootstrap", "The bootstrap").text(&format!(

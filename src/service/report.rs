@@ -6,11 +6,11 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 use crate::Estimate;
-use crate::env::Environment;
-use crate::report::Unresolved;
+use crate::measure::env::Environment;
 use crate::service::options::{
     DEFAULT_MIN_DIFFERENCE, LatencyOrigin, LoadOptions, Schedule, ServiceOptions,
 };
+use crate::stats::Unresolved;
 
 /// Version of the JSON layout of [`LoadReport`] and [`ServiceReport`]; raised when a field
 /// changes meaning or is removed.

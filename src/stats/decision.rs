@@ -247,7 +247,8 @@ impl fmt::Display for Verdict {
 /// `CannotTell` naming the first bar missed in that order. All arguments are fractions.
 ///
 /// ```
-/// use rtcompare::{decide, Verdict, stats::{estimate_difference, EstimateOptions}};
+/// use rtcompare::{Verdict, stats::{estimate_difference, EstimateOptions}};
+/// use rtcompare::stats::decide;
 /// let a = [90.0, 91.0, 89.0, 90.5, 90.0, 89.5, 90.2, 90.1, 89.9, 90.3, 90.0];
 /// let b = [100.0, 101.0, 99.0, 100.5, 100.0, 99.5, 100.2, 100.1, 99.9, 100.3, 100.0];
 /// let e = estimate_difference(&a, &b, &EstimateOptions::default().paired(true).seed(1))?;
