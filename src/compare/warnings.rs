@@ -193,8 +193,8 @@ fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::decision::tests::est;
     use crate::stats::detect_drift;
+    use crate::stats::est;
 
     fn drift(p: f64, shift: f64) -> DriftReport {
         let mut d = detect_drift(&[1.0, 2.0, 1.0, 2.0]).unwrap();

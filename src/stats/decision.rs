@@ -1,11 +1,7 @@
 //! The verdict: which candidate is faster, or why no verdict can be given, and the rule
 //! [`decide`] that turns an estimate, a noise floor and a clock step into one. Pure.
 //!
-//! A verdict is earned: resolved means the interval excludes zero, the point estimate lies on
-//! the same side, the difference clears what identical code showed against itself (the A/A
-//! noise floor) and it clears what the clock could round into existence
-//! ([`QUANTIZATION_GATE`] clock steps). Everything else is [`Verdict::CannotTell`] with the
-//! first bar missed.
+//! The explanation users read is in `stats/mod.rs`, section "The verdict".
 
 use std::fmt;
 

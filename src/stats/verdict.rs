@@ -1,37 +1,6 @@
 //! Verdict rules: turning an estimate and its interval into a decision.
 //!
-//! An interval on the relative difference between two candidates is evidence, not yet an
-//! answer. Two questions remain: is the difference real (does the interval exclude zero?), and
-//! is it worth caring about (is it at least as large as a threshold chosen *before* measuring)?
-//! A threshold picked after seeing the result merely restates the result. This module holds
-//! two pure rules that answer them, each with its own result type.
-//!
-//! Convention for every argument: a relative difference `δ = 1 − A/B`, as a fraction, where
-//! positive means the first candidate (A) needs less time (0.05 = A takes 5 % less time than
-//! B). Thresholds are fractions on the same scale.
-//!
-//! * [`three_outcome_rule`] gives *faster*, *slower* or *cannot tell*, and, when it cannot tell,
-//!   says which of the two very different reasons applies: the interval contains zero (the
-//!   experiment did not separate the candidates: measure more, or on a quieter machine), or
-//!   the difference is real but smaller than the threshold (accept that it is too small to
-//!   matter).
-//! * [`lower_bound_rule`] is the stricter acceptance test for a claimed speedup: the interval's
-//!   *lower bound*, not the point estimate, must clear the threshold, so the number one commits
-//!   to is the one that survives the uncertainty.
-//!
-//! ```
-//! use rtcompare::stats::{three_outcome_rule, lower_bound_rule, Outcome, CannotTellReason};
-//!
-//! // A is 6 % faster, 95 % interval [3 %, 9 %], threshold 2 %.
-//! let v = three_outcome_rule(0.06, 0.03, 0.09, 0.02)?;
-//! assert_eq!(v.outcome, Outcome::Faster);
-//! assert!(lower_bound_rule(0.03, 0.02)?.accepted);
-//!
-//! // Real (the interval excludes zero) but below the 2 % threshold.
-//! let v = three_outcome_rule(0.01, 0.005, 0.015, 0.02)?;
-//! assert_eq!(v.outcome, Outcome::CannotTell(CannotTellReason::BelowThreshold));
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Verdict rules".
 
 use std::fmt;
 
