@@ -702,16 +702,18 @@
 //!   to is the one that survives the uncertainty.
 //!
 //! ```
-//! use rtcompare::stats::{three_outcome_rule, lower_bound_rule, Outcome, CannotTellReason};
+//! use rtcompare::stats::{
+//!     three_outcome_rule, lower_bound_rule, CannotTellReason, ThresholdOutcome,
+//! };
 //!
 //! // A is 6 % faster, 95 % interval [3 %, 9 %], threshold 2 %.
 //! let v = three_outcome_rule(0.06, 0.03, 0.09, 0.02)?;
-//! assert_eq!(v.outcome, Outcome::Faster);
+//! assert_eq!(v.outcome, ThresholdOutcome::Faster);
 //! assert!(lower_bound_rule(0.03, 0.02)?.accepted);
 //!
 //! // Real (the interval excludes zero) but below the 2 % threshold.
 //! let v = three_outcome_rule(0.01, 0.005, 0.015, 0.02)?;
-//! assert_eq!(v.outcome, Outcome::CannotTell(CannotTellReason::BelowThreshold));
+//! assert_eq!(v.outcome, ThresholdOutcome::CannotTell(CannotTellReason::BelowThreshold));
 //! # Ok::<(), rtcompare::Error>(())
 //! ```
 //!
@@ -924,7 +926,7 @@ pub use summary::{
     variance,
 };
 pub use verdict::{
-    CannotTellReason, LowerBoundDecision, Outcome, ThreeOutcome, lower_bound_rule,
+    CannotTellReason, LowerBoundDecision, ThreeOutcome, ThresholdOutcome, lower_bound_rule,
     three_outcome_rule,
 };
 pub use welch_plan::{
