@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::options::CompareOptions;
 use crate::compare::validate::HarnessValidation;
-use crate::display::{Ns, Pct, Pct0, Sig};
+use crate::display::{Level, Ns, Pct, Sig};
 use crate::measure::cache::{Cache, CacheInfo};
 use crate::measure::calibrate::Calibration;
 use crate::measure::clock::Instrument;
@@ -716,7 +716,7 @@ impl fmt::Display for Report {
         {
             writeln!(f, "{line}")?;
         }
-        let level = Pct0(e.level);
+        let level = Level(e.level);
         if e.delta >= 0.0 {
             writeln!(
                 f,
