@@ -159,7 +159,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         list.join(","),
         if variants { " --variants" } else { "" }
     );
-    let env = rtcompare::Environment::capture();
+    let env = rtcompare::env::Environment::capture();
     println!(
         "machine: {} logical cores, {}, hypervisor {:?}, load average at start {:?}, {}",
         env.logical_cores.unwrap_or(0),

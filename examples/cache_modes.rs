@@ -17,7 +17,8 @@
 
 use std::hint::black_box;
 
-use rtcompare::{Cache, Candidate, CompareOptions, Report, Unresolved, Verdict, compare};
+use rtcompare::stats::Unresolved;
+use rtcompare::{Cache, Candidate, CompareOptions, Report, Verdict, compare};
 
 const MIB: usize = 1 << 20;
 /// `u64`s per 64-byte cache line.
@@ -102,7 +103,7 @@ fn warnings(r: &Report) -> String {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let env = rtcompare::Environment::capture();
+    let env = rtcompare::env::Environment::capture();
     println!("# Warm and cold: the same comparison, two experiments");
     println!("command: cargo run --release --example cache_modes");
     println!(
@@ -120,7 +121,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // What one eviction costs: the price every cold batch pays outside its timing.
-    let mut evictor = rtcompare::cache::Evictor::new();
+    let mut evictor = rtcompare::measure::cache::Evictor::new();
     let mut sweeps: Vec<f64> = (0..50)
         .map(|_| {
             let t = std::time::Instant::now();

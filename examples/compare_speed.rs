@@ -20,7 +20,7 @@ fn main() -> Result<(), rtcompare::Error> {
     println!(
         "machine: {} logical cores, {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
-        rtcompare::Environment::capture()
+        rtcompare::env::Environment::capture()
             .cpu_model
             .unwrap_or_else(|| "unknown CPU".into())
     );

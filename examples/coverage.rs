@@ -109,7 +109,7 @@ fn main() -> Result<(), rtcompare::Error> {
     );
     println!(
         "date: {}",
-        rtcompare::Environment::capture()
+        rtcompare::env::Environment::capture()
             .start_time
             .unwrap_or_else(|| "unknown".into())
     );

@@ -7,7 +7,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use rtcompare::{CalibrationOptions, Candidate, CollectOptions, Instrument, calibrate, collect};
+use rtcompare::measure::clock::Instrument;
+use rtcompare::{CalibrationOptions, Candidate, CollectOptions, calibrate, collect};
 
 use rtcompare::selftest::workload as work;
 
@@ -40,7 +41,7 @@ fn main() -> Result<(), rtcompare::Error> {
     println!(
         "machine: {} logical cores, {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
-        rtcompare::Environment::capture()
+        rtcompare::env::Environment::capture()
             .cpu_model
             .unwrap_or_else(|| "unknown CPU".into())
     );

@@ -19,9 +19,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use rtcompare::env::Environment;
 use rtcompare::env::detect_instrumentation;
 use rtcompare::gate::{GateOptions, skip_reason};
-use rtcompare::{Candidate, CompareOptions, Environment, compare};
+use rtcompare::{Candidate, CompareOptions, compare};
 
 fn main() {
     let allow = std::env::args().any(|a| a == "--allow");

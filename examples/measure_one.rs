@@ -3,8 +3,9 @@
 //!
 //! Run: `cargo run --release --example measure_one`
 
+use rtcompare::Candidate;
+use rtcompare::precision::{Precision, measure};
 use rtcompare::selftest::workload;
-use rtcompare::{Candidate, Precision, measure};
 
 fn main() -> Result<(), rtcompare::Error> {
     for (name, preset) in [

@@ -10,13 +10,15 @@
 use std::cell::RefCell;
 use std::time::Instant;
 
-use rtcompare::clock::SimulatedClock;
+use rtcompare::Candidate;
+use rtcompare::env::Environment;
+use rtcompare::measure::clock::SimulatedClock;
+use rtcompare::precision::{Precision, StopReason, measure_with_clock};
 use rtcompare::rng::{Rng, derive_seed};
 use rtcompare::stats::{
     BatchMeansOptions, ar1_batch_mean_autocorrelation, ar1_gamma_limit, batch_autocorrelation,
     batch_means, batch_means_at, change_points, iid_interval_coverage, required_batches,
 };
-use rtcompare::{Candidate, Environment, Precision, StopReason, measure_with_clock};
 
 const SEED: u64 = 20_260_927;
 

@@ -36,14 +36,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             runs = args.next().ok_or("--runs needs a number")?.parse()?;
         }
     }
-    let cpu = *rtcompare::pin::current_affinity()
+    let cpu = *rtcompare::measure::pin::current_affinity()
         .and_then(|a| a.last().copied().map(|c| vec![c]))
         .ok_or("cannot read this thread's CPU affinity")?
         .first()
         .ok_or("no CPU")?;
     println!("# pinning and the A/A floor");
     println!("command: cargo run --release --example pinning -- --runs {runs}");
-    let env = rtcompare::Environment::capture();
+    let env = rtcompare::env::Environment::capture();
     println!(
         "machine: {} logical cores, {}, hypervisor {:?}, load average at start {:?}",
         env.logical_cores.unwrap_or(0),

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use rtcompare::collect::Stage;
+use rtcompare::measure::collect::Stage;
 use rtcompare::pool::{self, PoolOptions, PoolRun};
 use rtcompare::selftest::workload;
 use rtcompare::{Candidate, Verdict, compare};

@@ -35,10 +35,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use rtcompare::clock::SimulatedClock;
-use rtcompare::collect::{Progress, Stage};
 use rtcompare::compare::compare_with_clock;
 use rtcompare::env::{Environment, load_average};
+use rtcompare::measure::clock::SimulatedClock;
+use rtcompare::measure::collect::{Progress, Stage};
 use rtcompare::rng::Rng;
 use rtcompare::selftest::workload;
 use rtcompare::{Candidate, CompareOptions, Report, compare};

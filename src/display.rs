@@ -46,12 +46,29 @@ impl fmt::Display for Share {
     }
 }
 
-/// A fraction shown as a percentage with two decimals.
+/// A fraction shown as a signed percentage with two decimals ("43.53%", "-1.20%"): the crate's
+/// percentage, for every figure that carries its own sign.
 pub(crate) struct Pct(pub f64);
 
 impl fmt::Display for Pct {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:.2}%", 100.0 * self.0)
+    }
+}
+
+/// The size of a fraction as a percentage, for sentences that say the direction in words
+/// ("20.0% less", "0.45% more"): one decimal, two below 1 % so that a small difference keeps
+/// two significant digits.
+pub(crate) struct MagnitudePct(pub f64);
+
+impl fmt::Display for MagnitudePct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.0.abs() * 100.0;
+        if p < 1.0 {
+            write!(f, "{p:.2}%")
+        } else {
+            write!(f, "{p:.1}%")
+        }
     }
 }
 
@@ -70,17 +87,13 @@ impl fmt::Display for Sig {
     }
 }
 
-/// A level shown as a whole percentage ("95%").
-pub(crate) struct Pct0(pub f64);
+/// A level as a percentage without trailing zeros ("95%", "99.9%"), rounded to six decimals so
+/// that a level such as 0.57 prints as 57%, not as its binary neighbour 56.99999999999999%.
+pub(crate) struct Level(pub f64);
 
-impl fmt::Display for Pct0 {
+impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = 100.0 * self.0;
-        if (p - p.round()).abs() < 1e-9 {
-            write!(f, "{}%", p.round())
-        } else {
-            write!(f, "{p}%")
-        }
+        write!(f, "{}%", (self.0 * 100.0 * 1e6).round() / 1e6)
     }
 }
 
@@ -123,7 +136,11 @@ mod tests {
         assert_eq!(Ns(2.13).to_string(), "2.130 ns");
         assert_eq!(Ns(48_000.0).to_string(), "48.00 µs");
         assert_eq!(Pct(0.4353).to_string(), "43.53%");
-        assert_eq!(Pct0(0.95).to_string(), "95%");
+        assert_eq!(MagnitudePct(-0.2).to_string(), "20.0%");
+        assert_eq!(MagnitudePct(0.0045).to_string(), "0.45%");
+        assert_eq!(Level(0.95).to_string(), "95%");
+        assert_eq!(Level(0.999).to_string(), "99.9%");
+        assert_eq!(Level(0.57).to_string(), "57%");
         assert_eq!(Sig(1.7712).to_string(), "1.771");
         assert_eq!(Sig(0.329_33).to_string(), "0.3293");
         assert_eq!(Sig(12.345).to_string(), "12.35");

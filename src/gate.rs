@@ -36,8 +36,8 @@
 //!   [`GateOptions::force`]) asks for it anyway; [`check`] measures, and downgrades a failure in
 //!   a debug build to a pass with a printed notice.
 //! - **Emulators.** Under Valgrind or QEMU user mode (see
-//!   [`Environment::instrumented_by`](crate::Environment::instrumented_by)) timings mean
-//!   nothing: the macros and [`run`] **skip** the gate with a notice, whatever
+//!   [`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)) timings
+//!   mean nothing: the macros and [`run`] **skip** the gate with a notice, whatever
 //!   `RTCOMPARE_GATE` says, unless the gate's [`CompareOptions::allow_instrumented`] is set;
 //!   [`check`] measures anyway and downgrades a failure to a pass with a printed notice.
 //! - **Environment.** `RTCOMPARE_GATE=off` turns every gate off (they pass with a message);

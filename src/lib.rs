@@ -47,8 +47,13 @@
 //!
 //! # Where things are
 //!
-//! The crate's names are all at its root; the folders show how they depend on each other.
-//! Every arrow points down: nothing imports a module above it.
+//! The root holds what a first comparison needs: [`compare()`], [`Candidate`],
+//! [`CompareOptions`], the [`Report`] and its [`Verdict`]; the measurement steps one can run
+//! alone ([`calibrate()`] with [`CalibrationOptions`], [`collect()`] with [`CollectOptions`], the
+//! [`Cache`] mode); the interval type of the statistics ([`Estimate`], [`EstimateOptions`]);
+//! [`Error`] and [`Result`]; and the test gates' macros ([`assert_faster!`],
+//! [`assert_not_slower!`], [`assert_equivalent!`]). Everything else has one path, through the
+//! module that owns it. Every arrow points down: nothing imports a module above it.
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|
@@ -56,16 +61,20 @@
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
 //! | [`service`] | latency under open-loop load: the generator ([`service::run`]), closure and loopback TCP targets, percentiles with block-bootstrap intervals over time windows, and [`service::compare`] (ABBA windows, paired percentile intervals, A/A floors, verdicts only when tight) | yes (threads, loopback sockets) |
 //! | [`workload`] | insert/delete streams for mutable structures ([`workload::Spec`], [`workload::Stream`]), the [`workload::Structure`] trait, [`workload::compare`] (both structures under the same pre-generated operations) and [`workload::Suite`] (a matrix of specs × structures as one table) | via `compare` |
-//! | [`gate`], [`precision`], [`selftest`] | cargo-test gates (in one process or pooled across several); Pilot's measure-until-precise driver; calibration before trust | via `compare` |
-//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file | via `precision` and `compare` |
-//! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`validate_pair`]), the verdict rule ([`decide`]), the warnings, and the [`Report`] as plain data | via `measure` |
-//! | [`measure`](mod@measure) | the clock and [`Instrument`], [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters, the counting allocator ([`alloc::Counting`]), CPU pinning, the [`Environment`] stamp | yes |
+//! | [`gate`], [`precision`], [`selftest`] | cargo-test gates (in one process or pooled across several: [`gate::check`], [`gate::GateOptions`]); Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust | via `compare` |
+//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]) | via `precision` and `compare` (processes) |
+//! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`compare::validate`]), the warnings, and the [`Report`] as plain data ([`compare::report`]) | via `measure` |
+//! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), the counting allocator ([`alloc::Counting`]), CPU pinning ([`measure::pin`]), the [`Environment`](env::Environment) stamp | yes |
 //! | [`render`] | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), and the page's building blocks for other front ends (feature `html`, on by default) | no (writes a file when asked) |
-//! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, the verdict ([`Verdict`], [`decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]) | **never** |
+//! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, the verdict ([`Verdict`], [`stats::decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]); every name directly under `stats` | **never** |
 //! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum | no |
 //!
-//! The submodules' earlier paths (`rtcompare::clock`, `rtcompare::report`, …) still resolve, as
-//! re-exports.
+//! Three modules of `measure` and `render` also answer at the root, because earlier specifications
+//! and the guides name them so and users' code calls them there: [`alloc`]
+//! (`rtcompare::alloc::Counting`, the global allocator a binary installs), [`env`](mod@env)
+//! (`rtcompare::env::Environment`, the stamp every report carries) and `progress` (feature
+//! `progress`: `rtcompare::progress::bar()`). They are the same modules as `measure::alloc`,
+//! `measure::env` and `render::progress`, not copies.
 #![deny(missing_docs)]
 #![warn(rustdoc::broken_intra_doc_links)]
 
@@ -84,33 +93,23 @@ pub mod service;
 pub mod stats;
 pub mod workload;
 
-// The modules' earlier paths (`rtcompare::clock`, `rtcompare::report`, …), kept so code written
-// against them still compiles.
-pub use compare::{report, validate};
-pub use measure::{cache, calibrate, candidate, clock, collect, counters, env, pin};
-// Allocations per operation: `rtcompare::alloc::Counting`, also at the root.
+// Three modules keep a second, shorter path because earlier specifications and the README name
+// them as users call them (`rtcompare::alloc::Counting`, `rtcompare::env::Environment`,
+// `rtcompare::progress::bar()`); every other module has one path.
 pub use measure::alloc;
-// Ready progress callbacks for the terminal and log files (feature `progress`).
+pub use measure::env;
 #[cfg(feature = "progress")]
 pub use render::progress;
 
-pub use alloc::{AllocSummary, Counting, LiveHeap};
-
-pub use cache::{Cache, CacheInfo};
-pub use calibrate::{Calibration, CalibrationOptions, calibrate};
-pub use candidate::Candidate;
-pub use clock::Instrument;
-pub use collect::{
-    CancelToken, CollectOptions, Order, PairedSamples, Progress, Side, Stage, collect,
-};
-pub use compare::{CompareOptions, compare, decide};
-pub use env::Environment;
+// What the README and HOWTO type at the root, and the names DESIGN.md's contract keeps there.
+pub use compare::report::Report;
+pub use compare::{CompareOptions, compare};
 pub use error::{Error, Result};
-pub use gate::{Expectation, GateFailure, GateOptions};
-pub use precision::{Measurement, Precision, StopReason, measure, measure_with_clock};
-pub use report::{Report, Series, Unresolved, Verdict, Warning, WorkingSetMeasure};
-pub use stats::{Estimate, EstimateOptions};
-pub use validate::{HarnessValidation, ValidationOptions, validate_harness, validate_pair};
+pub use measure::cache::Cache;
+pub use measure::calibrate::{CalibrationOptions, calibrate};
+pub use measure::candidate::Candidate;
+pub use measure::collect::{CollectOptions, collect};
+pub use stats::{Estimate, EstimateOptions, Verdict};
 
 /// The README's and HOWTO's examples, compiled and run as doctests so the documents cannot
 /// drift from the API.

@@ -47,7 +47,8 @@
 //! the inverted one ([`Measurement::rate`]); it is never averaged arithmetically.
 //!
 //! ```no_run
-//! use rtcompare::{measure, Candidate, Precision};
+//! use rtcompare::Candidate;
+//! use rtcompare::precision::{measure, Precision};
 //!
 //! let data: Vec<u64> = (0..1_000).collect();
 //! let sum = Candidate::from_fn("sum", || std::hint::black_box(&data).iter().sum::<u64>());
@@ -87,7 +88,7 @@ pub const DEFAULT_ROUND_READINGS: usize = 10;
 /// What [`measure`] aims for and how long it may try: a consuming builder with Pilot's presets.
 ///
 /// ```
-/// use rtcompare::Precision;
+/// use rtcompare::precision::Precision;
 /// use rtcompare::stats::PrecisionTarget;
 /// let p = Precision::strict().ac_limit(0.05).target(PrecisionTarget::relative(0.01)).level(0.99);
 /// assert_eq!((p.ac_limit, p.min_batches, p.level), (0.05, 200, 0.99));
@@ -120,9 +121,9 @@ pub struct Precision {
     /// Detect and drop a warm-up (default `true`).
     pub remove_warm_up: bool,
     /// Measure even under Valgrind or QEMU user mode
-    /// ([`Environment::instrumented_by`](crate::Environment::instrumented_by)). Off by
-    /// default: [`measure`] then refuses with [`Error::MeaninglessTimings`] before measuring,
-    /// as [`compare`](crate::compare()) does. On: it measures and records the host in
+    /// ([`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)). Off
+    /// by default: [`measure`] then refuses with [`Error::MeaninglessTimings`] before measuring, as
+    /// [`compare`](crate::compare()) does. On: it measures and records the host in
     /// [`Measurement::instrumented_by`]. Ignored on a simulated clock.
     #[serde(default)]
     pub allow_instrumented: bool,

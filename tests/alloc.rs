@@ -13,9 +13,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use rtcompare::alloc::{self, AllocSnapshot, Counting};
-use rtcompare::clock::SimulatedClock;
 use rtcompare::compare::compare_with_clock;
-use rtcompare::{Cache, Candidate, CompareOptions, Report, Warning, WorkingSetMeasure};
+use rtcompare::compare::report::{Warning, WorkingSetMeasure};
+use rtcompare::measure::clock::SimulatedClock;
+use rtcompare::{Cache, Candidate, CompareOptions, Report};
 
 #[global_allocator]
 static ALLOC: Counting = Counting::new();

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rtcompare::clock::SimulatedClock;
 use rtcompare::compare::compare_with_clock;
+use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::rng::Rng;
 use rtcompare::{Candidate, CompareOptions};
 

@@ -5,10 +5,11 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use rtcompare::clock::SimulatedClock;
 use rtcompare::compare::compare_with_clock;
-use rtcompare::validate::DEFAULT_COLD_VALIDATION_RUNS;
-use rtcompare::{Cache, Candidate, CompareOptions, Report, Unresolved, Verdict, compare};
+use rtcompare::compare::validate::DEFAULT_COLD_VALIDATION_RUNS;
+use rtcompare::measure::clock::SimulatedClock;
+use rtcompare::stats::Unresolved;
+use rtcompare::{Cache, Candidate, CompareOptions, Report, Verdict, compare};
 
 /// Sums a vector of `len` u64: the same data every operation.
 fn summing(name: &str, len: usize) -> Candidate<'_> {

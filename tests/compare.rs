@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use rtcompare::clock::SimulatedClock;
 use rtcompare::compare::compare_with_clock;
+use rtcompare::measure::clock::SimulatedClock;
+use rtcompare::measure::collect::CancelToken;
 use rtcompare::rng::Rng;
+use rtcompare::stats::Unresolved;
 use rtcompare::stats::{EstimateOptions, estimate_difference};
-use rtcompare::{
-    CancelToken, Candidate, CompareOptions, Error, Report, Unresolved, Verdict, compare,
-};
+use rtcompare::{Candidate, CompareOptions, Error, Report, Verdict, compare};
 
 use rtcompare::selftest::workload as work;
 
@@ -288,7 +288,7 @@ fn simulated_warnings_fire_on_their_conditions() {
         r.drift_b.relative_shift > 0.0 && r.drift_b.p_value < 0.01,
         "{r}"
     );
-    assert!(r.drift_b.relative_shift < rtcompare::report::MACHINE_DRIFT_SHIFT);
+    assert!(r.drift_b.relative_shift < rtcompare::compare::report::MACHINE_DRIFT_SHIFT);
     assert!(
         !r.has_warning("drift_a") && !r.has_warning("drift_b"),
         "{r}"
@@ -349,7 +349,7 @@ fn simulated_warnings_fire_on_their_conditions() {
 
 #[test]
 fn progress_reaches_every_stage_in_order() {
-    use rtcompare::Stage;
+    use rtcompare::measure::collect::Stage;
     use std::sync::{Arc, Mutex};
     let clock = SimulatedClock::new(1);
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -376,7 +376,7 @@ fn progress_reaches_every_stage_in_order() {
 #[test]
 #[cfg(target_os = "linux")]
 fn pinning_is_recorded_and_undone() {
-    let before = rtcompare::pin::current_affinity().unwrap();
+    let before = rtcompare::measure::pin::current_affinity().unwrap();
     let cpu = *before.last().unwrap();
     let r = compare(
         Candidate::new("a", work(50)),
@@ -386,7 +386,7 @@ fn pinning_is_recorded_and_undone() {
     .unwrap();
     assert_eq!(r.pinned_cpu, Some(cpu));
     assert_eq!(r.environment.affinity, Some(vec![cpu]));
-    assert_eq!(rtcompare::pin::current_affinity().unwrap(), before);
+    assert_eq!(rtcompare::measure::pin::current_affinity().unwrap(), before);
     let e = compare(
         Candidate::new("a", work(50)),
         Candidate::new("b", work(50)),

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use rtcompare::counters::{CounterDelta, CounterSet, CounterStatus, CounterSummary, Unavailable};
+use rtcompare::measure::counters::{
+    CounterDelta, CounterSet, CounterStatus, CounterSummary, Unavailable,
+};
 
 fn keys(value: &serde_json::Value) -> BTreeSet<String> {
     value

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use rtcompare::clock::SimulatedClock;
 use rtcompare::compare::compare_with_clock;
+use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::rng::Rng;
 use rtcompare::stats::{Estimate, WidthTarget, combine};
 use rtcompare::{Candidate, CompareOptions, Error, Report};

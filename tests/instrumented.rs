@@ -12,10 +12,12 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use rtcompare::env::Environment;
 use rtcompare::env::{Instrumentation, detect_instrumentation};
 use rtcompare::gate::{self, Effort, Expectation, GateOptions, Skip, skip_reason};
+use rtcompare::precision::{Precision, measure};
 use rtcompare::selftest::workload as work;
-use rtcompare::{Candidate, CompareOptions, Environment, Error, Precision, compare, measure};
+use rtcompare::{Candidate, CompareOptions, Error, compare};
 
 /// Set by the parent to the tool the child runs under (`valgrind`, `qemu-user`).
 const EXPECT: &str = "RTCOMPARE_TEST_EXPECT_INSTRUMENTATION";

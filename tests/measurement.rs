@@ -4,10 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use rtcompare::{
-    CalibrationOptions, CancelToken, Candidate, CollectOptions, Error, Instrument, calibrate,
-    collect,
-};
+use rtcompare::measure::clock::Instrument;
+use rtcompare::measure::collect::CancelToken;
+use rtcompare::{CalibrationOptions, Candidate, CollectOptions, Error, calibrate, collect};
 
 use rtcompare::selftest::workload as work;
 

@@ -3,10 +3,11 @@
 //! drawn from a fixed seed, so each count below is deterministic, and each bound is the claim
 //! the issue makes, not the count observed.
 
-use rtcompare::clock::SimulatedClock;
+use rtcompare::Candidate;
+use rtcompare::measure::clock::SimulatedClock;
+use rtcompare::precision::{Precision, StopReason, measure_with_clock};
 use rtcompare::rng::{Rng, derive_seed};
 use rtcompare::stats::{BatchMeansOptions, batch_means, batch_means_at, change_points};
-use rtcompare::{Candidate, Precision, StopReason, measure_with_clock};
 use std::cell::RefCell;
 
 const SEED: u64 = 20_260_927;

@@ -5,10 +5,11 @@ mod pool_common;
 use std::time::{Duration, Instant};
 
 use pool_common::{children, leftovers, quick};
+use rtcompare::compare::report::BuildOrder;
+use rtcompare::measure::collect::CancelToken;
 use rtcompare::pool::{self, PoolOptions, PoolRun};
-use rtcompare::report::BuildOrder;
 use rtcompare::selftest::workload;
-use rtcompare::{CancelToken, Candidate, Error};
+use rtcompare::{Candidate, Error};
 
 // The Ctrl-C test lives in `tests/pool_interrupt.rs`: its SIGINT reaches the whole process,
 // and would cancel any pool that ran beside it here.

@@ -9,10 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rtcompare::Error;
-use rtcompare::clock::SimulatedClock;
+use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::service::{
-    self, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions, ServiceUnresolved,
-    ServiceVerdict, Side, SimulatedPacer, Tcp,
+    self, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions, ServiceSide,
+    ServiceUnresolved, ServiceVerdict, SimulatedPacer, Tcp,
 };
 
 const MS: u64 = 1_000_000;
@@ -371,9 +371,9 @@ fn compare_on_a_simulated_clock() {
             // Lanes 0 and 3 of every window are A's, 1 and 2 B's, each a quarter of the window.
             for w in &r.windows {
                 let side = if w.lane == 0 || w.lane == 3 {
-                    Side::A
+                    ServiceSide::A
                 } else {
-                    Side::B
+                    ServiceSide::B
                 };
                 assert_eq!((w.index % 4, w.side), (w.lane, side));
                 assert_eq!(w.scheduled, 100);

@@ -4,9 +4,9 @@
 //! Python at test time.
 
 use rtcompare::stats::{
-    CannotTellReason, FewRunsOutcome, FewRunsRule, FewRunsVerdict, Outcome, autocorrelation,
-    detect_drift, few_runs_verdict, iqr, lag1_autocorrelation, lower_bound_rule, mad, mad_scaled,
-    mean, median, normal_cdf, normal_quantile, quantile, std_dev, student_t_cdf,
+    CannotTellReason, FewRunsOutcome, FewRunsRule, FewRunsVerdict, ThresholdOutcome,
+    autocorrelation, detect_drift, few_runs_verdict, iqr, lag1_autocorrelation, lower_bound_rule,
+    mad, mad_scaled, mean, median, normal_cdf, normal_quantile, quantile, std_dev, student_t_cdf,
     student_t_quantile, three_outcome_rule, two_sided_normal_p, variance, welch_t_test,
 };
 
@@ -284,8 +284,11 @@ fn normal_distribution() {
 #[test]
 fn three_outcome_rule_branches() {
     let o = |d, l, h, t| three_outcome_rule(d, l, h, t).unwrap();
-    assert_eq!(o(0.06, 0.03, 0.09, 0.02).outcome, Outcome::Faster);
-    assert_eq!(o(-0.06, -0.09, -0.03, 0.02).outcome, Outcome::Slower);
+    assert_eq!(o(0.06, 0.03, 0.09, 0.02).outcome, ThresholdOutcome::Faster);
+    assert_eq!(
+        o(-0.06, -0.09, -0.03, 0.02).outcome,
+        ThresholdOutcome::Slower
+    );
     assert_eq!(
         o(0.06, -0.01, 0.13, 0.02).reason(),
         Some(CannotTellReason::IntervalContainsZero)

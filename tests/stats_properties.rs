@@ -5,10 +5,10 @@
 
 use proptest::prelude::*;
 use rtcompare::stats::{
-    FewRunsOutcome, FewRunsRule, Outcome, autocorrelation, detect_drift, few_runs_verdict, iqr,
-    lag1_autocorrelation, lower_bound_rule, mad, mad_scaled, max, mean, median, min, normal_cdf,
-    normal_quantile, quantile, std_dev, student_t_cdf, student_t_quantile, three_outcome_rule,
-    two_sided_normal_p, variance, welch_t_test,
+    FewRunsOutcome, FewRunsRule, ThresholdOutcome, autocorrelation, detect_drift, few_runs_verdict,
+    iqr, lag1_autocorrelation, lower_bound_rule, mad, mad_scaled, max, mean, median, min,
+    normal_cdf, normal_quantile, quantile, std_dev, student_t_cdf, student_t_quantile,
+    three_outcome_rule, two_sided_normal_p, variance, welch_t_test,
 };
 
 /// Any finite value, with extra weight on ordinary magnitudes, on ties (small integers) and on
@@ -199,9 +199,13 @@ proptest! {
         let high = low + width;
         if let Ok(v) = three_outcome_rule(delta, low, high, threshold) {
             match v.outcome {
-                Outcome::Faster => prop_assert!(low > 0.0 && delta >= threshold && delta > 0.0),
-                Outcome::Slower => prop_assert!(high < 0.0 && -delta >= threshold && delta < 0.0),
-                Outcome::CannotTell(_) => {}
+                ThresholdOutcome::Faster => {
+                    prop_assert!(low > 0.0 && delta >= threshold && delta > 0.0)
+                }
+                ThresholdOutcome::Slower => {
+                    prop_assert!(high < 0.0 && -delta >= threshold && delta < 0.0)
+                }
+                ThresholdOutcome::CannotTell(_) => {}
             }
         }
         if let Ok(d) = lower_bound_rule(low, threshold) {

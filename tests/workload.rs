@@ -283,7 +283,7 @@ mod structures {
     use std::collections::{BTreeMap, HashMap};
     use std::time::Duration;
 
-    use rtcompare::clock::SimulatedClock;
+    use rtcompare::measure::clock::SimulatedClock;
     use rtcompare::workload::{self, Mix, Record, Spec, Structure, Suite};
     use rtcompare::{CompareOptions, Error, Verdict};
 

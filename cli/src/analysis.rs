@@ -9,10 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use rtcompare::stats::{
     self, DRIFT_LEVEL, DRIFT_MIN_SAMPLES, Estimate, EstimateOptions, FewRunsOutcome, FewRunsRule,
-    FewRunsVerdict, MINIMUM_DATA_POINTS, aa_noise_floor, auto_block_length, detect_drift,
-    estimate_difference, few_runs_verdict, lag1_autocorrelation, lower_bound_rule,
+    FewRunsVerdict, MINIMUM_DATA_POINTS, Verdict, aa_noise_floor, auto_block_length, decide,
+    detect_drift, estimate_difference, few_runs_verdict, lag1_autocorrelation, lower_bound_rule,
 };
-use rtcompare::{Verdict, decide};
 
 use crate::error::Result;
 
@@ -53,7 +52,7 @@ impl Rule {
 /// `cannot_tell`; the few-runs rule says `win`, `parity` or `loss`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum CommandOutcome {
     /// Bootstrap rule: B needs less time than A, beyond the tolerance.
     Faster,
     /// Bootstrap rule: B needs more time than A, beyond the tolerance.
@@ -68,10 +67,10 @@ pub enum Outcome {
     Loss,
 }
 
-impl Outcome {
+impl CommandOutcome {
     /// Whether B was found slower (`slower` or `loss`): what `--fail-on-regression` acts on.
     pub fn is_regression(self) -> bool {
-        matches!(self, Outcome::Slower | Outcome::Loss)
+        matches!(self, CommandOutcome::Slower | CommandOutcome::Loss)
     }
 }
 
@@ -79,7 +78,7 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictSummary {
     /// The outcome, from B's point of view.
-    pub outcome: Outcome,
+    pub outcome: CommandOutcome,
     /// B's time over A's: the paired estimate `1 / median_i(A[i]/B[i])` under the bootstrap
     /// rule (`median(B) / median(A)` for unpaired imported runs), `median(B) / median(A)`
     /// under the few-runs rule.
@@ -208,7 +207,7 @@ impl AnalysisOptions {
 
 /// The result of [`analyse`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Analysis {
+pub struct CommandAnalysis {
     /// Which rule decided.
     pub rule: Rule,
     /// The verdict object.
@@ -252,7 +251,7 @@ pub fn analyse(
     b: &[f64],
     floor: Option<&Floor>,
     opts: &AnalysisOptions,
-) -> Result<Analysis> {
+) -> Result<CommandAnalysis> {
     let pairs = a.len().min(b.len());
     let (a, b) = if opts.paired {
         (&a[..pairs], &b[..pairs])
@@ -263,9 +262,9 @@ pub fn analyse(
         Rule::FewRuns => {
             let v = few_runs_verdict(b, a, &opts.few_runs)?;
             let outcome = match v.outcome {
-                FewRunsOutcome::Win => Outcome::Win,
-                FewRunsOutcome::Parity => Outcome::Parity,
-                FewRunsOutcome::Loss => Outcome::Loss,
+                FewRunsOutcome::Win => CommandOutcome::Win,
+                FewRunsOutcome::Parity => CommandOutcome::Parity,
+                FewRunsOutcome::Loss => CommandOutcome::Loss,
             };
             let reason = match v.outcome {
                 FewRunsOutcome::Parity => format!(
@@ -279,7 +278,7 @@ pub fn analyse(
                     v.outcome, v.ratio, v.tolerance, v.best_ratio, v.best_tolerance
                 ),
             };
-            Ok(Analysis {
+            Ok(CommandAnalysis {
                 rule: Rule::FewRuns,
                 verdict: VerdictSummary {
                     outcome,
@@ -302,16 +301,16 @@ pub fn analyse(
             let tolerance = opts.threshold.max(noise);
             let ratio = est.ratio();
             let (outcome, reason) = match decide(&est, noise, 0.0) {
-                Verdict::CannotTell(why) => (Outcome::CannotTell, why.to_string()),
+                Verdict::CannotTell(why) => (CommandOutcome::CannotTell, why.to_string()),
                 direction => {
                     // The claim's relative size on the 1 − faster/slower scale, at its
                     // least favourable end of the interval.
                     let (claim, bound) = match direction {
-                        Verdict::AFaster => (Outcome::Slower, est.low),
-                        _ => (Outcome::Faster, 1.0 - ratio.high),
+                        Verdict::AFaster => (CommandOutcome::Slower, est.low),
+                        _ => (CommandOutcome::Faster, 1.0 - ratio.high),
                     };
                     let rule = lower_bound_rule(bound, tolerance)?;
-                    let word = if claim == Outcome::Slower {
+                    let word = if claim == CommandOutcome::Slower {
                         "slower"
                     } else {
                         "faster"
@@ -331,7 +330,7 @@ pub fn analyse(
                         )
                     } else {
                         (
-                            Outcome::CannotTell,
+                            CommandOutcome::CannotTell,
                             format!(
                                 "B looks {word} and the interval excludes no difference, but \
                                  its least favourable end, {:.2} %, does not clear the \
@@ -346,7 +345,7 @@ pub fn analyse(
                     }
                 }
             };
-            Ok(Analysis {
+            Ok(CommandAnalysis {
                 rule: Rule::Bootstrap,
                 verdict: VerdictSummary {
                     outcome,
@@ -626,15 +625,18 @@ mod tests {
         let v = analyse(&a, &b, None, &o).unwrap();
         assert_eq!(
             (v.rule, v.verdict.outcome),
-            (Rule::Bootstrap, Outcome::Slower)
+            (Rule::Bootstrap, CommandOutcome::Slower)
         );
         assert!((v.verdict.ratio - 2.0).abs() < 0.02);
         let v = analyse(&a[..5], &b[..5], None, &o).unwrap();
-        assert_eq!((v.rule, v.verdict.outcome), (Rule::FewRuns, Outcome::Loss));
+        assert_eq!(
+            (v.rule, v.verdict.outcome),
+            (Rule::FewRuns, CommandOutcome::Loss)
+        );
         let v = analyse(&b[..5], &a[..5], None, &o).unwrap();
-        assert_eq!(v.verdict.outcome, Outcome::Win);
+        assert_eq!(v.verdict.outcome, CommandOutcome::Win);
         let v = analyse(&b, &a, None, &o).unwrap();
-        assert_eq!(v.verdict.outcome, Outcome::Faster);
+        assert_eq!(v.verdict.outcome, CommandOutcome::Faster);
     }
 
     #[test]
@@ -642,9 +644,9 @@ mod tests {
         let o = AnalysisOptions::default();
         let a = series(1e7, 21);
         let v = analyse(&a, &a, None, &o).unwrap();
-        assert_eq!(v.verdict.outcome, Outcome::CannotTell);
+        assert_eq!(v.verdict.outcome, CommandOutcome::CannotTell);
         let v = analyse(&a[..7], &a[..7], None, &o).unwrap();
-        assert_eq!(v.verdict.outcome, Outcome::Parity);
+        assert_eq!(v.verdict.outcome, CommandOutcome::Parity);
     }
 
     #[test]
@@ -653,7 +655,7 @@ mod tests {
         let (a, b) = (series(1e7, 15), series(1.03e7, 15));
         assert_eq!(
             analyse(&a, &b, None, &o).unwrap().verdict.outcome,
-            Outcome::Slower
+            CommandOutcome::Slower
         );
         let floor = Floor {
             pairs: 11,
@@ -663,11 +665,11 @@ mod tests {
             few_runs: None,
         };
         let v = analyse(&a, &b, Some(&floor), &o).unwrap();
-        assert_eq!(v.verdict.outcome, Outcome::CannotTell);
+        assert_eq!(v.verdict.outcome, CommandOutcome::CannotTell);
         assert_eq!((v.verdict.noise, v.verdict.tolerance), (0.05, 0.05));
         o.threshold = 0.04;
         let v = analyse(&a, &b, None, &o).unwrap();
-        assert_eq!(v.verdict.outcome, Outcome::CannotTell);
+        assert_eq!(v.verdict.outcome, CommandOutcome::CannotTell);
         assert!(
             v.verdict.reason.contains("does not clear"),
             "{}",

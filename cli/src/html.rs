@@ -14,14 +14,14 @@ use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, dete
 use crate::analysis::Rule;
 use crate::error::{CliError, Result};
 use crate::output::{bytes, duration, outcome_word};
-use crate::session::{CmdResult, RunRecord, Side};
+use crate::session::{CmdResult, CommandSide, RunRecord};
 
 /// How many quantiles of each A/A bootstrap distribution the page draws as dots (100): the
 /// floor is the 0.9 quantile of their absolute values, and a hundred dots show the spread
 /// without thousands of marks.
 pub const AA_QUANTILES: usize = 100;
 
-fn walls(runs: &[RunRecord], side: Side) -> Vec<f64> {
+fn walls(runs: &[RunRecord], side: CommandSide) -> Vec<f64> {
     runs.iter()
         .filter(|r| r.side == side)
         .map(|r| r.wall_ns as f64)
@@ -70,10 +70,13 @@ fn aa_quantiles(x: &[f64], y: &[f64], r: &CmdResult) -> Vec<f64> {
 /// The page of a command comparison. Never fails: panels whose data are missing (the few-runs
 /// rule has no interval; `--no-validation` no floor) say so.
 pub fn page(r: &CmdResult) -> String {
-    let (wa, wb) = (walls(&r.runs, Side::A), walls(&r.runs, Side::B));
+    let (wa, wb) = (
+        walls(&r.runs, CommandSide::A),
+        walls(&r.runs, CommandSide::B),
+    );
     let (wa2, wb2) = (
-        walls(&r.validation_runs, Side::A2),
-        walls(&r.validation_runs, Side::B2),
+        walls(&r.validation_runs, CommandSide::A2),
+        walls(&r.validation_runs, CommandSide::B2),
     );
     let v = &r.verdict;
     let floor = r.floor.as_ref().filter(|f| f.a.is_some()).map(|f| f.floor);

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rtcompare::counters::{CounterStatus, CounterSummary};
+use rtcompare::measure::counters::{CounterStatus, CounterSummary};
 
-use crate::analysis::{Outcome, Rule};
+use crate::analysis::{CommandOutcome, Rule};
 use crate::session::CmdResult;
 
 /// A duration in nanoseconds as `812 ns`, `45.3 µs`, `21.34 ms` or `1.234 s`.
@@ -97,14 +97,14 @@ pub fn counters(summary: &CounterSummary) -> String {
 }
 
 /// The outcome in capitals, from B's point of view: `B is FASTER`, `CANNOT TELL`, `WIN for B`.
-pub fn outcome_word(outcome: Outcome) -> &'static str {
+pub fn outcome_word(outcome: CommandOutcome) -> &'static str {
     match outcome {
-        Outcome::Faster => "B is FASTER",
-        Outcome::Slower => "B is SLOWER",
-        Outcome::CannotTell => "CANNOT TELL",
-        Outcome::Win => "WIN for B",
-        Outcome::Parity => "PARITY",
-        Outcome::Loss => "LOSS for B",
+        CommandOutcome::Faster => "B is FASTER",
+        CommandOutcome::Slower => "B is SLOWER",
+        CommandOutcome::CannotTell => "CANNOT TELL",
+        CommandOutcome::Win => "WIN for B",
+        CommandOutcome::Parity => "PARITY",
+        CommandOutcome::Loss => "LOSS for B",
     }
 }
 
@@ -286,7 +286,7 @@ mod tests {
 
     #[test]
     fn counter_lines() {
-        use rtcompare::counters::CounterDelta;
+        use rtcompare::measure::counters::CounterDelta;
         let run = |cycles, instructions| CounterDelta {
             cycles: Some(cycles),
             instructions: Some(instructions),

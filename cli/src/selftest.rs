@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::Environment;
+use rtcompare::env::Environment;
 use rtcompare::selftest::{MAX_FALSE_SIGNAL_RATE, MIN_DETECTION_RATE, binomial_interval};
 
-use crate::analysis::Outcome;
+use crate::analysis::CommandOutcome;
 use crate::cli::SelftestArgs;
 use crate::error::{CliError, Result};
 use crate::session::{self, Commands};
@@ -44,7 +44,7 @@ pub struct BarResult {
     /// Upper end of that interval.
     pub high: f64,
     /// Each comparison's outcome, in order.
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<CommandOutcome>,
     /// Each comparison's timed pairs.
     pub pairs: Vec<usize>,
     /// Each comparison's wall time, s.
@@ -55,7 +55,7 @@ impl BarResult {
     fn new(
         hits: usize,
         wrong: usize,
-        outcomes: Vec<Outcome>,
+        outcomes: Vec<CommandOutcome>,
         pairs: Vec<usize>,
         seconds: Vec<f64>,
     ) -> BarResult {
@@ -185,7 +185,8 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
         dirs: [None, None],
         inject: [Duration::ZERO; 2],
     };
-    let is_verdict = |o: Outcome| !matches!(o, Outcome::CannotTell | Outcome::Parity);
+    let is_verdict =
+        |o: CommandOutcome| !matches!(o, CommandOutcome::CannotTell | CommandOutcome::Parity);
 
     let (mut outcomes, mut pairs, mut seconds, mut medians) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -219,13 +220,13 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
         let o = r.verdict.outcome;
         let (right, wrong_way) = if b_slow {
             (
-                matches!(o, Outcome::Slower | Outcome::Loss),
-                matches!(o, Outcome::Faster | Outcome::Win),
+                matches!(o, CommandOutcome::Slower | CommandOutcome::Loss),
+                matches!(o, CommandOutcome::Faster | CommandOutcome::Win),
             )
         } else {
             (
-                matches!(o, Outcome::Faster | Outcome::Win),
-                matches!(o, Outcome::Slower | Outcome::Loss),
+                matches!(o, CommandOutcome::Faster | CommandOutcome::Win),
+                matches!(o, CommandOutcome::Slower | CommandOutcome::Loss),
             )
         };
         hits += usize::from(right);

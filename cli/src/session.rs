@@ -21,12 +21,12 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::Environment;
-use rtcompare::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
+use rtcompare::env::Environment;
+use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use rtcompare::rng::resolve_seed;
 use rtcompare::stats::{self, FewRunsRule, MINIMUM_DATA_POINTS};
 
-use crate::analysis::{self, Analysis, AnalysisOptions, Floor, Rule, SideSummary, Warning};
+use crate::analysis::{self, AnalysisOptions, CommandAnalysis, Floor, Rule, SideSummary, Warning};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::output::{self, Progress};
@@ -75,7 +75,7 @@ pub struct Commands<'a> {
 /// `"a2"`, `"b2"` for the second copies A′ and B′).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Side {
+pub enum CommandSide {
     /// Command A.
     A,
     /// Command B.
@@ -90,7 +90,7 @@ pub enum Side {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunRecord {
     /// Which command.
-    pub side: Side,
+    pub side: CommandSide,
     /// Wall time from spawn to reap, monotonic clock, ns.
     pub wall_ns: u64,
     /// User CPU time (`wait4`), ns.
@@ -113,7 +113,7 @@ pub struct RunRecord {
 }
 
 impl RunRecord {
-    fn new(side: Side, (m, counters): &(Measured, Option<CounterDelta>)) -> RunRecord {
+    fn new(side: CommandSide, (m, counters): &(Measured, Option<CounterDelta>)) -> RunRecord {
         RunRecord {
             side,
             wall_ns: m.wall_ns,
@@ -436,24 +436,34 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
     let mut half_width = None;
     let mut stop = StopReason::MaxRuns;
     for i in 0..most {
-        let order: &[(Side, &Program)] = match (validate, i % 2 == 0) {
-            (false, true) => &[(Side::A, &a), (Side::B, &b)],
-            (false, false) => &[(Side::B, &b), (Side::A, &a)],
-            (true, true) => &[(Side::A2, &a), (Side::A, &a), (Side::B, &b), (Side::B2, &b)],
-            (true, false) => &[(Side::B2, &b), (Side::B, &b), (Side::A, &a), (Side::A2, &a)],
+        let order: &[(CommandSide, &Program)] = match (validate, i % 2 == 0) {
+            (false, true) => &[(CommandSide::A, &a), (CommandSide::B, &b)],
+            (false, false) => &[(CommandSide::B, &b), (CommandSide::A, &a)],
+            (true, true) => &[
+                (CommandSide::A2, &a),
+                (CommandSide::A, &a),
+                (CommandSide::B, &b),
+                (CommandSide::B2, &b),
+            ],
+            (true, false) => &[
+                (CommandSide::B2, &b),
+                (CommandSide::B, &b),
+                (CommandSide::A, &a),
+                (CommandSide::A2, &a),
+            ],
         };
         for &(side, p) in order {
             let m = session.run(p)?;
             let wall = m.0.wall_ns as f64;
             match side {
-                Side::A => wa.push(wall),
-                Side::B => wb.push(wall),
-                Side::A2 => wa2.push(wall),
-                Side::B2 => wb2.push(wall),
+                CommandSide::A => wa.push(wall),
+                CommandSide::B => wb.push(wall),
+                CommandSide::A2 => wa2.push(wall),
+                CommandSide::B2 => wb2.push(wall),
             }
             match side {
-                Side::A | Side::B => runs.push(RunRecord::new(side, &m)),
-                Side::A2 | Side::B2 => validation_runs.push(RunRecord::new(side, &m)),
+                CommandSide::A | CommandSide::B => runs.push(RunRecord::new(side, &m)),
+                CommandSide::A2 | CommandSide::B2 => validation_runs.push(RunRecord::new(side, &m)),
             }
         }
         let n = i + 1;
@@ -529,7 +539,7 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
     if failed > 0 {
         warnings.push(Warning::FailuresIgnored { failed });
     }
-    let side = |side: Side, command: &str| -> Result<SideResult> {
+    let side = |side: CommandSide, command: &str| -> Result<SideResult> {
         let mine: Vec<&RunRecord> = runs.iter().filter(|r| r.side == side).collect();
         let col =
             |f: fn(&RunRecord) -> u64| -> Vec<f64> { mine.iter().map(|r| f(r) as f64).collect() };
@@ -547,7 +557,7 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
         .counters
         .then(|| counter_summary(&runs, session.counters.into_inner()));
     environment.finish();
-    let Analysis {
+    let CommandAnalysis {
         rule,
         verdict,
         estimate,
@@ -558,8 +568,8 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
         tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
         rule,
         verdict,
-        a: side(Side::A, commands.a)?,
-        b: side(Side::B, commands.b)?,
+        a: side(CommandSide::A, commands.a)?,
+        b: side(CommandSide::B, commands.b)?,
         pairs,
         stop,
         threshold: args.threshold,
@@ -589,13 +599,13 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
 /// The `--counters` summary of the timed runs: per side, the median per run of each count
 /// (one "operation" per run), or "unavailable" with the first refusal's reason.
 fn counter_summary(runs: &[RunRecord], notes: CounterNotes) -> CounterSummary {
-    let of = |side: Side| -> Vec<CounterDelta> {
+    let of = |side: CommandSide| -> Vec<CounterDelta> {
         runs.iter()
             .filter(|r| r.side == side)
             .filter_map(|r| r.counters)
             .collect()
     };
-    let (a, b) = (of(Side::A), of(Side::B));
+    let (a, b) = (of(CommandSide::A), of(CommandSide::B));
     if a.is_empty() && b.is_empty() {
         let reason = notes
             .unavailable
@@ -638,7 +648,7 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
     let analysis = analysis::analyse(&ta, &tb, None, &opts)?;
     let mut warnings = analysis::series_warnings(&ta, &tb, None, &FewRunsRule::default());
     warnings.push(Warning::Imported);
-    let record = |side: Side, ns: f64| RunRecord {
+    let record = |side: CommandSide, ns: f64| RunRecord {
         side,
         wall_ns: ns.round() as u64,
         user_ns: 0,
@@ -650,8 +660,8 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
     };
     let runs: Vec<RunRecord> = ta
         .iter()
-        .map(|&t| record(Side::A, t))
-        .chain(tb.iter().map(|&t| record(Side::B, t)))
+        .map(|&t| record(CommandSide::A, t))
+        .chain(tb.iter().map(|&t| record(CommandSide::B, t)))
         .collect();
     let side = |command: String, xs: &[f64]| -> Result<SideResult> {
         let zeros = vec![0.0; xs.len()];

@@ -1,7 +1,7 @@
 //! The verdict on constructed timings: the few-runs path and the bootstrap path, as pure
 //! functions, without running a process.
 
-use rtcompare_cli::analysis::{AnalysisOptions, Floor, Outcome, Rule, analyse};
+use rtcompare_cli::analysis::{AnalysisOptions, CommandOutcome, Floor, Rule, analyse};
 
 fn us(xs: &[f64]) -> Vec<f64> {
     xs.iter().map(|x| x * 1e3).collect()
@@ -16,7 +16,12 @@ fn timing_modes_with_equal_best_runs_are_parity() {
     assert_eq!(v.rule, Rule::FewRuns);
     // The median ratio alone would call B 19 % faster.
     assert!(v.verdict.ratio < 0.85, "{}", v.verdict.ratio);
-    assert_eq!(v.verdict.outcome, Outcome::Parity, "{}", v.verdict.reason);
+    assert_eq!(
+        v.verdict.outcome,
+        CommandOutcome::Parity,
+        "{}",
+        v.verdict.reason
+    );
     assert!(v.verdict.tolerance >= v.verdict.noise);
 }
 
@@ -26,12 +31,15 @@ fn a_smooth_shift_is_a_win_or_a_loss() {
     let b = us(&[600.0, 610.0, 605.0, 615.0, 603.0]);
     let o = AnalysisOptions::default();
     let v = analyse(&a, &b, None, &o).unwrap();
-    assert_eq!((v.rule, v.verdict.outcome), (Rule::FewRuns, Outcome::Loss));
+    assert_eq!(
+        (v.rule, v.verdict.outcome),
+        (Rule::FewRuns, CommandOutcome::Loss)
+    );
     assert!((v.verdict.ratio - 605.0 / 505.0).abs() < 1e-12);
     assert!((v.verdict.best_ratio - 600.0 / 500.0).abs() < 1e-12);
     assert!(v.verdict.outcome.is_regression());
     let v = analyse(&b, &a, None, &o).unwrap();
-    assert_eq!(v.verdict.outcome, Outcome::Win);
+    assert_eq!(v.verdict.outcome, CommandOutcome::Win);
     assert!(!v.verdict.outcome.is_regression());
 }
 
@@ -42,7 +50,7 @@ fn eleven_pairs_switch_to_the_bootstrap_rule() {
     let v = analyse(&a, &b, None, &AnalysisOptions::default()).unwrap();
     assert_eq!(
         (v.rule, v.verdict.outcome),
-        (Rule::Bootstrap, Outcome::Slower)
+        (Rule::Bootstrap, CommandOutcome::Slower)
     );
     let (low, high) = (v.verdict.low.unwrap(), v.verdict.high.unwrap());
     assert!(low <= v.verdict.ratio && v.verdict.ratio <= high);
@@ -55,7 +63,7 @@ fn eleven_pairs_switch_to_the_bootstrap_rule() {
         few_runs: None,
     };
     let v = analyse(&a, &b, Some(&floor), &AnalysisOptions::default()).unwrap();
-    assert_eq!(v.verdict.outcome, Outcome::CannotTell);
+    assert_eq!(v.verdict.outcome, CommandOutcome::CannotTell);
     assert_eq!(v.verdict.noise, 0.12);
 }
 

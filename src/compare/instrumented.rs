@@ -9,7 +9,7 @@
 //! default is to refuse, before anything is measured, with
 //! [`Error::MeaninglessTimings`] saying what was found and how to proceed; the opt-in
 //! ([`CompareOptions::allow_instrumented`](crate::CompareOptions::allow_instrumented),
-//! [`Precision::allow_instrumented`](crate::Precision::allow_instrumented)) measures and
+//! [`Precision::allow_instrumented`](crate::precision::Precision::allow_instrumented)) measures and
 //! attaches [`Warning::Instrumented`] as the first warning. A debug build stays a warning:
 //! its timings are slower but still those of the machine's own execution, and plain
 //! `cargo test` is a debug build (gates skip it separately).
@@ -22,7 +22,7 @@ use crate::measure::env::Instrumentation;
 use crate::{Error, Result};
 
 /// The decision for a measurement about to start. `found` is what the environment stamp
-/// recorded ([`Environment::instrumented_by`](crate::Environment::instrumented_by)),
+/// recorded ([`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)),
 /// `allowed` the caller's opt-in, `simulated` whether the clock is simulated, and `opt_in` the
 /// option to name in the error (`"CompareOptions::allow_instrumented(true)"`).
 ///

@@ -19,7 +19,7 @@
 //! 6. **The paired estimate** δ = 1 − median(Aᵢ/Bᵢ) with its percentile interval, the
 //!    confidences at the requested thresholds (from the same replicates), the quantization step
 //!    and the **verdict**: resolved only when the interval excludes zero, |δ| exceeds the noise
-//!    floor and |δ| exceeds [`QUANTIZATION_GATE`](report::QUANTIZATION_GATE) clock steps of the faster batch.
+//!    floor and |δ| exceeds [`QUANTIZATION_GATE`](crate::stats::QUANTIZATION_GATE) clock steps of the faster batch.
 //!
 //! Before step 1, a process found running under Valgrind or QEMU user mode
 //! ([`Environment::instrumented_by`]) is refused with
@@ -32,9 +32,10 @@
 //! heap is followed from the start (its peak reset) to the end; both go into the report and the
 //! live heap decides the large-working-set warning.
 
-pub mod gate_record;
+// The gate's record lives beside the report that carries it; `gate` re-exports its names.
+pub(crate) mod gate_record;
 pub(crate) mod instrumented;
-pub mod options;
+mod options;
 pub mod report;
 pub mod validate;
 
@@ -43,9 +44,7 @@ mod warnings;
 use std::time::{Duration, Instant};
 
 use crate::Result;
-use crate::compare::report::{
-    AUTOCORRELATION_THRESHOLD, REPORT_SCHEMA_VERSION, Report, Series, Verdict,
-};
+use crate::compare::report::{AUTOCORRELATION_THRESHOLD, REPORT_SCHEMA_VERSION, Report, Series};
 use crate::compare::validate::{DEFAULT_VALIDATION_LEVEL, ValidationOptions, run_pair};
 use crate::compare::warnings::{WarningInputs, warnings};
 use crate::measure::alloc::{self, LiveHeap};
@@ -55,11 +54,10 @@ use crate::measure::collect::{Session, Stage};
 use crate::measure::env::Environment;
 use crate::rng::{derive_seed, resolve_seed};
 use crate::stats::{
-    self, BootstrapDistribution, DriftReport, Estimate, EstimateOptions, WidthDecision,
-    auto_block_length, detect_drift, lag1_autocorrelation,
+    self, BootstrapDistribution, DriftReport, Estimate, EstimateOptions, Verdict, WidthDecision,
+    auto_block_length, decide, detect_drift, lag1_autocorrelation,
 };
 
-pub use crate::stats::decide;
 pub use options::CompareOptions;
 
 /// Compares two candidates with the whole protocol on the process's monotonic clock and

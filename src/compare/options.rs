@@ -35,18 +35,19 @@ pub struct CompareOptions {
     /// less time"). Empty: no confidences. NaN is rejected.
     pub thresholds: Vec<f64>,
     /// A/A runs per candidate; at least 2. 0 (the default) selects the cache mode's default:
-    /// 40 warm ([`DEFAULT_VALIDATION_RUNS`](crate::validate::DEFAULT_VALIDATION_RUNS)), 10 cold
-    /// ([`DEFAULT_COLD_VALIDATION_RUNS`](crate::validate::DEFAULT_COLD_VALIDATION_RUNS), where
-    /// every batch pays an eviction).
+    /// 40 warm ([`DEFAULT_VALIDATION_RUNS`](super::validate::DEFAULT_VALIDATION_RUNS)),
+    /// 10 cold ([`DEFAULT_COLD_VALIDATION_RUNS`](super::validate::DEFAULT_COLD_VALIDATION_RUNS),
+    /// where every batch pays an eviction).
     pub validation_runs: usize,
     /// Skip the A/A validation (the report then has no noise floor and says so).
     pub skip_validation: bool,
-    /// Measure even under an emulator or instrumentation framework (Valgrind, QEMU user mode;
-    /// see [`Environment::instrumented_by`](crate::Environment::instrumented_by)). Off by
-    /// default: [`compare`](crate::compare()) then refuses with
-    /// [`Error::MeaninglessTimings`] before measuring anything, because such timings measure
-    /// the translator, not the code. On: it measures, and the report's first warning is
-    /// [`Warning::Instrumented`](crate::Warning::Instrumented). Ignored on a simulated clock.
+    /// Measure even under an emulator or instrumentation framework (Valgrind, QEMU user mode; see
+    /// [`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)). Off by
+    /// default: [`compare`](crate::compare()) then refuses with [`Error::MeaninglessTimings`]
+    /// before measuring anything, because such timings measure the translator, not the code. On: it
+    /// measures, and the report's first warning is
+    /// [`Warning::Instrumented`](crate::compare::report::Warning::Instrumented). Ignored on a
+    /// simulated clock.
     #[serde(default)]
     pub allow_instrumented: bool,
     /// Coverage of the interval, in (0, 1). Default 0.95.
@@ -188,12 +189,10 @@ impl CompareOptions {
     /// Chooses the experiment ([`CollectOptions::cache`]): [`Cache::Warm`] (the default) measures
     /// code whose data stay in the caches from batch to batch; [`Cache::Cold`] evicts the caches
     /// before every batch (warm-up, A/A validation and measurement alike, outside the timed
-    /// region), runs one operation per batch unless [`inner_loops`](Self::inner_loops) is
-    /// fixed, and runs
-    /// [`DEFAULT_COLD_VALIDATION_RUNS`](crate::validate::DEFAULT_COLD_VALIDATION_RUNS) (10) A/A
-    /// runs unless
-    /// [`validation_runs`](Self::validation_runs) says otherwise. The report records and
-    /// prints the mode.
+    /// region), runs one operation per batch unless [`inner_loops`](Self::inner_loops) is fixed,
+    /// and runs [`DEFAULT_COLD_VALIDATION_RUNS`](super::validate::DEFAULT_COLD_VALIDATION_RUNS)
+    /// (10) A/A runs unless [`validation_runs`](Self::validation_runs) says otherwise. The report
+    /// records and prints the mode.
     ///
     /// ```
     /// use rtcompare::{Cache, CompareOptions};

@@ -14,15 +14,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::options::CompareOptions;
 use crate::compare::validate::HarnessValidation;
-use crate::display::{Ns, Pct, Pct0, Sig};
+use crate::display::{Level, Ns, Pct, Sig};
 use crate::measure::cache::{Cache, CacheInfo};
 use crate::measure::calibrate::Calibration;
 use crate::measure::clock::Instrument;
 use crate::measure::env::{Environment, Instrumentation};
 use crate::stats::{Confidences, DriftReport, Estimate, Ratio};
 
-// The verdict is the statistics' (pooled results carry one too); the report shows it.
-pub use crate::stats::decision::{QUANTIZATION_GATE, Unresolved, Verdict};
+// The verdict is the statistics' (pooled results carry one too); the report shows it, and its
+// one public path stays `stats::Verdict` (and `rtcompare::Verdict`).
+use crate::stats::Verdict;
+// Only the doc links name the gate.
+#[cfg(doc)]
+use crate::stats::QUANTIZATION_GATE;
 
 /// Version of the report's JSON layout. Raised whenever a field changes meaning or goes away.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
@@ -712,7 +716,7 @@ impl fmt::Display for Report {
         {
             writeln!(f, "{line}")?;
         }
-        let level = Pct0(e.level);
+        let level = Level(e.level);
         if e.delta >= 0.0 {
             writeln!(
                 f,
@@ -868,6 +872,7 @@ impl fmt::Display for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::Unresolved;
 
     #[test]
     fn verdicts_and_warnings_read_as_sentences() {

@@ -4,12 +4,12 @@ use std::time::Duration;
 
 use crate::compare::report::{
     BUSY_PROCESS_SHARE, DRIFT_WARNING_LEVEL, HIGH_AUTOCORRELATION, HIGH_TIE_RATE,
-    LARGE_WORKING_SET_BYTES, MACHINE_DRIFT_SHIFT, NOISE_CHANGE_FACTOR, QUANTIZATION_GATE, Series,
-    VALIDATION_LIMIT_SE, Verdict, Warning, WorkingSetMeasure,
+    LARGE_WORKING_SET_BYTES, MACHINE_DRIFT_SHIFT, NOISE_CHANGE_FACTOR, Series, VALIDATION_LIMIT_SE,
+    Warning, WorkingSetMeasure,
 };
 use crate::compare::validate::HarnessValidation;
 use crate::stats::decide;
-use crate::stats::{DriftReport, Estimate};
+use crate::stats::{DriftReport, Estimate, QUANTIZATION_GATE, Verdict};
 
 /// Standard deviation of a confidence spread uniformly over [0, 1]: 1/√12.
 const UNIFORM_SD: f64 = 0.288_675_134_594_812_9;
@@ -193,8 +193,8 @@ fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::decision::tests::est;
     use crate::stats::detect_drift;
+    use crate::stats::est;
 
     fn drift(p: f64, shift: f64) -> DriftReport {
         let mut d = detect_drift(&[1.0, 2.0, 1.0, 2.0]).unwrap();

@@ -70,7 +70,7 @@ pub enum Cache {
     /// candidate's setup): the cost of code whose data are in memory but not in any cache.
     /// Batches hold **one operation** unless `inner_loops` is fixed, since the second operation
     /// of a batch would find the caches warm; a comparison runs fewer A/A runs by default
-    /// ([`DEFAULT_COLD_VALIDATION_RUNS`](crate::validate::DEFAULT_COLD_VALIDATION_RUNS)).
+    /// ([`DEFAULT_COLD_VALIDATION_RUNS`](crate::compare::validate::DEFAULT_COLD_VALIDATION_RUNS)).
     Cold,
 }
 
@@ -93,7 +93,7 @@ impl fmt::Display for Cache {
 /// The caches of this machine as far as cold runs need them, and the eviction a cold run did.
 ///
 /// ```
-/// let info = rtcompare::CacheInfo::detect();
+/// let info = rtcompare::measure::cache::CacheInfo::detect();
 /// // Twice the last-level cache, or the fallback when sysfs cannot tell.
 /// assert!(info.buffer_bytes >= 2 * info.llc_bytes.unwrap_or(0));
 /// assert_eq!(info.evictions, 0);

@@ -49,10 +49,10 @@ pub trait Clock {
         }
     }
 
-    /// Whether this clock's time is made up by the program ([`SimulatedClock`]) rather than
-    /// read from the machine. An emulator cannot distort simulated time, so
-    /// [`compare`](crate::compare()) does not refuse to run on such a clock under Valgrind or
-    /// QEMU (see [`Environment::instrumented_by`](crate::Environment::instrumented_by)).
+    /// Whether this clock's time is made up by the program ([`SimulatedClock`]) rather than read
+    /// from the machine. An emulator cannot distort simulated time, so
+    /// [`compare`](crate::compare()) does not refuse to run on such a clock under Valgrind or QEMU
+    /// (see [`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)).
     /// Default `false`: a clock is taken to read real time.
     fn is_simulated(&self) -> bool {
         false
@@ -121,7 +121,7 @@ fn read_clock(id: libc::clockid_t) -> u64 {
 /// rounded down to a multiple of the tick, like a real clock with coarse resolution.
 ///
 /// ```
-/// use rtcompare::clock::{Clock, SimulatedClock};
+/// use rtcompare::measure::clock::{Clock, SimulatedClock};
 /// let clock = SimulatedClock::new(40);
 /// clock.advance(100);
 /// assert_eq!(clock.now_ns(), 80); // two whole ticks of 40 ns

@@ -83,7 +83,7 @@ impl fmt::Display for Order {
 /// returns [`Error::Cancelled`] within one batch.
 ///
 /// ```
-/// let token = rtcompare::CancelToken::new();
+/// let token = rtcompare::measure::collect::CancelToken::new();
 /// let for_other_thread = token.clone();
 /// for_other_thread.cancel();
 /// assert!(token.is_cancelled());

@@ -535,7 +535,7 @@ struct Parent<'a> {
 }
 
 /// One process's outcome as the parent sees it.
-enum Outcome {
+enum ChildOutcome {
     Report(Box<Report>, ProcessTimings),
     /// `timed_out`: killed by the process timeout, or cancelled by a deadline in the child.
     Failed {
@@ -545,7 +545,7 @@ enum Outcome {
 }
 
 impl Parent<'_> {
-    fn spawn(&mut self, index: usize) -> Result<Outcome> {
+    fn spawn(&mut self, index: usize) -> Result<ChildOutcome> {
         let stem = format!(
             "rtcompare-pool-{}-{}-{:016x}-{index}",
             std::process::id(),
@@ -608,7 +608,7 @@ impl Parent<'_> {
                 });
             }
             if spawned.elapsed() > self.options.process_timeout {
-                return Ok(Outcome::Failed {
+                return Ok(ChildOutcome::Failed {
                     reason: format!(
                         "timed out after {:.0?} and was killed",
                         self.options.process_timeout
@@ -623,19 +623,19 @@ impl Parent<'_> {
     }
 }
 
-fn read_outcome(running: &Running, status: ExitStatus, wall: f64) -> Outcome {
+fn read_outcome(running: &Running, status: ExitStatus, wall: f64) -> ChildOutcome {
     let tail = stderr_tail(&running.stderr);
     match std::fs::read_to_string(&running.result) {
         Ok(json) => match serde_json::from_str::<ChildResult>(&json) {
             Ok(ChildResult::Report(r, mut t)) => {
                 t.wall = wall;
-                Outcome::Report(r, t)
+                ChildOutcome::Report(r, t)
             }
-            Ok(ChildResult::Failed { reason, deadline }) => Outcome::Failed {
+            Ok(ChildResult::Failed { reason, deadline }) => ChildOutcome::Failed {
                 reason,
                 timed_out: deadline,
             },
-            Err(e) => Outcome::Failed {
+            Err(e) => ChildOutcome::Failed {
                 reason: format!("wrote a report that does not parse: {e}"),
                 timed_out: false,
             },
@@ -650,7 +650,7 @@ fn read_outcome(running: &Running, status: ExitStatus, wall: f64) -> Outcome {
             } else {
                 ""
             };
-            Outcome::Failed {
+            ChildOutcome::Failed {
                 reason: format!(
                     "exited ({status}) without a report{hint}{}",
                     if tail.is_empty() {
@@ -788,13 +788,13 @@ fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
         }
         let outcome = parent.spawn(index)?;
         let delta = match outcome {
-            Outcome::Report(r, t) => {
+            ChildOutcome::Report(r, t) => {
                 let d = r.estimate.delta;
                 reports.push(*r);
                 timings.push(t);
                 Some(d)
             }
-            Outcome::Failed { reason, timed_out } => {
+            ChildOutcome::Failed { reason, timed_out } => {
                 failures.push((index, reason, timed_out));
                 None
             }

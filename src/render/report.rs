@@ -7,7 +7,7 @@ use super::chart::{
 };
 use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
 use crate::compare::report::Report;
-use crate::display::{Bytes, Ns, Pct, Pct0, Share, Sig};
+use crate::display::{Bytes, Level, Ns, Pct, Share, Sig};
 use crate::measure::env::Environment;
 use crate::pool::PoolRun;
 use crate::stats::{BootstrapDistribution, EstimateOptions, Pooled};
@@ -139,7 +139,7 @@ impl Report {
     fn answer_panel(&self) -> Panel {
         let e = &self.estimate;
         let r = &self.ratio;
-        let level = Pct0(e.level);
+        let level = Level(e.level);
         let mut p = Panel::new("answer", "The answer")
             .lead(&format!("Verdict: {}.", self.verdict))
             .text(&format!(
@@ -301,7 +301,7 @@ impl Report {
                 Some(format!("The replicates could not be drawn again: {err}.")),
             ),
         };
-        let aa = |v: &Option<crate::HarnessValidation>| {
+        let aa = |v: &Option<crate::compare::validate::HarnessValidation>| {
             v.as_ref().map(|v| v.deltas.clone()).unwrap_or_default()
         };
         let mut p = Panel::new("bootstrap", "The bootstrap").text(&format!(
@@ -504,7 +504,7 @@ impl Pooled {
     /// The panel of the forest plot: each process's interval and the pooled interval beneath,
     /// with the inflation and I² under the figure.
     pub(crate) fn forest_panel(&self) -> Panel {
-        let level = Pct0(self.level);
+        let level = Level(self.level);
         let mut p = Panel::new("processes", "Processes side by side")
             .lead(&format!("Verdict: {}.", self.verdict))
             .text(&format!(

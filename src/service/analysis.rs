@@ -3,7 +3,7 @@
 //! window percentiles. Pure: no clock, thread or socket is touched here.
 
 use crate::Result;
-use crate::report::AUTOCORRELATION_THRESHOLD;
+use crate::compare::report::AUTOCORRELATION_THRESHOLD;
 use crate::rng::Rng;
 use crate::service::schedule::Pair;
 use crate::stats::{self, Estimate, auto_block_length, moving_block_indices};

@@ -17,7 +17,7 @@ use hdrhistogram::Histogram;
 use crate::service::options::{LatencyOrigin, LoadOptions, RAW_LIMIT};
 use crate::service::pace::Pacer;
 use crate::service::schedule::{Plan, Which};
-use crate::service::target::{Outcome, Target};
+use crate::service::target::{RequestOutcome, Target};
 
 /// A histogram of nanoseconds with 3 significant digits (0.1 % resolution) that grows as
 /// needed.
@@ -171,8 +171,8 @@ fn worker_loop<A: Target, B: Target, P: Pacer>(
         };
         let end = pacer.now_ns();
         let took = end.saturating_sub(start);
-        let outcome = if outcome == Outcome::Ok && took > timeout_ns {
-            Outcome::TimedOut
+        let outcome = if outcome == RequestOutcome::Ok && took > timeout_ns {
+            RequestOutcome::TimedOut
         } else {
             outcome
         };
@@ -185,8 +185,8 @@ fn worker_loop<A: Target, B: Target, P: Pacer>(
         let s = &mut r[seg];
         record(&mut s.lag, lag);
         match outcome {
-            Outcome::Ok | Outcome::TimedOut => {
-                if outcome == Outcome::Ok {
+            RequestOutcome::Ok | RequestOutcome::TimedOut => {
+                if outcome == RequestOutcome::Ok {
                     s.ok += 1;
                 } else {
                     s.timeouts += 1;
@@ -196,7 +196,7 @@ fn worker_loop<A: Target, B: Target, P: Pacer>(
                     raw.push(latency);
                 }
             }
-            Outcome::Error(msg) => {
+            RequestOutcome::Error(msg) => {
                 s.errors += 1;
                 if s.first_error.is_none() {
                     s.first_error = Some(msg);

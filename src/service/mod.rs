@@ -62,8 +62,8 @@ pub use options::{
 pub use pace::{Pacer, SimulatedPacer};
 pub use report::{
     GeneratorBehind, LagSummary, LoadReport, PercentileComparison, PercentileInterval,
-    SERVICE_SCHEMA_VERSION, ServiceReport, ServiceUnresolved, ServiceVerdict, Side, TargetSummary,
-    WindowSummary,
+    SERVICE_SCHEMA_VERSION, ServiceReport, ServiceSide, ServiceUnresolved, ServiceVerdict,
+    TargetSummary, WindowSummary,
 };
 pub use run::{compare, compare_with_pacer, run, run_with_pacer};
-pub use target::{Call, Conn, Framing, Outcome, Target, Tcp, is_local_address};
+pub use target::{Call, Conn, Framing, RequestOutcome, Target, Tcp, is_local_address};

@@ -82,7 +82,7 @@ impl Pacer for SimulatedClock {
 /// cannot keep its schedule, for tests of the send-lag bound.
 ///
 /// ```
-/// use rtcompare::clock::SimulatedClock;
+/// use rtcompare::measure::clock::SimulatedClock;
 /// use rtcompare::service::{Pacer, SimulatedPacer};
 /// let p = SimulatedPacer::new(SimulatedClock::new(1)).wake_late_by(5);
 /// p.wait_until(100);

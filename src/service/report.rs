@@ -6,11 +6,11 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 use crate::Estimate;
-use crate::env::Environment;
-use crate::report::Unresolved;
+use crate::measure::env::Environment;
 use crate::service::options::{
     DEFAULT_MIN_DIFFERENCE, LatencyOrigin, LoadOptions, Schedule, ServiceOptions,
 };
+use crate::stats::Unresolved;
 
 /// Version of the JSON layout of [`LoadReport`] and [`ServiceReport`]; raised when a field
 /// changes meaning or is removed.
@@ -48,7 +48,7 @@ pub struct LagSummary {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct GeneratorBehind {
     /// The target whose windows showed it.
-    pub side: Side,
+    pub side: ServiceSide,
     /// Send lag p99, in ns.
     pub p99_lag_ns: f64,
     /// The bound ([`LoadOptions::max_send_lag`]), in ns.
@@ -59,7 +59,7 @@ pub struct GeneratorBehind {
 
 /// Which target of a comparison (a single run's target is `A`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Side {
+pub enum ServiceSide {
     /// The first target.
     A,
     /// The second target.
@@ -73,7 +73,7 @@ pub struct WindowSummary {
     /// is `4q + l`).
     pub index: usize,
     /// Which target it loaded.
-    pub side: Side,
+    pub side: ServiceSide,
     /// Which lane of its time window it is (0 unless the comparison was interleaved, where
     /// the window's requests are dealt to lanes 0–3 in turn: A, B, B, A).
     #[serde(default)]

@@ -3,8 +3,8 @@
 
 use hdrhistogram::Histogram;
 
-use crate::env::Environment;
 use crate::measure::clock::MonotonicClock;
+use crate::measure::env::Environment;
 use crate::rng::{derive_seed, resolve_seed};
 use crate::service::analysis::{
     WindowDist, paired_percentile, pooled_percentile, relative_half_width,
@@ -14,8 +14,8 @@ use crate::service::options::{LoadOptions, Schedule, ServiceOptions, windows_in}
 use crate::service::pace::Pacer;
 use crate::service::report::{
     GeneratorBehind, LagSummary, LoadReport, PName, PercentileComparison, PercentileInterval,
-    SERVICE_SCHEMA_VERSION, ServiceReport, ServiceUnresolved, ServiceVerdict, Side, TargetSummary,
-    WindowSummary,
+    SERVICE_SCHEMA_VERSION, ServiceReport, ServiceSide, ServiceUnresolved, ServiceVerdict,
+    TargetSummary, WindowSummary,
 };
 use crate::service::schedule::{
     Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments, stretches,
@@ -82,7 +82,7 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
         dists,
     } = run_schedule(target, target, &parts, o, pacer);
     let side = side_data(target.name(), Which::A, &plan, &rec, &dists, o, seed)?;
-    let generator_behind = behind(&side, Side::A, o);
+    let generator_behind = behind(&side, ServiceSide::A, o);
     let mut warnings = Vec::new();
     common_warnings(&mut warnings, &environment, &[&side.summary], o);
     Ok(LoadReport {
@@ -200,7 +200,8 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
         o,
         derive_seed(seed, 2),
     )?;
-    let generator_behind = behind(&sa, Side::A, o).or_else(|| behind(&sb, Side::B, o));
+    let generator_behind =
+        behind(&sa, ServiceSide::A, o).or_else(|| behind(&sb, ServiceSide::B, o));
     let errors = sa.summary.errors + sb.summary.errors;
     let unsent = sa.summary.unsent + sb.summary.unsent;
 
@@ -482,7 +483,7 @@ fn side_data(
     })
 }
 
-fn behind(side: &SideData, which: Side, o: &LoadOptions) -> Option<GeneratorBehind> {
+fn behind(side: &SideData, which: ServiceSide, o: &LoadOptions) -> Option<GeneratorBehind> {
     let bound = o.max_send_lag.as_nanos() as f64;
     (side.summary.send_lag.p99_ns > bound).then_some(GeneratorBehind {
         side: which,
@@ -506,8 +507,8 @@ fn window_summaries(
             Some(WindowSummary {
                 index: w,
                 side: match seg.which {
-                    Which::A => Side::A,
-                    Which::B => Side::B,
+                    Which::A => ServiceSide::A,
+                    Which::B => ServiceSide::B,
                 },
                 lane: seg.lane,
                 start_s: seg.start_ns as f64 / 1e9,

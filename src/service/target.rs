@@ -10,7 +10,7 @@ use crate::{Error, Result};
 
 /// How one request ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum RequestOutcome {
     /// A complete response arrived (or the closure returned `Ok`).
     Ok,
     /// The request failed: the message says how. Counted, never dropped.
@@ -34,20 +34,20 @@ pub trait Target: Sync {
     /// first request of the worker.
     fn worker(&self) -> Self::Worker;
     /// Sends request number `request` and waits for its response for at most `timeout`.
-    fn call(&self, worker: &mut Self::Worker, request: u64, timeout: Duration) -> Outcome;
+    fn call(&self, worker: &mut Self::Worker, request: u64, timeout: Duration) -> RequestOutcome;
 }
 
 /// A closure as a target: `f(i)` is request `i`, an in-process service call. `Err(e)` counts
 /// as an error with `e`'s message; a panic is caught and counted as an error too.
 ///
 /// ```
-/// use rtcompare::service::{Call, Outcome, Target};
+/// use rtcompare::service::{Call, RequestOutcome, Target};
 /// use std::time::Duration;
 /// let t = Call::new("double", |i: u64| -> Result<(), String> {
 ///     std::hint::black_box(i * 2);
 ///     Ok(())
 /// });
-/// assert_eq!(t.call(&mut (), 3, Duration::from_secs(1)), Outcome::Ok);
+/// assert_eq!(t.call(&mut (), 3, Duration::from_secs(1)), RequestOutcome::Ok);
 /// ```
 pub struct Call<F> {
     name: String,
@@ -87,17 +87,17 @@ where
 
     fn worker(&self) {}
 
-    fn call(&self, _: &mut (), request: u64, _timeout: Duration) -> Outcome {
+    fn call(&self, _: &mut (), request: u64, _timeout: Duration) -> RequestOutcome {
         match catch_unwind(AssertUnwindSafe(|| (self.f)(request))) {
-            Ok(Ok(())) => Outcome::Ok,
-            Ok(Err(e)) => Outcome::Error(e.to_string()),
+            Ok(Ok(())) => RequestOutcome::Ok,
+            Ok(Err(e)) => RequestOutcome::Error(e.to_string()),
             Err(payload) => {
                 let msg = payload
                     .downcast_ref::<&str>()
                     .map(|s| s.to_string())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "non-string panic payload".into());
-                Outcome::Error(format!("panicked: {msg}"))
+                RequestOutcome::Error(format!("panicked: {msg}"))
             }
         }
     }
@@ -254,7 +254,7 @@ impl Target for Tcp {
         None
     }
 
-    fn call(&self, worker: &mut Option<Conn>, _request: u64, timeout: Duration) -> Outcome {
+    fn call(&self, worker: &mut Option<Conn>, _request: u64, timeout: Duration) -> RequestOutcome {
         if worker.is_none() {
             match TcpStream::connect_timeout(&self.addr, timeout) {
                 Ok(s) => {
@@ -269,7 +269,7 @@ impl Target for Tcp {
         }
         let conn = worker.as_mut().expect("connected above");
         match self.exchange(conn, timeout) {
-            Ok(()) => Outcome::Ok,
+            Ok(()) => RequestOutcome::Ok,
             Err(e) => {
                 // The connection may hold half a response: start afresh next time.
                 *worker = None;
@@ -279,10 +279,10 @@ impl Target for Tcp {
     }
 }
 
-fn io_outcome(e: &io::Error, stage: &str) -> Outcome {
+fn io_outcome(e: &io::Error, stage: &str) -> RequestOutcome {
     match e.kind() {
-        ErrorKind::TimedOut | ErrorKind::WouldBlock => Outcome::TimedOut,
-        _ => Outcome::Error(format!("{stage}: {e}")),
+        ErrorKind::TimedOut | ErrorKind::WouldBlock => RequestOutcome::TimedOut,
+        _ => RequestOutcome::Error(format!("{stage}: {e}")),
     }
 }
 
@@ -351,8 +351,11 @@ mod tests {
             }
         });
         let d = Duration::from_secs(1);
-        assert_eq!(t.call(&mut (), 0, d), Outcome::Ok);
-        assert_eq!(t.call(&mut (), 1, d), Outcome::Error("bad request".into()));
-        assert!(matches!(t.call(&mut (), 2, d), Outcome::Error(m) if m.contains("boom")));
+        assert_eq!(t.call(&mut (), 0, d), RequestOutcome::Ok);
+        assert_eq!(
+            t.call(&mut (), 1, d),
+            RequestOutcome::Error("bad request".into())
+        );
+        assert!(matches!(t.call(&mut (), 2, d), RequestOutcome::Error(m) if m.contains("boom")));
     }
 }

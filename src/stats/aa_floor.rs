@@ -1,27 +1,6 @@
 //! A noise floor from one A/A series: how large a difference identical code can show.
 //!
-//! [`compare`](crate::compare()) measures its noise floor from many A/A comparisons (40 by
-//! default), each of `repeats` pairs, and takes the 0.9 quantile of their `|δ|`. When one
-//! measurement is a whole process, forty A/A comparisons cost forty times the comparison itself.
-//! [`aa_noise_floor`] gets a floor from **one** A/A series instead: the paired bootstrap of
-//! the series `x` against `y` (the same code, measured interleaved) approximates the
-//! sampling distribution of `δ̂` for identical code at this many pairs, and the floor is the
-//! [`AA_FLOOR_QUANTILE`] (0.90) quantile of the replicates' `|δ*|`.
-//!
-//! The replicates are centred on the observed `δ̂` rather than on zero, so the floor is, if
-//! anything, larger than the spread alone: an A/A series that happened to differ by 3 % yields
-//! a floor of at least about 3 %. That errs towards "cannot tell", the safe side.
-//!
-//! ```
-//! use rtcompare::stats::{aa_noise_floor, EstimateOptions};
-//!
-//! // Two series of the same program, in milliseconds, measured in alternation.
-//! let x = [10.0, 10.2, 9.9, 10.1, 10.0, 10.3, 9.8, 10.0, 10.1, 9.9, 10.2];
-//! let y = [10.1, 10.0, 10.0, 10.2, 9.9, 10.1, 9.9, 10.1, 10.0, 10.0, 10.1];
-//! let floor = aa_noise_floor(&x, &y, &EstimateOptions::default().seed(7))?;
-//! assert!(floor > 0.0 && floor < 0.05);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "The A/A noise floor".
 
 use crate::Result;
 use crate::stats::bootstrap::{EstimateOptions, bootstrap_replicates};
@@ -29,11 +8,11 @@ use crate::stats::summary::quantile;
 
 /// Quantile of the A/A replicates' `|δ*|` that [`aa_noise_floor`] returns: 0.90, the quantile
 /// the in-process A/A validation uses across its runs
-/// ([`NOISE_FLOOR_QUANTILE`](crate::validate::NOISE_FLOOR_QUANTILE)), so both floors mean
+/// ([`NOISE_FLOOR_QUANTILE`](crate::compare::validate::NOISE_FLOOR_QUANTILE)), so both floors mean
 /// "about one identical comparison in ten differs by more".
 pub const AA_FLOOR_QUANTILE: f64 = 0.90;
 
-/// The noise floor of one A/A series (see the [module documentation](self)): the
+/// The noise floor of one A/A series (see the [overview](crate::stats#the-aa-noise-floor)): the
 /// [`AA_FLOOR_QUANTILE`] quantile of `|δ*|` over the **paired** bootstrap replicates of `x`
 /// against `y`, a fraction. `x[i]` and `y[i]` are two measurements of the same code taken
 /// together; `opts.paired` is ignored (always paired), its level plays no part, and its

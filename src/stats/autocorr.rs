@@ -1,37 +1,12 @@
 //! Autocorrelation: do neighbouring measurements resemble each other?
 //!
-//! Most interval methods assume each measurement is a fresh, independent draw. On a real
-//! machine they often are not: a frequency step, a warm cache or a busy neighbour lasts for
-//! several batches, so a slow batch tends to be followed by another slow one. Such positive
-//! autocorrelation makes a sample look more informative than it is, and an i.i.d. bootstrap
-//! then gives intervals that are too narrow. The lag-1 autocorrelation is the usual first check:
-//! near zero, treat the values as independent; clearly positive (the Go rtcompare switches to
-//! block resampling above 0.2), resample in blocks.
-//!
-//! The estimator is the standard one, stated here because implementations differ: with `x̄`
-//! the mean of all `n` values,
-//!
-//! `r(k) = Σᵢ₌₀ⁿ⁻ᵏ⁻¹ (xᵢ − x̄)(xᵢ₊ₖ − x̄) / Σᵢ₌₀ⁿ⁻¹ (xᵢ − x̄)²`.
-//!
-//! It is dimensionless and always lies in `[−1, 1]`. A constant series has a zero denominator;
-//! it shows no variation and therefore no evidence of correlation, so the result is `0.0`,
-//! never NaN.
-//!
-//! ```
-//! use rtcompare::stats::lag1_autocorrelation;
-//!
-//! // Alternating values: each one predicts the next to be on the other side of the mean.
-//! let r = lag1_autocorrelation(&[1.0, 3.0, 1.0, 3.0, 1.0, 3.0])?;
-//! assert!(r < -0.8);
-//! assert_eq!(lag1_autocorrelation(&[5.0, 5.0, 5.0])?, 0.0);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Autocorrelation".
 
 use crate::stats::summary::{Moments, Sample, neumaier_sum};
 use crate::{Error, Result};
 
-/// Lag-1 autocorrelation of `xs`, taken in the order given (measurement order): the formula of
-/// the [module documentation](self) with `k = 1`. Dimensionless, in `[−1, 1]`; `0.0` for a
+/// Lag-1 autocorrelation of `xs`, taken in the order given (measurement order): the formula of the
+/// [overview](crate::stats#autocorrelation) with `k = 1`. Dimensionless, in `[−1, 1]`; `0.0` for a
 /// constant series.
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than three values and [`Error::NonFinite`] for
@@ -41,7 +16,8 @@ pub fn lag1_autocorrelation(xs: &[f64]) -> Result<f64> {
 }
 
 /// Autocorrelation of `xs` at lag `lag` (in positions): the formula of the
-/// [module documentation](self). Dimensionless, in `[−1, 1]`; `0.0` for a constant series.
+/// [overview](crate::stats#autocorrelation). Dimensionless, in `[−1, 1]`; `0.0` for a constant
+/// series.
 ///
 /// The series needs at least `lag + 2` values, so that at least two products enter the
 /// numerator; in particular `lag ≥ xs.len()` is always an error.

@@ -1,56 +1,7 @@
 //! Subsession (batch-means) analysis: a confidence interval for a mean when neighbouring
 //! readings are correlated.
 //!
-//! # The problem
-//!
-//! The textbook interval `x̄ ± t*·s/√n` assumes independent readings. Measurements of a
-//! computer rarely are: a warm cache, a scheduler quantum or a frequency step lasts for several
-//! readings. For a stationary series with lag-k autocorrelations `ρₖ`, the variance of the mean
-//! is `σ²·γₙ/n` with
-//!
-//! `γₙ = 1 + 2·Σₖ₌₁ⁿ⁻¹ (1 − k/n)·ρₖ`,
-//!
-//! so the naive interval is too narrow by `√γₙ`, and collecting more readings does not shrink
-//! that factor. For a first-order autoregressive process (AR(1), `ρₖ = ρᵏ`) with `ρ = 0.8` and
-//! `n = 1000`, `γₙ = 8.96` ([`ar1_gamma`]): a thousand readings carry the information of about
-//! 112 independent ones ([`effective_sample_size`]), and an interval labelled 95 % covers the
-//! true mean only 48.6 % of the time ([`iid_interval_coverage`]).
-//!
-//! # The remedy (Ferrari, 1978; as used by Pilot)
-//!
-//! Average `q` consecutive readings into one **batch mean** (subsession sample). Batch means of
-//! a short-memory process are much less correlated than the readings: for AR(1) with `ρ = 0.8`
-//! their lag-1 correlation is 0.80, 0.36 and 0.08 at `q` = 1, 8 and 32
-//! ([`ar1_batch_mean_autocorrelation`]). [`batch_means`] tries `q = 1, 2, …, ⌊n/3⌋` and keeps
-//! the **smallest** `q` whose batch means have an estimated lag-1 autocorrelation
-//! ([`batch_autocorrelation`]) within the limit in absolute value; if none does, it returns
-//! [`Error::NotEnoughData`]: collect more readings. With `h = ⌊n/q⌋` batch means `y₁…y_h` (the
-//! `n − h·q` leftover readings are not batched), `x̄` the mean of **all** `n` readings and
-//!
-//! `s_q² = Σⱼ (yⱼ − x̄)² / (h − 1)`,
-//!
-//! the interval is `x̄ ± t*(h − 1)·s_q/√h`, where `t*(ν)` is Student's t quantile at
-//! `(1 + level)/2`.
-//!
-//! What the search establishes is only that the batch means' estimated lag-1 autocorrelation is
-//! small, which is weaker than independence. At a limit of 0.8 (Pilot's `quick`) an AR(1) at
-//! the limit still leaves the interval too narrow by a factor of 3; at 0.2 by 1.22; at 0.1 by
-//! 1.11.
-//!
-//! ```
-//! use rtcompare::stats::{batch_means, BatchMeansOptions};
-//!
-//! use rtcompare::rng::Rng;
-//!
-//! // An AR(1) series with ρ = 0.9: its neighbours are strongly correlated.
-//! let mut rng = Rng::new(1);
-//! let mut x = 0.0;
-//! let xs: Vec<f64> = (0..2000).map(|_| { x = 0.9 * x + rng.next_normal(); 100.0 + x }).collect();
-//! let bm = batch_means(&xs, &BatchMeansOptions::default().ac_limit(0.2).level(0.95))?;
-//! assert!(bm.q > 1 && bm.autocorrelation.abs() <= 0.2);
-//! assert!(bm.low < bm.mean && bm.mean < bm.high);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Batch means".
 
 use serde::{Deserialize, Serialize};
 
@@ -169,7 +120,7 @@ impl BatchMeans {
 }
 
 /// Lag-1 autocorrelation of the batch means of `xs` at batch size `q`, about the mean of all
-/// readings, as in the [module documentation](self):
+/// readings, as in the [overview](crate::stats#batch-means):
 /// `Σⱼ₌₁ʰ⁻¹ (yⱼ − x̄)(yⱼ₊₁ − x̄) / Σⱼ₌₁ʰ (yⱼ − x̄)²`. Dimensionless, in `[−1, 1]`; `0.0` when
 /// every batch mean equals `x̄` (no variation, hence no evidence of correlation).
 ///
@@ -194,7 +145,7 @@ pub fn batch_autocorrelation(xs: &[f64], q: usize) -> Result<f64> {
 
 /// Batch-means interval for the mean of `xs` with the smallest batch size `q ≤ ⌊n/3⌋` whose
 /// batch means have |lag-1 autocorrelation| ≤ `options.ac_limit`. See the
-/// [module documentation](self).
+/// [overview](crate::stats#batch-means).
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than [`BATCH_MEANS_MIN_READINGS`] (3) readings,
 /// [`Error::NonFinite`] for NaN or ±∞, [`Error::OutOfRange`] for a limit outside `(0, 1]` or a

@@ -1,58 +1,6 @@
 //! Change points: where the level of a series shifts, and how much of it is warm-up.
 //!
-//! # The problem
-//!
-//! The first readings of a benchmark are often slower (pages not yet faulted in, caches cold,
-//! the frequency governor still rising) and the last ones of a multi-threaded run may be too.
-//! Those phases do not belong in a steady-state estimate, but cutting a fixed count is a guess,
-//! and a detector that always finds something is worse than none: Pilot's first detector
-//! (E-Divisive with medians) accepted its first change point unconditionally, reported one in
-//! every sample of 60 or more independent readings, and left sessions with their last 30–60
-//! readings, so that its `strict` preset (200 batch means) could never finish.
-//!
-//! # The method (Pilot's replacement, September 2026)
-//!
-//! 1. **Propose** by binary segmentation on the mean. Splitting `n` readings after `τ` reduces
-//!    the sum of squared deviations by `τ(n − τ)/n·(x̄_L − x̄_R)²`; the best split with both
-//!    sides at least [`MIN_SEGMENT`] (30) long becomes a candidate, and each side is split
-//!    again while it has at least 60 readings. The sums are taken on readings centred on the
-//!    series' mean (after an exact rescaling), so readings near 10¹² still locate a shift of 20.
-//! 2. **Test** each candidate: the two segments beside it (bounded by its neighbouring
-//!    candidates or the ends) are reduced to batch means, with the batch size the longer
-//!    segment needs for |lag-1 autocorrelation| ≤ 0.1, and compared with the exact rank-sum
-//!    test ([`rank_sum_p`](crate::stats::rank_sum_p), which turns into Fisher's exact test when
-//!    ties dominate). A candidate whose sides give fewer than two batch means each cannot be
-//!    tested.
-//! 3. **Prune**: while some candidate has `p > α/n` (α = 0.01, `n` the series' length: the
-//!    split was chosen among about `n` places), drop the one with the largest `p` and retest
-//!    its neighbours, whose segments have grown. Candidates that cannot be tested are dropped
-//!    only when no testable one is left to drop (Pilot drops them at once, which can discard a
-//!    real change squeezed between two spurious neighbours before the neighbours go).
-//!
-//! [`change_points`] returns the indices where the surviving segments start. [`stable_phase`]
-//! is Pilot's **dominant segment**: the longest one, and only if it holds more than half of the
-//! readings. [`warm_up_end`] is the two-clause warm-up rule: the readings before it form a
-//! proven segment (a change point ends them) **and** were actually slow (each discarded segment
-//! is slower than the one after it). A slow stretch in the middle is interference, not warm-up,
-//! and never makes the good readings before it disappear.
-//!
-//! The rank test assumes independent batch means, which is only approximately true, so the
-//! error rates are measured, not read from α: see `examples/pilot_tables.rs` and BACKGROUND.md.
-//!
-//! ```
-//! use rtcompare::rng::Rng;
-//! use rtcompare::stats::{change_points, warm_up_end};
-//!
-//! // 50 readings slower by 2σ, then 450 at the steady level.
-//! let mut rng = Rng::new(4);
-//! let xs: Vec<f64> = (0..500)
-//!     .map(|i| if i < 50 { 12.0 } else { 10.0 } + rng.next_normal())
-//!     .collect();
-//! let cp = change_points(&xs)?;
-//! assert!(cp.len() == 1 && cp[0].abs_diff(50) <= 3);
-//! assert_eq!(warm_up_end(&xs)?, cp[0]);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Change points".
 
 use std::ops::Range;
 
@@ -142,7 +90,7 @@ impl ChangePoints {
 }
 
 /// The indices where the segments of `xs` start, after the first (empty: no change point), with
-/// the default options. See the [module documentation](self).
+/// the default options. See the [overview](crate::stats#change-points).
 ///
 /// Returns [`Error::TooFewSamples`] for an empty series and [`Error::NonFinite`] for NaN or ±∞.
 /// Fewer than 60 readings give no change point.

@@ -1,11 +1,7 @@
 //! The verdict: which candidate is faster, or why no verdict can be given, and the rule
 //! [`decide`] that turns an estimate, a noise floor and a clock step into one. Pure.
 //!
-//! A verdict is earned: resolved means the interval excludes zero, the point estimate lies on
-//! the same side, the difference clears what identical code showed against itself (the A/A
-//! noise floor) and it clears what the clock could round into existence
-//! ([`QUANTIZATION_GATE`] clock steps). Everything else is [`Verdict::CannotTell`] with the
-//! first bar missed.
+//! The explanation users read is in `stats/mod.rs`, section "The verdict".
 
 use std::fmt;
 
@@ -247,7 +243,8 @@ impl fmt::Display for Verdict {
 /// `CannotTell` naming the first bar missed in that order. All arguments are fractions.
 ///
 /// ```
-/// use rtcompare::{decide, Verdict, stats::{estimate_difference, EstimateOptions}};
+/// use rtcompare::{Verdict, stats::{estimate_difference, EstimateOptions}};
+/// use rtcompare::stats::decide;
 /// let a = [90.0, 91.0, 89.0, 90.5, 90.0, 89.5, 90.2, 90.1, 89.9, 90.3, 90.0];
 /// let b = [100.0, 101.0, 99.0, 100.5, 100.0, 99.5, 100.2, 100.1, 99.9, 100.3, 100.0];
 /// let e = estimate_difference(&a, &b, &EstimateOptions::default().paired(true).seed(1))?;

@@ -1,37 +1,6 @@
 //! The normal and Student's t distributions, with their arguments checked.
 //!
-//! Tests and intervals end in a distribution function: a statistic becomes a p-value through a
-//! cumulative distribution function (CDF), and a confidence level becomes a critical value
-//! through a quantile function. These functions check their arguments (a probability must lie
-//! in `(0, 1)`, a statistic must be finite, degrees of freedom finite and positive) and return
-//! an [`Error`] instead of a panic or a NaN.
-//!
-//! The arithmetic comes from [`statrs`], with two repairs where its accuracy or robustness
-//! falls short for what this crate needs:
-//!
-//! * above 10⁵ degrees of freedom the t CDF is the two-term Edgeworth expansion around the
-//!   normal, `Φ(x) − φ(x)·(g₁(x)/ν + g₂(x)/ν²)` with `g₁ = (x³ + x)/4` and
-//!   `g₂ = (3x⁷ − 7x⁵ − 5x³ − 3x)/96` (statrs' incomplete beta has a relative error of
-//!   about 1e-6 at ν = 10⁹);
-//! * the t quantile inverts the CDF by bisection instead of using statrs' inverse, which
-//!   panics for `p` near 0 and is inaccurate for small `ν`.
-//!
-//! One limitation is inherited: statrs 0.19.1's `erfc`, behind [`normal_cdf`] and
-//! [`two_sided_normal_p`], is accurate to about 1e-10 relative rather than to machine
-//! precision (truncated constants, fixed upstream in statrs-dev/statrs#412). That is far
-//! below anything a p-value or a verdict depends on.
-//!
-//! All values are dimensionless. "Standard" means mean 0 and standard deviation 1 for the
-//! normal, location 0 and scale 1 for Student's t.
-//!
-//! ```
-//! use rtcompare::stats::{normal_quantile, student_t_quantile};
-//!
-//! // The 97.5 % points behind a two-sided 95 % interval.
-//! assert!((normal_quantile(0.975)? - 1.959964).abs() < 1e-6);
-//! assert!((student_t_quantile(0.975, 4.0)? - 2.776445).abs() < 1e-6);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Distributions".
 
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 use statrs::function::beta;

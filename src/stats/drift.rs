@@ -1,38 +1,6 @@
 //! Drift: did the machine hold still while it was measured?
 //!
-//! A comparison of two candidates assumes the conditions did not change during the run. When
-//! the clock frequency ramps, the machine heats up or a background job starts, later batches
-//! come out systematically slower (or faster) than earlier ones, and every statistic computed
-//! as if the order did not matter is off. [`detect_drift`] asks whether a series, in
-//! measurement order, trends monotonically with its position.
-//!
-//! The test is Spearman's rank correlation between each value and its position:
-//!
-//! 1. rank the values, giving tied values the average of the ranks they span;
-//! 2. `ρ` is the Pearson correlation of those ranks with the positions `1..=N` (computed this
-//!    way, it stays exact with ties, unlike the shortcut `1 − 6Σd²/(N(N²−1))`);
-//! 3. under exchangeability (no trend, any order equally likely), `z = ρ·√(N − 1)` is
-//!    approximately standard normal, and the two-sided p-value is `erfc(|z|/√2)`.
-//!
-//! The normal approximation is weak for small `N`: even a perfect trend over four values gives
-//! `z = √3` and `p ≈ 0.083`, not significant at 5 %. Below about twenty values a clean result
-//! means little. The test also reacts to positive autocorrelation, which violates
-//! exchangeability just as a trend does.
-//!
-//! Significance is not size. [`DriftReport`] therefore also carries the medians of the first
-//! and last halves and their relative shift, so a caller can tell a tiny but significant
-//! drift from a large one.
-//!
-//! ```
-//! use rtcompare::stats::{detect_drift, DRIFT_LEVEL};
-//!
-//! let warming_up: Vec<f64> = (1..=20).map(f64::from).collect();
-//! let d = detect_drift(&warming_up)?;
-//! assert_eq!(d.spearman, 1.0);
-//! assert!(d.drifted(DRIFT_LEVEL));
-//! assert_eq!((d.first_half, d.second_half), (5.5, 15.5));
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Drift".
 
 use std::fmt;
 
@@ -129,7 +97,7 @@ fn format_p(p: f64) -> String {
 }
 
 /// Tests the series `xs` (in measurement order) for a monotone trend and measures the shift
-/// between its halves; see the [module documentation](self) for the method.
+/// between its halves; see the [overview](crate::stats#drift) for the method.
 ///
 /// Known answers: `1..=20` gives `ρ = 1`, `z = 4.358899`, `p = 1.3072e-5`, halves 5.5 and 15.5;
 /// `[1, 2, 3, 4]` gives `z = 1.732051`, `p = 0.083265`.

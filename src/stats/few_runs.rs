@@ -1,57 +1,6 @@
 //! A verdict for a handful of whole-process runs: win, parity or loss.
 //!
-//! Some comparisons cannot be repeated thousands of times inside one process: a benchmark
-//! table that runs each program five or seven times, say, for workloads that last well under a
-//! millisecond. At that scale the time is dominated by things no code change moves (process
-//! start, which core the scheduler picks, the clock ramping up), and these often show up as
-//! *timing modes*: the runs fall into a fast cluster and one roughly a quarter slower, and how
-//! many runs land in each differs from one binary to the next. A fixed percentage rule on the
-//! ratio of medians then calls wins and losses that are only a different share of slow runs.
-//!
-//! [`few_runs_verdict`] applies the rule described in "Telling a real benchmark difference from
-//! noise" (Jaiswal, 2026). Two ratios must both leave their tolerance before it calls a win or a
-//! loss:
-//!
-//! 1. `ratio = median(a) / median(b)` against `tolerance = max(parity, noise, floor / median)`,
-//! 2. `best_ratio = min(a) / min(b)` against `best_tolerance = max(parity, floor / minimum)`.
-//!
-//! Noise only adds time, so the best run is the steadiest estimate of what the code costs and
-//! the median says what a run usually costs. A real difference moves both; equal minimums with
-//! different medians is the signature of timing modes, and is parity.
-//!
-//! **Why the spread is the interquartile range and not the MAD.** When more than half of one
-//! arm's runs sit in one mode, the median absolute deviation is the deviation *within* that
-//! mode, close to zero, and the rule would report nearly 0 % noise for a series that jumps
-//! between 570 µs and 720 µs. The interquartile range spans the middle half of the runs, so
-//! it sees both modes whenever the minority mode holds a quarter of the runs or more.
-//!
-//! Decisions this implementation makes where the source leaves room (all symmetric in the
-//! two arms, so that swapping `a` and `b` turns `ratio` into `1/ratio` and a win into a loss):
-//!
-//! * `noise` is the larger of the two arms' relative spreads, `iqr(x) / median(x)`, with the
-//!   type-7 quartiles of [`quantile`](crate::stats::quantile);
-//! * the floor is divided by the smaller of the two medians (respectively minimums), which gives
-//!   the larger, more cautious, relative floor;
-//! * "beyond the tolerance" means `ratio > 1 + tolerance` on the slow side and
-//!   `ratio < 1 / (1 + tolerance)` on the fast side (the mirror image on a log scale; for a
-//!   tolerance of 0.04 the fast bound is 0.9615 rather than 0.96).
-//!
-//! The rule is not a significance test. Five runs a side cannot support a p-value, and
-//! interleaved runs are not independent draws. It also assumes noise only adds time; a
-//! fastest run that is an outlier downwards would mislead it, so read the raw runs when a
-//! verdict surprises you.
-//!
-//! ```
-//! use rtcompare::stats::{few_runs_verdict, FewRunsOutcome, FewRunsRule};
-//!
-//! // Run times in nanoseconds: 5 runs of the candidate and of the other arm.
-//! let a = [500e3, 505e3, 510e3, 502e3, 508e3];
-//! let b = [600e3, 610e3, 605e3, 615e3, 603e3];
-//! let v = few_runs_verdict(&a, &b, &FewRunsRule::default())?;
-//! assert_eq!(v.outcome, FewRunsOutcome::Win);
-//! assert!(v.ratio < 1.0);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Few runs".
 
 use std::fmt;
 
@@ -196,8 +145,8 @@ impl fmt::Display for FewRunsVerdict {
     }
 }
 
-/// Applies the few-runs rule (see the [module documentation](self)) to the run times `a` of the
-/// candidate and `b` of the other arm, both in nanoseconds.
+/// Applies the few-runs rule (see the [overview](crate::stats#few-runs)) to the run times `a` of
+/// the candidate and `b` of the other arm, both in nanoseconds.
 ///
 /// Returns [`Error::TooFewSamples`] if either arm has fewer than [`FEW_RUNS_MIN_RUNS`] (2) runs,
 /// [`Error::NonFinite`] for NaN or ±∞, and [`Error::OutOfRange`] for a run time that is not

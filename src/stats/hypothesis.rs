@@ -1,31 +1,6 @@
 //! Welch's t-test: do two samples have different means, allowing different spreads?
 //!
-//! Student's original two-sample t-test assumes both samples share one variance. Two code
-//! paths rarely do (a faster path often also varies less), so the variant to reach for is
-//! Welch's: each sample keeps its own variance, the standard error of the difference of means
-//! is `√(s²_a/n_a + s²_b/n_b)`, and the degrees of freedom come from the Welch–Satterthwaite
-//! approximation
-//!
-//! `df = (s²_a/n_a + s²_b/n_b)² / ((s²_a/n_a)²/(n_a − 1) + (s²_b/n_b)²/(n_b − 1))`,
-//!
-//! which is generally not an integer. The statistic `t = (x̄_a − x̄_b) / se` is referred to
-//! Student's t with `df` degrees of freedom for a two-sided p-value.
-//!
-//! Caveats for timings. The test is about means, which interference inflates; it assumes
-//! independent draws, which autocorrelated batches are not; and with long-tailed data its
-//! p-value is only approximate for small samples. rtcompare's main verdicts use medians and
-//! the bootstrap for these reasons; Welch's test is here for comparison with other tools and
-//! for data that are close to normal (for example per-process means).
-//!
-//! ```
-//! use rtcompare::stats::welch_t_test;
-//!
-//! let a = [10.1, 10.3, 9.9, 10.0, 10.2];
-//! let b = [11.0, 11.4, 10.8, 11.2, 11.1];
-//! let w = welch_t_test(&a, &b)?;
-//! assert!(w.t < 0.0 && w.p_value < 0.001);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Welch's t-test".
 
 use serde::{Deserialize, Serialize};
 
@@ -59,7 +34,7 @@ pub struct WelchTest {
 }
 
 /// Welch's unequal-variance t-test of the means of `a` and `b` (two-sided), as computed by
-/// SciPy's `ttest_ind(a, b, equal_var=False)`. See the [module documentation](self).
+/// SciPy's `ttest_ind(a, b, equal_var=False)`. See the [overview](crate::stats#welchs-t-test).
 ///
 /// Returns [`Error::TooFewSamples`] if either side has fewer than two values,
 /// [`Error::NonFinite`] for NaN or ±∞ (naming `"a"` or `"b"`), and [`Error::Undefined`] if both

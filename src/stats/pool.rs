@@ -1,41 +1,7 @@
 //! Pooling comparisons across processes: the process, not the batch, as the unit of
 //! replication.
 //!
-//! One process is one memory layout, one placement of code, one draw of whatever the loader
-//! and the allocator decided. A comparison's interval covers the noise *inside* its process
-//! only, so two processes can each resolve the same comparison, tightly, in opposite
-//! directions. Pooling treats each process's point estimate as one observation:
-//!
-//! - [`combine`]: δ is the **unweighted** mean of the per-process deltas (the per-process
-//!   intervals understate the real uncertainty, so weighting by them would trust the least
-//!   trustworthy), with a Student t interval on k − 1 degrees of freedom;
-//! - [`combine_staged`]: Stein's two-stage interval, for a run whose total size k was chosen
-//!   from a first stage of `first_stage` processes ([`Pooled::processes_for`]): half-width
-//!   t(level, first_stage − 1) · s₁ / √k with s₁ the first stage's standard deviation, but
-//!   never narrower than the plain t interval on all k processes. Stein's coverage is exact
-//!   for normal, exchangeable deltas however k was chosen from the first stage's spread, which
-//!   a "stop once the interval is narrow enough" rule's is not; the plain t floor keeps a
-//!   first stage that happened to agree closely from speaking for later processes that did
-//!   not (BACKGROUND.md, "Coverage of the default plan").
-//!
-//! Besides the interval, a [`Pooled`] result says how much wider the processes scatter than
-//! each one's own interval claimed ([`Pooled::inflation`]), Cochran's Q and I², a noise floor
-//! pooled from every process's A/A deltas, a [`Verdict`] with the same bars as a single
-//! comparison, and [`PoolWarning`]s, among them **modes**: per-process deltas that form
-//! separated clusters, whose mean is no typical difference at all.
-//!
-//! ```
-//! use rtcompare::stats::{combine, Estimate};
-//! let est: Vec<Estimate> = [0.10, 0.14, 0.12, 0.11, 0.13]
-//!     .iter()
-//!     .map(|&d| Estimate::from_interval(d, d - 0.002, d + 0.002, 0.95))
-//!     .collect::<Result<_, _>>()?;
-//! let p = combine(&est, 0.95)?;
-//! assert!((p.delta - 0.12).abs() < 1e-12);
-//! assert!((p.inflation - 15.4949).abs() < 1e-3); // processes scatter 15 times as widely
-//! assert_eq!(p.processes_for(0.01, 0.0), 20);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Pooling across processes".
 
 use std::fmt;
 

@@ -1,33 +1,7 @@
 //! The two-stage plan of a pooled comparison, as pure arithmetic: after a first stage of
 //! processes, how many more to run for a precision target, and when to stop instead.
 //!
-//! Stein's rule sizes the run from the first stage's spread: `⌈(t · s₁ / h)²⌉` processes for a
-//! half-width `h` ([`Pooled::processes_for`]). Two cases need more than that rule:
-//!
-//! - the first stage already meets the target: no second stage;
-//! - the target is out of reach: when the first stage says it needs more than
-//!   [`UNREACHABLE_FACTOR`] times the cap, running to the cap costs the whole budget and still
-//!   leaves the interval at least √[`UNREACHABLE_FACTOR`] times too wide. The plan stops at
-//!   the first stage and says how many processes the target would need, unless the caller asked
-//!   to run to the cap anyway. (A fixed-order 16 MiB chase on this machine planned 150
-//!   processes after its first five and spent seven minutes reaching the cap of 30; BACKGROUND.md,
-//!   "Fixtures built in a fixed order".)
-//!
-//! ```
-//! use rtcompare::stats::{combine, plan_processes, Estimate, PlanEnd};
-//! let first: Vec<Estimate> = [0.01, 0.09, -0.05, 0.06, -0.02]
-//!     .iter()
-//!     .map(|&d| Estimate::from_interval(d, d - 0.002, d + 0.002, 0.95))
-//!     .collect::<Result<_, _>>()?;
-//! let p = combine(&first, 0.95)?;
-//! // ±1 point needs about 250 processes: far beyond a cap of 30, so the plan stops here.
-//! let plan = plan_processes(&p, 0.01, 0.25, 30, false);
-//! assert_eq!(plan.total, 5);
-//! assert!(matches!(plan.end, Some(PlanEnd::Unreachable { .. })));
-//! // Asked to run to the cap, it does.
-//! assert_eq!(plan_processes(&p, 0.01, 0.25, 30, true).total, 30);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Planning a pooled comparison".
 
 use std::fmt;
 

@@ -1,41 +1,6 @@
 //! Rates and proportions: quantities whose mean is not the arithmetic mean of the readings.
 //!
-//! # Rates
-//!
-//! A rate (operations per second, megabytes per second) measured over equal amounts of work
-//! `w` is summarised by the total work over the total time, `n·w / Σ(w/xᵢ) = n / Σ(1/xᵢ)`:
-//! the **harmonic** mean. The arithmetic mean of rates is larger unless all are equal, so
-//! averaging them arithmetically overstates every throughput (Pilot did exactly that until
-//! September 2026: the declared mean method was never stored).
-//!
-//! The interval comes from the reciprocals `yᵢ = 1/xᵢ` (time per unit of work), whose
-//! arithmetic mean `ȳ = 1/H` is an ordinary mean: with `d` the half-width of the interval for
-//! `ȳ`, the rate lies in `[1/(ȳ + d), 1/(ȳ − d)]`. That interval is **not** symmetric about
-//! `H`, and when `d ≥ ȳ` it has no upper end ([`RateInterval::high`] is `+∞`). Rates must be
-//! positive; zero or negative readings are an error, not a value to average.
-//!
-//! # Proportions
-//!
-//! A reading that is 0 or 1 (a request met its deadline or not) has a proportion as its mean.
-//! [`proportion_interval`] gives Wilson's score interval, which stays inside `[0, 1]` and keeps
-//! a positive width when every trial succeeded (the normal-approximation interval Pilot uses
-//! collapses to a width of 0 there, claiming certainty from a handful of trials).
-//!
-//! # The kind travels with the readings
-//!
-//! [`Readings`] carries its [`Kind`]: a series built with [`Readings::rates`] can only be
-//! summarised harmonically, so the kind cannot be lost between measurement and report.
-//!
-//! ```
-//! use rtcompare::stats::{harmonic_mean_interval, Readings};
-//!
-//! // Two equal chunks of work, at 100 MB/s and at 300 MB/s: the run's rate is 150, not 200.
-//! let r = harmonic_mean_interval(&[100.0, 300.0, 100.0, 300.0], 0.95)?;
-//! assert!((r.mean - 150.0).abs() < 1e-9);
-//! assert!(r.high - r.mean > r.mean - r.low); // asymmetric
-//! assert!((Readings::rates(vec![100.0, 300.0])?.mean() - 150.0).abs() < 1e-9);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Rates and proportions".
 
 use serde::{Deserialize, Serialize};
 
@@ -140,7 +105,7 @@ pub fn harmonic_mean(xs: &[f64]) -> Result<f64> {
 
 /// The harmonic mean of independent positive rates with its interval at `level`: the t
 /// interval (n − 1 degrees of freedom) of the reciprocals, inverted. See the
-/// [module documentation](self). For autocorrelated readings use
+/// [overview](crate::stats#rates-and-proportions). For autocorrelated readings use
 /// [`harmonic_mean_batch_interval`].
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than two rates, [`Error::NonFinite`] for NaN or

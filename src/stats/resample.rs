@@ -1,50 +1,6 @@
 //! Drawing bootstrap resamples: plain, moving-block and paired, into buffers you provide.
 //!
-//! # The problem
-//!
-//! A bootstrap replicate is a new sample of the same size, drawn from the observed values. How
-//! to draw it depends on how the data were produced:
-//!
-//! * **Independent measurements**: draw each value uniformly with replacement (the ordinary,
-//!   Efron bootstrap, [`bootstrap_indices`]).
-//! * **A time series with serial correlation** (each batch resembles the one before it, lag-1
-//!   autocorrelation above about 0.2): single draws destroy that dependence, the replicates
-//!   vary less than the data really do and the intervals come out too narrow. The moving-block
-//!   bootstrap (Künsch 1989, [`moving_block_indices`]) instead copies runs of `ℓ` consecutive
-//!   values. The blocks overlap: a block can start at any of the `n − ℓ + 1` positions where it
-//!   fits, uniformly. Whole blocks are appended until the replicate is full; the last block is
-//!   cut short so that the replicate has exactly the requested length.
-//! * **Paired measurements** (`A[i]` and `B[i]` taken together): draw indices once and apply
-//!   them to both, so that each pair stays a pair ([`paired_resample_into`]).
-//!
-//! # Block lengths
-//!
-//! Block length `0` and `1` both mean single draws; every function here applies the same rule.
-//! A block longer than half the input is shortened to `n / 2` (at least 1): a block as long as
-//! the input would make every replicate the same series. [`auto_block_length`] gives the usual
-//! rate `n^(1/3)` for when you want blocks but have no better length.
-//!
-//! With `ℓ = 1` the moving-block bootstrap draws each start from `0..n`, the very call the
-//! ordinary bootstrap makes for each index: both give **the same values in the same order**
-//! from the same generator state, so switching blocks off never changes a seeded result.
-//!
-//! # Buffers
-//!
-//! Nothing here allocates. The replicate length is the length of the output buffer (usually
-//! the input length); a bootstrap loop allocates its buffers once and reuses them for every
-//! replicate.
-//!
-//! ```
-//! use rtcompare::rng::Rng;
-//! use rtcompare::stats::resample_into;
-//!
-//! let data = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0];
-//! let mut replicate = [0.0; 11];
-//! let mut rng = Rng::new(1);
-//! resample_into(&mut rng, &data, 3, &mut replicate)?; // blocks of 3
-//! assert!(replicate.iter().all(|x| data.contains(x)));
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Resampling".
 
 use crate::rng::Rng;
 use crate::{Error, Result};

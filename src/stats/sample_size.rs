@@ -1,39 +1,7 @@
 //! How many readings are enough: required sample sizes for a stated precision, and a
 //! width-based stopping rule.
 //!
-//! # The problem
-//!
-//! A fixed count of readings is either too few (the interval is wider than the question
-//! needs) or wasteful. The width of a t interval from `h` independent batch means with standard
-//! deviation `s` is `±t*(h − 1)·s/√h`. Asking for a half-width of at most `e` and solving for
-//! `h` gives the requirement
-//!
-//! `h ≥ (t*(h − 1)·s/e)²`,
-//!
-//! whose smallest solution [`required_batches`] finds. With the target a fraction `p` of the
-//! mean, `s/e = c_v/p` where `c_v = s/x̄` is the coefficient of variation. At 95 %: `c_v` 25 %
-//! and ±5 % need 99 batch means, ±1 % needs 2,404, and `c_v` 5 % at ±5 % needs 7. Batch means
-//! of `q` readings each cost `q·h` readings ([`RequiredSize::readings`]).
-//!
-//! A requirement that cannot be met (the mean is 0 and the target is relative, so `e = 0`) is
-//! an [`Error::NotEnoughData`], never a count of 0: a caller that treats errors as "not yet
-//! satisfied" cannot be fooled into stopping (Pilot once cast the infinite requirement to an
-//! integer, got 0 and reported the precision as reached).
-//!
-//! # Stopping a comparison by width
-//!
-//! [`WidthTarget`] is the same idea for a comparison: fix, before measuring, how narrow the
-//! interval on the difference must be, then keep collecting rounds until it is, or until a
-//! budget runs out. It looks only at the width, never at where the interval lies, so it cannot
-//! become "stop as soon as it looks significant", which would inflate the false-verdict rate.
-//!
-//! ```
-//! use rtcompare::stats::required_batches;
-//! assert_eq!(required_batches(0.25, 0.05, 0.95)?, 99);
-//! assert_eq!(required_batches(0.25, 0.01, 0.95)?, 2404);
-//! assert_eq!(required_batches(0.05, 0.05, 0.95)?, 7);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Sample size".
 
 use serde::{Deserialize, Serialize};
 

@@ -1,37 +1,6 @@
 //! Verdict rules: turning an estimate and its interval into a decision.
 //!
-//! An interval on the relative difference between two candidates is evidence, not yet an
-//! answer. Two questions remain: is the difference real (does the interval exclude zero?), and
-//! is it worth caring about (is it at least as large as a threshold chosen *before* measuring)?
-//! A threshold picked after seeing the result merely restates the result. This module holds
-//! two pure rules that answer them, each with its own result type.
-//!
-//! Convention for every argument: a relative difference `δ = 1 − A/B`, as a fraction, where
-//! positive means the first candidate (A) needs less time (0.05 = A takes 5 % less time than
-//! B). Thresholds are fractions on the same scale.
-//!
-//! * [`three_outcome_rule`] gives *faster*, *slower* or *cannot tell*, and, when it cannot tell,
-//!   says which of the two very different reasons applies: the interval contains zero (the
-//!   experiment did not separate the candidates: measure more, or on a quieter machine), or
-//!   the difference is real but smaller than the threshold (accept that it is too small to
-//!   matter).
-//! * [`lower_bound_rule`] is the stricter acceptance test for a claimed speedup: the interval's
-//!   *lower bound*, not the point estimate, must clear the threshold, so the number one commits
-//!   to is the one that survives the uncertainty.
-//!
-//! ```
-//! use rtcompare::stats::{three_outcome_rule, lower_bound_rule, Outcome, CannotTellReason};
-//!
-//! // A is 6 % faster, 95 % interval [3 %, 9 %], threshold 2 %.
-//! let v = three_outcome_rule(0.06, 0.03, 0.09, 0.02)?;
-//! assert_eq!(v.outcome, Outcome::Faster);
-//! assert!(lower_bound_rule(0.03, 0.02)?.accepted);
-//!
-//! // Real (the interval excludes zero) but below the 2 % threshold.
-//! let v = three_outcome_rule(0.01, 0.005, 0.015, 0.02)?;
-//! assert_eq!(v.outcome, Outcome::CannotTell(CannotTellReason::BelowThreshold));
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Verdict rules".
 
 use std::fmt;
 
@@ -81,7 +50,7 @@ impl fmt::Display for CannotTellReason {
 /// The three outcomes of [`three_outcome_rule`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum ThresholdOutcome {
     /// The first candidate (A) needs less time, by at least the threshold.
     Faster,
     /// The first candidate (A) needs more time, by at least the threshold.
@@ -90,13 +59,13 @@ pub enum Outcome {
     CannotTell(CannotTellReason),
 }
 
-impl fmt::Display for Outcome {
+impl fmt::Display for ThresholdOutcome {
     /// `faster`, `slower` or `cannot tell: <reason>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Outcome::Faster => f.write_str("faster"),
-            Outcome::Slower => f.write_str("slower"),
-            Outcome::CannotTell(reason) => write!(f, "cannot tell: {reason}"),
+            ThresholdOutcome::Faster => f.write_str("faster"),
+            ThresholdOutcome::Slower => f.write_str("slower"),
+            ThresholdOutcome::CannotTell(reason) => write!(f, "cannot tell: {reason}"),
         }
     }
 }
@@ -105,7 +74,7 @@ impl fmt::Display for Outcome {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ThreeOutcome {
     /// Faster, slower or cannot tell (with the reason).
-    pub outcome: Outcome,
+    pub outcome: ThresholdOutcome,
     /// The point estimate of `δ = 1 − A/B`, a fraction.
     pub delta: f64,
     /// Lower end of the interval on `δ`, a fraction.
@@ -117,10 +86,10 @@ pub struct ThreeOutcome {
 }
 
 impl ThreeOutcome {
-    /// The reason, when the outcome is [`Outcome::CannotTell`]; `None` for a verdict.
+    /// The reason, when the outcome is [`ThresholdOutcome::CannotTell`]; `None` for a verdict.
     pub fn reason(&self) -> Option<CannotTellReason> {
         match self.outcome {
-            Outcome::CannotTell(r) => Some(r),
+            ThresholdOutcome::CannotTell(r) => Some(r),
             _ => None,
         }
     }
@@ -168,11 +137,11 @@ fn threshold_ok(threshold: f64) -> Result<()> {
 /// Arguments are fractions on the `δ = 1 − A/B` scale (positive: A needs less time): the point
 /// estimate `delta`, its interval `[low, high]` and a `threshold ≥ 0` fixed before measuring.
 ///
-/// * [`Outcome::Faster`] when the interval excludes zero (`low > 0`), `delta > 0` and
+/// * [`ThresholdOutcome::Faster`] when the interval excludes zero (`low > 0`), `delta > 0` and
 ///   `delta ≥ threshold`;
-/// * [`Outcome::Slower`] when the interval excludes zero (`high < 0`), `delta < 0` and
+/// * [`ThresholdOutcome::Slower`] when the interval excludes zero (`high < 0`), `delta < 0` and
 ///   `|delta| ≥ threshold`;
-/// * otherwise [`Outcome::CannotTell`], with [`CannotTellReason::IntervalContainsZero`] if
+/// * otherwise [`ThresholdOutcome::CannotTell`], with [`CannotTellReason::IntervalContainsZero`] if
 ///   `low ≤ 0 ≤ high` (an interval that merely touches zero does not exclude it),
 ///   [`CannotTellReason::BelowThreshold`] if the interval excludes zero but `|delta|` is below
 ///   the threshold, and [`CannotTellReason::EstimateOutsideInterval`] if the interval excludes
@@ -182,11 +151,11 @@ fn threshold_ok(threshold: f64) -> Result<()> {
 /// threshold is negative.
 ///
 /// ```
-/// use rtcompare::stats::{three_outcome_rule, CannotTellReason, Outcome};
+/// use rtcompare::stats::{three_outcome_rule, CannotTellReason, ThresholdOutcome};
 ///
 /// let v = three_outcome_rule(-0.01, -0.03, 0.01, 0.02)?;
 /// assert_eq!(v.reason(), Some(CannotTellReason::IntervalContainsZero));
-/// assert_eq!(three_outcome_rule(-0.05, -0.07, -0.03, 0.02)?.outcome, Outcome::Slower);
+/// assert_eq!(three_outcome_rule(-0.05, -0.07, -0.03, 0.02)?.outcome, ThresholdOutcome::Slower);
 /// # Ok::<(), rtcompare::Error>(())
 /// ```
 pub fn three_outcome_rule(delta: f64, low: f64, high: f64, threshold: f64) -> Result<ThreeOutcome> {
@@ -198,15 +167,15 @@ pub fn three_outcome_rule(delta: f64, low: f64, high: f64, threshold: f64) -> Re
         return Err(Error::out_of_range("low", low, "low ≤ high"));
     }
     let outcome = if low <= 0.0 && high >= 0.0 {
-        Outcome::CannotTell(CannotTellReason::IntervalContainsZero)
+        ThresholdOutcome::CannotTell(CannotTellReason::IntervalContainsZero)
     } else if (low > 0.0 && delta <= 0.0) || (high < 0.0 && delta >= 0.0) {
-        Outcome::CannotTell(CannotTellReason::EstimateOutsideInterval)
+        ThresholdOutcome::CannotTell(CannotTellReason::EstimateOutsideInterval)
     } else if delta.abs() < threshold {
-        Outcome::CannotTell(CannotTellReason::BelowThreshold)
+        ThresholdOutcome::CannotTell(CannotTellReason::BelowThreshold)
     } else if delta > 0.0 {
-        Outcome::Faster
+        ThresholdOutcome::Faster
     } else {
-        Outcome::Slower
+        ThresholdOutcome::Slower
     };
     Ok(ThreeOutcome {
         outcome,
@@ -322,43 +291,43 @@ mod tests {
     fn every_branch() {
         use CannotTellReason::*;
         let o = |d, l, h, t| three_outcome_rule(d, l, h, t).unwrap().outcome;
-        assert_eq!(o(0.06, 0.03, 0.09, 0.02), Outcome::Faster);
-        assert_eq!(o(0.02, 0.01, 0.03, 0.02), Outcome::Faster); // exactly at the threshold
-        assert_eq!(o(-0.06, -0.09, -0.03, 0.02), Outcome::Slower);
+        assert_eq!(o(0.06, 0.03, 0.09, 0.02), ThresholdOutcome::Faster);
+        assert_eq!(o(0.02, 0.01, 0.03, 0.02), ThresholdOutcome::Faster); // exactly at the threshold
+        assert_eq!(o(-0.06, -0.09, -0.03, 0.02), ThresholdOutcome::Slower);
         assert_eq!(
             o(0.06, -0.01, 0.13, 0.02),
-            Outcome::CannotTell(IntervalContainsZero)
+            ThresholdOutcome::CannotTell(IntervalContainsZero)
         );
         assert_eq!(
             o(0.06, 0.0, 0.13, 0.02),
-            Outcome::CannotTell(IntervalContainsZero)
+            ThresholdOutcome::CannotTell(IntervalContainsZero)
         );
         assert_eq!(
             o(-0.06, -0.13, 0.0, 0.0),
-            Outcome::CannotTell(IntervalContainsZero)
+            ThresholdOutcome::CannotTell(IntervalContainsZero)
         );
         assert_eq!(
             o(0.0, 0.0, 0.0, 0.0),
-            Outcome::CannotTell(IntervalContainsZero)
+            ThresholdOutcome::CannotTell(IntervalContainsZero)
         );
         assert_eq!(
             o(0.01, 0.005, 0.015, 0.02),
-            Outcome::CannotTell(BelowThreshold)
+            ThresholdOutcome::CannotTell(BelowThreshold)
         );
         assert_eq!(
             o(-0.01, -0.015, -0.005, 0.02),
-            Outcome::CannotTell(BelowThreshold)
+            ThresholdOutcome::CannotTell(BelowThreshold)
         );
         assert_eq!(
             o(-0.001, 0.001, 0.01, 0.0),
-            Outcome::CannotTell(EstimateOutsideInterval)
+            ThresholdOutcome::CannotTell(EstimateOutsideInterval)
         );
         assert_eq!(
             o(0.0, -0.01, -0.001, 0.0),
-            Outcome::CannotTell(EstimateOutsideInterval)
+            ThresholdOutcome::CannotTell(EstimateOutsideInterval)
         );
         // Threshold 0: any real difference counts.
-        assert_eq!(o(1e-9, 1e-10, 1e-8, 0.0), Outcome::Faster);
+        assert_eq!(o(1e-9, 1e-10, 1e-8, 0.0), ThresholdOutcome::Faster);
     }
 
     #[test]
@@ -384,8 +353,10 @@ mod tests {
         ] {
             assert!(!r.to_string().contains('\n'));
         }
-        let json =
-            serde_json::to_string(&Outcome::CannotTell(CannotTellReason::BelowThreshold)).unwrap();
+        let json = serde_json::to_string(&ThresholdOutcome::CannotTell(
+            CannotTellReason::BelowThreshold,
+        ))
+        .unwrap();
         assert_eq!(json, r#"{"cannot_tell":"below_threshold"}"#);
         assert!(
             lower_bound_rule(0.03, 0.02)

@@ -1,32 +1,6 @@
 //! Comparing two measured results, and planning how many more samples a comparison needs.
 //!
-//! # The problem
-//!
-//! A measured result is a mean, a variance and a count. With batch means, the variance is
-//! the **batch** variance `s_q²` and the count the number of batch means `h`: using the raw
-//! readings' variance and count would treat correlated readings as independent. Welch's test
-//! on such summaries ([`welch_from_summaries`]) compares two results without assuming equal
-//! variances: `t = (x̄_A − x̄_B)/√(s_A²/n_A + s_B²/n_B)` with the Welch–Satterthwaite degrees of
-//! freedom (not rounded), and `p = 2·F_ν(−|t|)`.
-//!
-//! Solving `|t| ≥ t*` for `n_B` tells how many batch means of B are needed to tell it from a
-//! stored baseline A at a required p: `n_B = s_B²/((d/t*)² − s_A²/n_A)`, with `d = x̄_A − x̄_B`.
-//! A denominator ≤ 0 means the baseline's own uncertainty already exceeds what the p allows,
-//! and no number of new samples helps: [`NewSamples::Impossible`]. For a test that should
-//! **succeed** with probability `1 − β` when the true difference is `d`, `t*` becomes
-//! `t* + z_β` ([`samples_per_system`], [`new_samples_needed`] with a power).
-//!
-//! For two systems with the same `c_v` 25 %, told apart at 2 % with `p = 0.05`, that is
-//! `2·(1.959964·0.25/0.02)² = 1200.46`, so 1,201 samples each; at 80 % power
-//! (`z_β = 0.841621`), 2,453. Ten runs of each cannot establish a 2 % improvement on such a
-//! system.
-//!
-//! ```
-//! use rtcompare::stats::samples_per_system;
-//! assert_eq!(samples_per_system(0.25, 0.02, 0.05, None)?, 1201);
-//! assert_eq!(samples_per_system(0.25, 0.02, 0.05, Some(0.8))?, 2453);
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Comparing measured results".
 
 use serde::{Deserialize, Serialize};
 
@@ -101,8 +75,9 @@ pub struct SummaryComparison {
     pub p_value: f64,
 }
 
-/// Welch's test of two measured results (see the [module documentation](self)), with the
-/// interval for the difference at `level`.
+/// Welch's test of two measured results (see the
+/// [overview](crate::stats#comparing-measured-results)), with the interval for the difference at
+/// `level`.
 ///
 /// When both variances are 0 the result is exact: the interval is the point `difference`,
 /// and `p` is 0 if the means differ and 1 if they are equal.

@@ -1,45 +1,6 @@
 //! The stable rate of a workload that reports only its total time.
 //!
-//! # The problem
-//!
-//! A whole program (start-up, warm-up, the work, shutdown) reports one duration `T` for an
-//! amount of work `w`. Dividing, `w/T`, underestimates the steady rate `v` whenever there is a
-//! fixed overhead: with `T = α + w/v`, `w/T = v/(1 + αv/w)`, a relative error of
-//! `αv/(w + αv)`. Running longer shrinks it, but by how much depends on the unknowns.
-//!
-//! # The fit
-//!
-//! Vary the work between rounds and fit the line `T = α + β·w` by ordinary least squares;
-//! `α` collects the overhead and `v = 1/β`. With `h` points,
-//! `β̂ = Σ(wⱼ − w̄)(Tⱼ − T̄)/Σ(wⱼ − w̄)²`, `α̂ = T̄ − β̂w̄`, `σ̂² = Σ residuals²/(h − 2)`,
-//! `SE(β̂) = √(σ̂²/Σ(wⱼ − w̄)²)` and `δ = t*(h − 2)·SE(β̂)`. The rate's interval inverts the
-//! slope's: `[1/(β̂ + δ), 1/(β̂ − δ)]`, with no upper end when `β̂ − δ ≤ 0` (the slope's
-//! interval contains zero).
-//!
-//! If the rounds are autocorrelated, the points are first averaged into subsession means of
-//! `q` consecutive rounds (means, not sums: sums would multiply `α` and the interval by `q`),
-//! with `q` the smallest batch size whose **residuals** have |lag-1 autocorrelation| within the
-//! limit. Pilot chose `q` from the per-round times per unit of work `T/w`; those inherit the
-//! pattern of the work amounts themselves (an ascending sweep makes `α/w` a smooth trend), so
-//! they can look correlated when the errors are not. The residuals carry only the errors.
-//!
-//! Rounds no longer than `min_duration` are excluded (too short to contain a stable phase),
-//! and while the fitted overhead is negative, rounds no longer than `|α̂|` are excluded too and
-//! the line refitted; the threshold only grows, so this ends. Sums are in `f64` (nanosecond
-//! totals overflow integers), and equal work amounts are detected by comparing the values, not
-//! by testing a rounded `Σ(w − w̄)²` against zero.
-//!
-//! ```
-//! use rtcompare::stats::work_rate;
-//! // 2 s of overhead, 50 units per second, a little noise.
-//! let work = [100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0];
-//! let time = [3.99, 5.98, 7.97, 10.01, 12.02, 14.0, 16.01, 18.0];
-//! let fit = work_rate(&work, &time, 0.95)?;
-//! assert!((fit.alpha - 2.0).abs() < 0.05 && (fit.rate - 50.0).abs() < 0.5);
-//! assert!(fit.low < fit.rate && fit.rate < fit.high);
-//! assert!(fit.naive_rate < fit.rate); // total work / total time is biased low
-//! # Ok::<(), rtcompare::Error>(())
-//! ```
+//! The explanation users read is in `stats/mod.rs`, section "Work rate".
 
 use serde::{Deserialize, Serialize};
 
@@ -139,7 +100,7 @@ pub fn work_rate(work: &[f64], durations: &[f64], level: f64) -> Result<WorkRate
 }
 
 /// The stable rate from rounds of `work[i]` units taking `durations[i]`; see the
-/// [module documentation](self).
+/// [overview](crate::stats#work-rate).
 ///
 /// Returns [`Error::LengthMismatch`] for slices of different lengths, [`Error::NonFinite`]
 /// for NaN or ±∞, [`Error::OutOfRange`] for non-positive work, negative durations or options

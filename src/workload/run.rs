@@ -161,7 +161,7 @@ struct Prepared<A: Structure, B: Structure> {
 }
 
 /// One side during a comparison: the structure and where it is in the churn.
-struct Side<S> {
+struct RunningStructure<S> {
     structure: S,
     cursor: usize,
     ops_run: u64,
@@ -229,12 +229,12 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
         clock: &C,
     ) -> Result<Report> {
         let churn = self.stream.churn();
-        let side_a = Rc::new(RefCell::new(Side {
+        let side_a = Rc::new(RefCell::new(RunningStructure {
             structure: a,
             cursor: 0,
             ops_run: 0,
         }));
-        let side_b = Rc::new(RefCell::new(Side {
+        let side_b = Rc::new(RefCell::new(RunningStructure {
             structure: b,
             cursor: 0,
             ops_run: 0,
@@ -304,8 +304,8 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
 
 /// Runs the next `n` churn operations on one side, wrapping to the churn's start.
 #[inline]
-fn run_ops<S: Structure>(side: &mut Side<S>, churn: &[Op], keys: &[S::Key], n: u64) {
-    let Side {
+fn run_ops<S: Structure>(side: &mut RunningStructure<S>, churn: &[Op], keys: &[S::Key], n: u64) {
+    let RunningStructure {
         structure,
         cursor,
         ops_run,

@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::compare::CompareOptions;
-use crate::compare::report::{Report, Verdict};
+use crate::compare::report::Report;
 use crate::measure::clock::MonotonicClock;
 use crate::pool::{self, Child, PoolOptions, PoolRun};
-use crate::stats::Pooled;
+use crate::stats::{Pooled, Verdict};
 use crate::workload::run::{Memory, Record, compare_child, compare_with_clock};
 use crate::workload::spec::{Mix, Spec};
 use crate::workload::structure::Structure;

@@ -23,25 +23,25 @@ pub struct Distributions {
 }
 
 /// One side's samples as drawn: the finite ones, ascending, and their median.
-struct Side {
+struct DrawnSamples {
     sorted: Vec<f64>,
     /// The type-7 median ([`crate::stats::quantile`] at 0.5); `None` when no sample is finite
     /// (the only input it refuses once [`sorted`] has dropped the rest).
     median: Option<f64>,
 }
 
-impl Side {
-    fn of(values: &[f64]) -> Side {
+impl DrawnSamples {
+    fn of(values: &[f64]) -> DrawnSamples {
         let sorted = sorted(values);
         let median = crate::stats::quantile(&sorted, 0.5).ok();
-        Side { sorted, median }
+        DrawnSamples { sorted, median }
     }
 }
 
 impl Distributions {
     /// The figure (1000 × 360 SVG pixels) with its legend.
     pub fn figure(&self) -> Figure {
-        let (a, b) = (Side::of(&self.a), Side::of(&self.b));
+        let (a, b) = (DrawnSamples::of(&self.a), DrawnSamples::of(&self.b));
         let (x0, x1, out) = view(&[&a.sorted, &b.sorted], 0.05, 3.0);
         let svg = svg(FIGURE_WIDTH, 360, |root| self.draw(root, &a, &b, (x0, x1)));
         Figure {
@@ -55,8 +55,8 @@ impl Distributions {
     fn draw(
         &self,
         root: &Area<'_>,
-        a: &Side,
-        b: &Side,
+        a: &DrawnSamples,
+        b: &DrawnSamples,
         (x0, x1): (f64, f64),
     ) -> Result<(), String> {
         let (div, unit) = time_unit(x1);
@@ -112,7 +112,7 @@ impl Distributions {
 
     /// The legend: each side's median and minimum and, if any, how many values (`out`) lie
     /// beyond the axis.
-    fn legend(&self, a: &Side, b: &Side, out: usize) -> Vec<LegendEntry> {
+    fn legend(&self, a: &DrawnSamples, b: &DrawnSamples, out: usize) -> Vec<LegendEntry> {
         let mut legend = vec![
             LegendEntry::new(
                 COLOUR_A,
@@ -137,7 +137,7 @@ impl Distributions {
 }
 
 /// A side's legend text: its median and minimum, or that it has no samples.
-fn describe(name: &str, side: &Side) -> String {
+fn describe(name: &str, side: &DrawnSamples) -> String {
     match (side.median, side.sorted.first()) {
         (Some(m), Some(&min)) => format!(
             "{name}: median {} (dashed), minimum {} (triangle)",

@@ -2,6 +2,7 @@
 //! interval, its [`Ratio`] form and one-sentence `Display`, the [`Confidences`] for
 //! thresholds, and the A/A [`TieSplit`].
 
+use crate::display::{Level, MagnitudePct};
 use crate::stats::check;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -170,19 +171,34 @@ impl fmt::Display for Estimate {
     /// less); B takes 1.25× as long as A [1.22, 1.27]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.delta > 0.0 {
-            write!(f, "A needs {} less time than B", Pct(self.delta))?;
+            write!(f, "A needs {} less time than B", MagnitudePct(self.delta))?;
         } else if self.delta < 0.0 {
-            write!(f, "A needs {} more time than B", Pct(self.delta))?;
+            write!(f, "A needs {} more time than B", MagnitudePct(self.delta))?;
         } else {
             write!(f, "A and B need the same time")?;
         }
-        write!(f, " ({}% interval ", Level(self.level))?;
+        write!(f, " ({} interval ", Level(self.level))?;
         if self.low >= 0.0 {
-            write!(f, "{} to {} less", Pct(self.low), Pct(self.high))?;
+            write!(
+                f,
+                "{} to {} less",
+                MagnitudePct(self.low),
+                MagnitudePct(self.high)
+            )?;
         } else if self.high <= 0.0 {
-            write!(f, "{} to {} more", Pct(self.high), Pct(self.low))?;
+            write!(
+                f,
+                "{} to {} more",
+                MagnitudePct(self.high),
+                MagnitudePct(self.low)
+            )?;
         } else {
-            write!(f, "{} more to {} less", Pct(self.low), Pct(self.high))?;
+            write!(
+                f,
+                "{} more to {} less",
+                MagnitudePct(self.low),
+                MagnitudePct(self.high)
+            )?;
         }
         let r = self.ratio();
         // Two decimals, more when the ratio is within 1 % of parity.
@@ -192,29 +208,6 @@ impl fmt::Display for Estimate {
             "); B takes {:.*}× as long as A [{:.*}, {:.*}]",
             digits, r.ratio, digits, r.low, digits, r.high
         )
-    }
-}
-
-/// Formats the magnitude of a fraction as a percentage: one decimal, two below 1 %.
-struct Pct(f64);
-
-impl fmt::Display for Pct {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = self.0.abs() * 100.0;
-        if p < 1.0 {
-            write!(f, "{p:.2}%")
-        } else {
-            write!(f, "{p:.1}%")
-        }
-    }
-}
-
-/// Formats a level as a percentage without trailing zeros (0.95 → 95, 0.999 → 99.9).
-struct Level(f64);
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", (self.0 * 100.0 * 1e6).round() / 1e6)
     }
 }
 
