@@ -199,6 +199,35 @@ fn a_comparison_reports_allocations_per_operation() {
     assert_eq!((old.allocations, old.live_heap), (None, None));
 }
 
+fn a_width_target_counts_the_allocations_of_every_round() {
+    // A's batches vary by a few simulated nanoseconds, so the interval has a width and an
+    // unreachable target makes the comparison measure more rounds until its budget of 150
+    // pairs is spent. The allocation counts must cover those rounds too, not only the first
+    // 101 pairs.
+    let clock = SimulatedClock::new(1);
+    let batches = std::cell::Cell::new(0u64);
+    let c = clock.clone();
+    let a = Candidate::new("allocates, jittery", move |n| {
+        for _ in 0..n {
+            let v: Vec<u64> = Vec::with_capacity(100);
+            black_box(&v);
+        }
+        batches.set(batches.get() + 1);
+        c.advance(150 * n + batches.get() * 7_919 % 13);
+    });
+    let b = candidate("does not", &clock, 100, false);
+    let target = rtcompare::stats::WidthTarget::new(1e-9).max_pairs(150);
+    let opts = options().skip_validation(true).width_target(target);
+    let r = compare_with_clock(a, b, &opts, &clock).unwrap();
+    assert_eq!(r.width_target_met, Some(false), "{r}");
+    let pairs = r.samples_a.len();
+    assert!(pairs > 101, "more rounds were measured: {pairs}");
+    let s = r.allocations.expect("Counting is installed");
+    assert_eq!((s.a.batches, s.b.batches), (pairs, pairs), "{s}");
+    assert_eq!(s.a.allocations_per_op, 1.0, "{s}");
+    assert_eq!(s.a.mean_allocations_per_op, 1.0, "{s}");
+}
+
 fn a_large_fixture_built_beforehand_warns_by_the_live_heap() {
     // 32 MiB of zeroed memory the candidates never touch: its pages are not even resident, so
     // the peak resident set cannot see it, but the live heap does.
@@ -246,7 +275,7 @@ fn a_cold_runs_eviction_buffer_is_not_the_working_set() {
 }
 
 fn main() {
-    let checks: [(&str, fn()); 7] = [
+    let checks: [(&str, fn()); 8] = [
         (
             "installed_and_snapshots_are_some",
             installed_and_snapshots_are_some,
@@ -266,6 +295,10 @@ fn main() {
         (
             "a_comparison_reports_allocations_per_operation",
             a_comparison_reports_allocations_per_operation,
+        ),
+        (
+            "a_width_target_counts_the_allocations_of_every_round",
+            a_width_target_counts_the_allocations_of_every_round,
         ),
         (
             "a_large_fixture_built_beforehand_warns_by_the_live_heap",

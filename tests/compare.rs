@@ -435,6 +435,28 @@ fn counters_are_reported_or_said_to_be_unavailable() {
 }
 
 #[test]
+fn counters_cover_every_round_a_width_target_adds() {
+    // An unreachable target with a budget of 150 pairs: the comparison measures more rounds
+    // after its first 101 pairs (unless the interval has no width at all), and the counters
+    // must count the batches of every round, as the timings do.
+    use rtcompare::stats::WidthTarget;
+    let r = compare(
+        Candidate::new("a", work(50)),
+        Candidate::new("b", work(100)),
+        &quick()
+            .skip_validation(true)
+            .counters(true)
+            .width_target(WidthTarget::new(1e-9).max_pairs(150)),
+    )
+    .unwrap();
+    let c = r.counters.as_ref().expect("requested, so present");
+    if c.is_available() {
+        let pairs = r.samples_a.len() as u64;
+        assert_eq!((c.a.batches, c.b.batches), (pairs, pairs), "{c}");
+    }
+}
+
+#[test]
 fn a_width_target_collects_until_the_interval_is_narrow_enough() {
     use rtcompare::stats::WidthTarget;
     let clock = SimulatedClock::new(1);

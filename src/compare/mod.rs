@@ -167,16 +167,16 @@ pub fn compare_with_clock<C: Clock>(
         };
         session.warm_up(&mut a, &mut b, n, co.warmup, duration)?;
     }
-    let mut samples = session.measure(&mut a, &mut b, n, co)?;
+    let mut rounds = session.measure(&mut a, &mut b, n, co)?;
     session.check(Stage::Resampling)?;
     session.report(Stage::Resampling, 0, 1);
 
-    let mut analysis = Analysis::of(&samples.a, &samples.b, &o, seed)?;
+    let mut analysis = Analysis::of(&rounds.samples().a, &rounds.samples().b, &o, seed)?;
     let mut width_target_met = None;
     if let Some(rule) = &o.width_target {
         let mut round = 0u64;
         loop {
-            match rule.decide(analysis.estimate.half_width(), samples.a.len())? {
+            match rule.decide(analysis.estimate.half_width(), rounds.samples().a.len())? {
                 WidthDecision::Enough => {
                     width_target_met = Some(true);
                     break;
@@ -192,18 +192,14 @@ pub fn compare_with_clock<C: Clock>(
                         .clone()
                         .repeats(k + k % 2)
                         .seed(derive_seed(co.seed, round));
-                    let extra = session.measure(&mut a, &mut b, n, &more)?;
-                    samples.a.extend(extra.a);
-                    samples.b.extend(extra.b);
-                    samples.batch_ns_a.extend(extra.batch_ns_a);
-                    samples.batch_ns_b.extend(extra.batch_ns_b);
-                    samples.first.extend(extra.first);
-                    analysis = Analysis::of(&samples.a, &samples.b, &o, seed)?;
+                    rounds.append(session.measure(&mut a, &mut b, n, &more)?);
+                    analysis = Analysis::of(&rounds.samples().a, &rounds.samples().b, &o, seed)?;
                 }
             }
         }
     }
     session.report(Stage::Resampling, 1, 1);
+    let samples = rounds.into_samples();
 
     let (validation_a, validation_b) = match validations {
         Some((va, vb)) => (Some(va), Some(vb)),

@@ -583,11 +583,12 @@ pub struct Report {
     /// Raw durations of B's batches, in nanoseconds.
     pub batch_ns_b: Vec<u64>,
     /// Hardware counters per operation for both sides, when requested with
-    /// [`CompareOptions::counters`] (their status says when the machine refused), from the
-    /// first `repeats` pairs. They explain a difference; they never decide the verdict.
+    /// [`CompareOptions::counters`] (their status says when the machine refused), from every
+    /// measured pair, the rounds a width target added included. They explain a difference;
+    /// they never decide the verdict.
     pub counters: Option<crate::measure::counters::CounterSummary>,
     /// Allocations and bytes per operation for both sides, counted around every measured batch
-    /// (outside the timed region) from the first `repeats` pairs, when a
+    /// (outside the timed region), the rounds a width target added included, when a
     /// [`Counting`](crate::alloc::Counting) allocator is installed; `None` (null) otherwise.
     /// They explain a difference; they never decide the verdict.
     #[serde(default)]
