@@ -44,7 +44,8 @@ use std::time::{Duration, Instant};
 
 use crate::Result;
 use crate::compare::report::{
-    AUTOCORRELATION_THRESHOLD, REPORT_SCHEMA_VERSION, Report, Series, Verdict, Warning,
+    AUTOCORRELATION_THRESHOLD, Context, Diagnostics, REPORT_SCHEMA_VERSION, Report, Resources,
+    RunInfo, Series, Timing, Verdict, Warning,
 };
 use crate::compare::validate::{
     DEFAULT_VALIDATION_LEVEL, HarnessValidation, ValidationOptions, run_pair,
@@ -427,40 +428,36 @@ impl<'c, C: Clock> Run<'c, C> {
             validation_a,
             validation_b,
             noise_floor,
-            drift_a: analysis.drift_a,
-            drift_b: analysis.drift_b,
-            drift_ratio: analysis.drift_ratio,
-            autocorrelation_a: analysis.autocorrelation_a,
-            autocorrelation_b: analysis.autocorrelation_b,
-            autocorrelation: analysis.autocorrelation,
-            autocorrelation_ratio: analysis.autocorrelation_ratio,
-            block_length: analysis.block_length,
-            tie_rate: analysis.tie_rate,
-            inner_loops: self.n,
-            calibration_a: self.calibration.map(|c| c.0),
-            calibration_b: self.calibration.map(|c| c.1),
-            instrument: self.instrument,
-            quantization,
-            suspended: watched.suspended,
+            diagnostics: analysis.diagnostics,
+            timing: Timing {
+                inner_loops: self.n,
+                calibration_a: self.calibration.map(|c| c.0),
+                calibration_b: self.calibration.map(|c| c.1),
+                instrument: self.instrument,
+                quantization,
+                suspended: watched.suspended,
+            },
             seed: self.seed,
             samples_a: samples.a,
             samples_b: samples.b,
             batch_ns_a: samples.batch_ns_a,
             batch_ns_b: samples.batch_ns_b,
-            counters: samples.counters,
-            allocations: samples.allocations,
-            live_heap: watched.live_heap,
+            resources: Resources {
+                counters: samples.counters,
+                allocations: samples.allocations,
+                live_heap: watched.live_heap,
+            },
             cache: self.o.collect.cache,
-            cache_info: self.session.cache_info(),
-            width_target_met,
-            options: options.clone(),
-            pinned_cpu: self.pin.as_ref().map(PinGuard::cpu),
-            environment: self.environment,
-            elapsed: watched.elapsed,
-            other_threads_cpu: watched.other_threads_cpu,
-            gate: None,
-            process: None,
-            workload: None,
+            run: RunInfo {
+                cache_info: self.session.cache_info(),
+                width_target_met,
+                options: options.clone(),
+                pinned_cpu: self.pin.as_ref().map(PinGuard::cpu),
+                environment: self.environment,
+                elapsed: watched.elapsed,
+                other_threads_cpu: watched.other_threads_cpu,
+            },
+            context: Context::default(),
             resolved: matches!(verdict, Verdict::AFaster | Verdict::BFaster),
             verdict,
             warnings,
@@ -478,17 +475,18 @@ impl<'c, C: Clock> Run<'c, C> {
         watched: &Watched,
     ) -> Vec<Warning> {
         let environment = &self.environment;
+        let d = &analysis.diagnostics;
         let found = warnings(&WarningInputs {
             validation_a,
             validation_b,
             drift: [
-                (Series::A, &analysis.drift_a),
-                (Series::B, &analysis.drift_b),
-                (Series::Ratio, &analysis.drift_ratio),
+                (Series::A, &d.drift_a),
+                (Series::B, &d.drift_b),
+                (Series::Ratio, &d.drift_ratio),
             ],
-            autocorrelation: analysis.autocorrelation_ratio,
+            autocorrelation: d.autocorrelation_ratio,
             suspended: watched.suspended,
-            tie_rate: analysis.tie_rate,
+            tie_rate: d.tie_rate,
             estimate: &analysis.estimate,
             quantization: judgement.quantization,
             max_quantization_error: self.o.collect.max_quantization_error,
@@ -511,20 +509,12 @@ impl<'c, C: Clock> Run<'c, C> {
 }
 
 /// The statistics of one comparison's paired samples: the paired estimate and its
-/// confidences, ties, drift and autocorrelation, and the block length they chose. Pure,
-/// deterministic for a seed.
+/// confidences, and the diagnostics of the series (drift, autocorrelation, ties) with the
+/// block length they chose. Pure, deterministic for a seed.
 struct PairAnalysis {
     estimate: Estimate,
     confidences: Option<stats::Confidences>,
-    tie_rate: f64,
-    drift_a: DriftReport,
-    drift_b: DriftReport,
-    drift_ratio: DriftReport,
-    autocorrelation_a: f64,
-    autocorrelation_b: f64,
-    autocorrelation: f64,
-    autocorrelation_ratio: f64,
-    block_length: usize,
+    diagnostics: Diagnostics,
 }
 
 impl PairAnalysis {
@@ -556,23 +546,25 @@ impl PairAnalysis {
         Ok(PairAnalysis {
             estimate: dist.estimate(),
             confidences,
-            tie_rate: dist.tie_split().tie_rate,
-            drift_a: detect_drift(a)?,
-            drift_b: detect_drift(b)?,
-            drift_ratio: if ratios_finite {
-                detect_drift(&ratios)?
-            } else {
-                DriftReport::not_run()
+            diagnostics: Diagnostics {
+                drift_a: detect_drift(a)?,
+                drift_b: detect_drift(b)?,
+                drift_ratio: if ratios_finite {
+                    detect_drift(&ratios)?
+                } else {
+                    DriftReport::not_run()
+                },
+                autocorrelation_a,
+                autocorrelation_b,
+                autocorrelation,
+                autocorrelation_ratio: if ratios_finite {
+                    lag1_autocorrelation(&ratios)?
+                } else {
+                    0.0
+                },
+                block_length,
+                tie_rate: dist.tie_split().tie_rate,
             },
-            autocorrelation_a,
-            autocorrelation_b,
-            autocorrelation,
-            autocorrelation_ratio: if ratios_finite {
-                lag1_autocorrelation(&ratios)?
-            } else {
-                0.0
-            },
-            block_length,
         })
     }
 }

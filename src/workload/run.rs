@@ -41,7 +41,8 @@ pub struct Memory {
     pub allocations: Option<u64>,
 }
 
-/// What [`Report::workload`] holds for a structure comparison (as JSON).
+/// What the report's [`context.workload`](crate::report::Context::workload) holds for a
+/// structure comparison (as JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Record {
@@ -73,7 +74,7 @@ impl Record {
     /// The record of a report from [`compare`], or `None` for another report (or a record
     /// that does not parse).
     pub fn of(report: &Report) -> Option<Record> {
-        serde_json::from_value(report.workload.clone()?).ok()
+        serde_json::from_value(report.context.workload.clone()?).ok()
     }
 }
 
@@ -90,7 +91,7 @@ impl Record {
 ///    operations: the i-th batch of A and the i-th batch of B run the same n operations of
 ///    the same stream, which is what the paired bootstrap compares.
 /// 4. [`compare`](crate::compare()) measures, with that batch size. The report's
-///    [`workload`](Report::workload) holds the [`Record`].
+///    [`context.workload`](crate::report::Context::workload) holds the [`Record`].
 ///
 /// Errors: those of [`Spec::validate`]; [`Error::InvalidOption`] when a structure's key type
 /// does not match the spec's ([`Key::from_key`] returns `None`); those of
@@ -270,10 +271,10 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
         }
 
         let mut report = crate::compare::compare_with_clock(cand_a, cand_b, &opts, clock)?;
-        report.options = options.clone();
+        report.run.options = options.clone();
         if let Some((ca, cb)) = calibrations {
-            report.calibration_a = Some(ca);
-            report.calibration_b = Some(cb);
+            report.timing.calibration_a = Some(ca);
+            report.timing.calibration_b = Some(cb);
         }
         let ops_run = side_a.borrow().ops_run.max(side_b.borrow().ops_run);
         let passes = ops_run.div_ceil(churn.len().max(1) as u64);
@@ -296,7 +297,7 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
                 if a_first { "A" } else { "B" }
             ),
         };
-        report.workload =
+        report.context.workload =
             Some(serde_json::to_value(&record).map_err(|e| Error::Json(e.to_string()))?);
         Ok(report)
     }
