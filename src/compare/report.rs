@@ -651,8 +651,7 @@ impl fmt::Display for Report {
             .context
             .workload
             .as_ref()
-            .and_then(|w| w.get("summary"))
-            .and_then(|v| v.as_str())
+            .map(|w| w.summary.as_str())
             .filter(|l| !l.is_empty())
         {
             writeln!(f, "{line}")?;

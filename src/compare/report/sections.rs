@@ -16,6 +16,7 @@ use crate::measure::clock::Instrument;
 use crate::measure::counters::CounterSummary;
 use crate::measure::env::Environment;
 use crate::stats::DriftReport;
+use crate::workload::Record;
 
 /// How the measured series behaved and how they were resampled: the drift tests, the lag-1
 /// autocorrelations, the block length they chose and the share of tied bootstrap replicates.
@@ -124,11 +125,9 @@ pub struct Context {
     #[serde(default)]
     pub process: Option<ProcessInfo>,
     /// The workload a structure comparison ran (see [`workload`](crate::workload)): the
-    /// spec, the stream's length and seed, the fill order and each structure's memory, as
-    /// the JSON of a [`workload::Record`](crate::workload::Record) (read it back with
-    /// `serde_json::from_value`). JSON rather than the type itself because a report is plain
-    /// data that imports nothing above it, and `workload` sits above `compare`. `None` for
-    /// other comparisons.
+    /// spec, the stream's length and seed, the fill order and each structure's memory.
+    /// `None` for other comparisons. The record is plain data that imports nothing which
+    /// measures (`workload/record.rs`), so the report still imports nothing that runs code.
     #[serde(default)]
-    pub workload: Option<serde_json::Value>,
+    pub workload: Option<Record>,
 }
