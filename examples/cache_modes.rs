@@ -153,7 +153,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let e = &r.estimate;
             rows.push(format!(
                 "| {mib} MiB | {cache} | {} | {} | {} | {:+.1}% [{:+.1}%, {:+.1}%] | {:.2}% | {} | {:.1} s | {} |",
-                r.inner_loops,
+                r.timing.inner_loops,
                 cost(&r.samples_a),
                 cost(&r.samples_b),
                 100.0 * e.delta,
@@ -161,16 +161,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 100.0 * e.high,
                 100.0 * r.noise_floor,
                 verdict(&r),
-                r.elapsed.as_secs_f64(),
+                r.run.elapsed.as_secs_f64(),
                 warnings(&r),
             ));
             medians.push((mib, cache, r.ns_per_op_a, r.ns_per_op_b));
-            if let Some(info) = r.cache_info {
+            if let Some(info) = r.run.cache_info {
                 eprintln!("  {info}; {} evictions", info.evictions);
             }
             eprintln!(
                 "  load average at the end {:?}",
-                r.environment.load_average_end
+                r.run.environment.load_average_end
             );
         }
     }

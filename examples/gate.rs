@@ -28,7 +28,7 @@ fn main() {
         Expectation::NotSlower { budget: 0.05 },
         &opts,
     ) {
-        Ok(report) => println!("PASSED: {}", report.gate.unwrap().explanation),
+        Ok(report) => println!("PASSED: {}", report.context.gate.unwrap().explanation),
         Err(f) => println!("{f}"),
     }
 
@@ -40,7 +40,7 @@ fn main() {
         Expectation::NotSlower { budget: 0.05 },
         &opts.clone().name("checksum_regression"),
     ) {
-        Ok(report) => println!("PASSED: {}", report.gate.unwrap().explanation),
+        Ok(report) => println!("PASSED: {}", report.context.gate.unwrap().explanation),
         Err(f) => println!("{f}"),
     }
 }

@@ -353,9 +353,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 100.0 * r.estimate.delta,
                 100.0 * r.estimate.low,
                 100.0 * r.estimate.high,
-                100.0 * r.quantization,
+                100.0 * r.timing.quantization,
                 100.0 * r.noise_floor,
-                r.inner_loops,
+                r.timing.inner_loops,
                 codes.join(", ")
             );
         }

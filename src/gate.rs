@@ -166,11 +166,15 @@ impl fmt::Display for GateFailure {
                 explanation,
                 report,
             } => {
-                let name = report.gate.as_ref().map_or("gate", |g| g.name.as_str());
+                let name = report
+                    .context
+                    .gate
+                    .as_ref()
+                    .map_or("gate", |g| g.name.as_str());
                 writeln!(f, "performance gate {name:?} FAILED")?;
                 writeln!(f, "expected: {expectation}")?;
                 writeln!(f, "why: {explanation}")?;
-                if let Some(p) = report.gate.as_ref().and_then(|g| g.pooled.as_ref()) {
+                if let Some(p) = report.context.gate.as_ref().and_then(|g| g.pooled.as_ref()) {
                     writeln!(f, "pooled across processes:")?;
                     write!(f, "{p}")?;
                     writeln!(f)?;
@@ -196,7 +200,12 @@ impl fmt::Display for GateFailure {
                         writeln!(f, "  - {w}")?;
                     }
                 }
-                if let Some(p) = report.gate.as_ref().and_then(|g| g.json_path.as_ref()) {
+                if let Some(p) = report
+                    .context
+                    .gate
+                    .as_ref()
+                    .and_then(|g| g.json_path.as_ref())
+                {
                     writeln!(f, "report JSON: {p}")?;
                 }
                 writeln!(f)?;
@@ -393,7 +402,7 @@ fn check_at<'a>(
     if options.write_json.unwrap_or(true) {
         let path = report_dir().join(format!("{}.json", file_stem(&name)));
         info.json_path = Some(path.display().to_string());
-        report.gate = Some(info.clone());
+        report.context.gate = Some(info.clone());
         // A report that cannot be written is worth a notice, not a failed gate.
         if let Err(e) = write_json(&path, &report) {
             eprintln!(
@@ -403,7 +412,7 @@ fn check_at<'a>(
             info.json_path = None;
         }
     }
-    report.gate = Some(info);
+    report.context.gate = Some(info);
     if passed {
         return Ok(report);
     }
@@ -467,7 +476,7 @@ pub fn assert_gate<'a>(
 ) -> Option<Report> {
     match run(candidate, baseline, expectation, options) {
         Ok(Some(report)) => {
-            if let Some(g) = &report.gate {
+            if let Some(g) = &report.context.gate {
                 eprintln!("rtcompare gate {:?} passed: {}", g.name, g.explanation);
             }
             Some(report)

@@ -541,7 +541,7 @@ fn budget_spent(p: &Precision, taken: usize, elapsed: Duration) -> Option<StopRe
 }
 
 /// The state of a session after a round.
-struct Analysis {
+struct PrecisionAnalysis {
     estimate: Option<BatchMeans>,
     required: Option<RequiredSize>,
     discarded: usize,
@@ -551,7 +551,7 @@ struct Analysis {
 
 /// Warm-up, q, interval and requirement of the readings so far: recomputed from scratch every
 /// round, so nothing stale survives from an earlier, smaller sample.
-fn analyse(readings: &[f64], p: &Precision) -> Result<Analysis> {
+fn analyse(readings: &[f64], p: &Precision) -> Result<PrecisionAnalysis> {
     let (discarded, later_shift) = if p.remove_warm_up && !readings.is_empty() {
         let w = warm_up(readings, &ChangePointOptions::default())?;
         (w.end, w.later_shift)
@@ -581,7 +581,7 @@ fn analyse(readings: &[f64], p: &Precision) -> Result<Analysis> {
                 .half_width_for(b.mean)
                 .is_some_and(|e| b.half_width <= e)
     });
-    Ok(Analysis {
+    Ok(PrecisionAnalysis {
         estimate,
         required,
         discarded,

@@ -159,7 +159,7 @@ fn a_comparison_reports_allocations_per_operation() {
     let a = candidate("allocates", &clock, 150, true);
     let b = candidate("does not", &clock, 100, false);
     let r = compare_with_clock(a, b, &options(), &clock).unwrap();
-    let s = r.allocations.expect("Counting is installed");
+    let s = r.resources.allocations.expect("Counting is installed");
     assert_eq!(s.inner_loops, 100);
     assert_eq!(s.a.allocations_per_op, 1.0, "{s}");
     assert_eq!(s.a.bytes_per_op, 800.0, "{s}");
@@ -172,7 +172,7 @@ fn a_comparison_reports_allocations_per_operation() {
     assert_eq!(s.a.batches, r.samples_a.len());
     assert_eq!(s.b.batches, r.samples_b.len());
 
-    let h = r.live_heap.expect("Counting is installed");
+    let h = r.resources.live_heap.expect("Counting is installed");
     assert!(
         h.start_bytes <= h.peak_bytes && h.end_bytes <= h.peak_bytes,
         "{h}"
@@ -197,7 +197,39 @@ fn a_comparison_reports_allocations_per_operation() {
     assert!(object.remove("allocations").is_some());
     assert!(object.remove("live_heap").is_some());
     let old = Report::from_json(&value.to_string()).unwrap();
-    assert_eq!((old.allocations, old.live_heap), (None, None));
+    assert_eq!(
+        (old.resources.allocations, old.resources.live_heap),
+        (None, None)
+    );
+}
+
+fn a_width_target_counts_the_allocations_of_every_round() {
+    // A's batches vary by a few simulated nanoseconds, so the interval has a width and an
+    // unreachable target makes the comparison measure more rounds until its budget of 150
+    // pairs is spent. The allocation counts must cover those rounds too, not only the first
+    // 101 pairs.
+    let clock = SimulatedClock::new(1);
+    let batches = std::cell::Cell::new(0u64);
+    let c = clock.clone();
+    let a = Candidate::new("allocates, jittery", move |n| {
+        for _ in 0..n {
+            let v: Vec<u64> = Vec::with_capacity(100);
+            black_box(&v);
+        }
+        batches.set(batches.get() + 1);
+        c.advance(150 * n + batches.get() * 7_919 % 13);
+    });
+    let b = candidate("does not", &clock, 100, false);
+    let target = rtcompare::stats::WidthTarget::new(1e-9).max_pairs(150);
+    let opts = options().skip_validation(true).width_target(target);
+    let r = compare_with_clock(a, b, &opts, &clock).unwrap();
+    assert_eq!(r.run.width_target_met, Some(false), "{r}");
+    let pairs = r.samples_a.len();
+    assert!(pairs > 101, "more rounds were measured: {pairs}");
+    let s = r.resources.allocations.expect("Counting is installed");
+    assert_eq!((s.a.batches, s.b.batches), (pairs, pairs), "{s}");
+    assert_eq!(s.a.allocations_per_op, 1.0, "{s}");
+    assert_eq!(s.a.mean_allocations_per_op, 1.0, "{s}");
 }
 
 fn a_large_fixture_built_beforehand_warns_by_the_live_heap() {
@@ -209,7 +241,7 @@ fn a_large_fixture_built_beforehand_warns_by_the_live_heap() {
     let b = candidate("b", &clock, 200, false);
     let r = compare_with_clock(a, b, &options().skip_validation(true), &clock).unwrap();
     drop(fixture);
-    let h = r.live_heap.unwrap();
+    let h = r.resources.live_heap.unwrap();
     assert!(h.start_bytes >= 32 << 20, "{h}");
     let large: Vec<&Warning> = r
         .warnings
@@ -238,8 +270,8 @@ fn a_cold_runs_eviction_buffer_is_not_the_working_set() {
         .repeats(11)
         .skip_warmup(true);
     let r = compare_with_clock(a, b, &opts, &clock).unwrap();
-    let info = r.cache_info.expect("a cold run");
-    let h = r.live_heap.unwrap();
+    let info = r.run.cache_info.expect("a cold run");
+    let h = r.resources.live_heap.unwrap();
     // The buffer is on the live heap for the whole comparison …
     assert!(h.start_bytes >= info.buffer_bytes, "{h} {info}");
     // … but it is rtcompare's, so it is not taken for the candidates' working set.
@@ -247,7 +279,7 @@ fn a_cold_runs_eviction_buffer_is_not_the_working_set() {
 }
 
 fn main() {
-    let checks: [(&str, fn()); 7] = [
+    let checks: [(&str, fn()); 8] = [
         (
             "installed_and_snapshots_are_some",
             installed_and_snapshots_are_some,
@@ -267,6 +299,10 @@ fn main() {
         (
             "a_comparison_reports_allocations_per_operation",
             a_comparison_reports_allocations_per_operation,
+        ),
+        (
+            "a_width_target_counts_the_allocations_of_every_round",
+            a_width_target_counts_the_allocations_of_every_round,
         ),
         (
             "a_large_fixture_built_beforehand_warns_by_the_live_heap",

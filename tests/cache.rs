@@ -45,14 +45,17 @@ fn a_cold_comparison_runs_one_operation_per_batch_and_says_so() {
     let opts = quick().cache(Cache::Cold);
     let r = compare(summing("4 KiB", 512), summing("8 KiB", 1024), &opts).unwrap();
     assert_eq!(r.cache, Cache::Cold);
-    assert_eq!(r.inner_loops, 1, "cold batches hold one operation");
-    assert!(r.calibration_a.is_none() && r.calibration_b.is_none());
-    let info = r.cache_info.expect("a cold report describes its eviction");
+    assert_eq!(r.timing.inner_loops, 1, "cold batches hold one operation");
+    assert!(r.timing.calibration_a.is_none() && r.timing.calibration_b.is_none());
+    let info = r
+        .run
+        .cache_info
+        .expect("a cold report describes its eviction");
     assert!(info.buffer_bytes >= 2 * info.llc_bytes.unwrap_or(0));
     assert!(info.buffer_bytes >= 1 << 20);
     // Every batch evicts: 2 A/A runs × 11 repeats × 4, 11 measured pairs, plus the warm-ups.
     assert!(info.evictions >= 2 * 11 * 4 + 2 * 11 + 4, "{info:?}");
-    assert_eq!(r.environment.last_level_cache_bytes, info.llc_bytes);
+    assert_eq!(r.run.environment.last_level_cache_bytes, info.llc_bytes);
     let text = r.to_string();
     assert!(
         text.contains("Cache: cold (caches evicted before every batch"),
@@ -73,7 +76,7 @@ fn a_fixed_batch_size_is_kept_cold() {
         .inner_loops(3)
         .skip_validation(true);
     let r = compare(summing("a", 64), summing("b", 64), &opts).unwrap();
-    assert_eq!((r.cache, r.inner_loops), (Cache::Cold, 3));
+    assert_eq!((r.cache, r.timing.inner_loops), (Cache::Cold, 3));
 }
 
 #[test]
@@ -86,7 +89,7 @@ fn warm_is_the_default_and_is_printed() {
         &quick().skip_validation(true),
     )
     .unwrap();
-    assert_eq!((r.cache, r.cache_info), (Cache::Warm, None));
+    assert_eq!((r.cache, r.run.cache_info), (Cache::Warm, None));
     assert!(r.to_string().contains("Cache: warm"), "{r}");
 }
 
@@ -115,9 +118,9 @@ fn reports_written_before_the_cache_mode_read_as_warm() {
         .unwrap();
     let old = Report::from_json(&v.to_string()).unwrap();
     assert_eq!(old.cache, Cache::Warm);
-    assert_eq!(old.cache_info, None);
-    assert_eq!(old.options.collect.cache, Cache::Warm);
-    assert_eq!(old.environment.last_level_cache_bytes, None);
+    assert_eq!(old.run.cache_info, None);
+    assert_eq!(old.run.options.collect.cache, Cache::Warm);
+    assert_eq!(old.run.environment.last_level_cache_bytes, None);
 }
 
 /// A simulated candidate costing exactly `ns` per operation.
@@ -144,7 +147,7 @@ fn one_operation_below_the_clock_step_cannot_tell() {
         &clock,
     )
     .unwrap();
-    assert_eq!(r.inner_loops, 1);
+    assert_eq!(r.timing.inner_loops, 1);
     assert!(
         matches!(
             r.verdict,
@@ -160,7 +163,7 @@ fn one_operation_below_the_clock_step_cannot_tell() {
         &clock,
     )
     .unwrap();
-    assert!(warm.inner_loops > 1 && warm.resolved, "{warm}");
+    assert!(warm.timing.inner_loops > 1 && warm.resolved, "{warm}");
 }
 
 #[test]
@@ -183,7 +186,7 @@ fn a_cold_comparison_runs_fewer_validation_runs_by_default() {
     let va = r.validation_a.as_ref().unwrap();
     assert_eq!(va.runs, DEFAULT_COLD_VALIDATION_RUNS);
     assert_eq!(
-        r.cache_info.unwrap().evictions,
+        r.run.cache_info.unwrap().evictions,
         (DEFAULT_COLD_VALIDATION_RUNS * 11 * 4 + 2 * 11) as u64
     );
     // An explicit count is honoured.

@@ -107,7 +107,7 @@ fn the_interval_is_recomputed_bit_for_bit_from_the_report() {
         &EstimateOptions::default()
             .level(r.estimate.level)
             .resamples(r.estimate.resamples)
-            .block_length(r.block_length)
+            .block_length(r.diagnostics.block_length)
             .seed(r.seed)
             .paired(true),
     )
@@ -218,8 +218,8 @@ fn simulated_two_x_resolves_and_identical_does_not() {
     let r = compare_with_clock(a, b, &opts, &clock).unwrap();
     assert_eq!(r.verdict, Verdict::AFaster);
     assert!((r.estimate.delta - 0.5).abs() < 0.01);
-    assert_eq!(r.instrument.clock, "simulated");
-    assert!((r.quantization - 20.0 / (100.0 * 100.0)).abs() < 1e-3);
+    assert_eq!(r.timing.instrument.clock, "simulated");
+    assert!((r.timing.quantization - 20.0 / (100.0 * 100.0)).abs() < 1e-3);
 
     let a = sim("a", &clock, |_| 100.0, 0.01, 0.0, 3);
     let b = sim("b", &clock, |_| 100.0, 0.01, 0.0, 4);
@@ -285,10 +285,10 @@ fn simulated_warnings_fire_on_their_conditions() {
     // 10 % that would make it the machine's problem.
     assert!(r.has_warning("drift_ratio"), "{r}");
     assert!(
-        r.drift_b.relative_shift > 0.0 && r.drift_b.p_value < 0.01,
+        r.diagnostics.drift_b.relative_shift > 0.0 && r.diagnostics.drift_b.p_value < 0.01,
         "{r}"
     );
-    assert!(r.drift_b.relative_shift < rtcompare::compare::report::MACHINE_DRIFT_SHIFT);
+    assert!(r.diagnostics.drift_b.relative_shift < rtcompare::compare::report::MACHINE_DRIFT_SHIFT);
     assert!(
         !r.has_warning("drift_a") && !r.has_warning("drift_b"),
         "{r}"
@@ -304,8 +304,8 @@ fn simulated_warnings_fire_on_their_conditions() {
         &clock,
     )
     .unwrap();
-    assert!(r.autocorrelation > 0.4, "{r}");
-    assert_eq!(r.block_length, 5);
+    assert!(r.diagnostics.autocorrelation > 0.4, "{r}");
+    assert_eq!(r.diagnostics.block_length, 5);
     assert!(r.has_warning("high_autocorrelation"), "{r}");
 
     // A difference of a fraction of a clock step: coarse clock, tiny batches.
@@ -323,7 +323,7 @@ fn simulated_warnings_fire_on_their_conditions() {
     // Every batch reads the same whole number of ticks: every replicate ties at zero, the
     // interval collapses to [0, 0], and the tie warning says a finer clock could move it.
     assert_eq!(
-        (r.estimate.low, r.estimate.high, r.tie_rate),
+        (r.estimate.low, r.estimate.high, r.diagnostics.tie_rate),
         (0.0, 0.0, 1.0),
         "{r}"
     );
@@ -384,8 +384,8 @@ fn pinning_is_recorded_and_undone() {
         &quick().skip_validation(true).pin_to_cpu(cpu),
     )
     .unwrap();
-    assert_eq!(r.pinned_cpu, Some(cpu));
-    assert_eq!(r.environment.affinity, Some(vec![cpu]));
+    assert_eq!(r.run.pinned_cpu, Some(cpu));
+    assert_eq!(r.run.environment.affinity, Some(vec![cpu]));
     assert_eq!(rtcompare::measure::pin::current_affinity().unwrap(), before);
     let e = compare(
         Candidate::new("a", work(50)),
@@ -410,7 +410,11 @@ fn counters_are_reported_or_said_to_be_unavailable() {
         &quick().skip_validation(true).counters(true),
     )
     .unwrap();
-    let c = r.counters.as_ref().expect("requested, so present");
+    let c = r
+        .resources
+        .counters
+        .as_ref()
+        .expect("requested, so present");
     if c.is_available() {
         // Twice the work: at least half again as many instructions per operation.
         let (ia, ib) = (c.a.instructions_per_op, c.b.instructions_per_op);
@@ -431,7 +435,33 @@ fn counters_are_reported_or_said_to_be_unavailable() {
         &quick().skip_validation(true),
     )
     .unwrap();
-    assert!(r.counters.is_none());
+    assert!(r.resources.counters.is_none());
+}
+
+#[test]
+fn counters_cover_every_round_a_width_target_adds() {
+    // An unreachable target with a budget of 150 pairs: the comparison measures more rounds
+    // after its first 101 pairs (unless the interval has no width at all), and the counters
+    // must count the batches of every round, as the timings do.
+    use rtcompare::stats::WidthTarget;
+    let r = compare(
+        Candidate::new("a", work(50)),
+        Candidate::new("b", work(100)),
+        &quick()
+            .skip_validation(true)
+            .counters(true)
+            .width_target(WidthTarget::new(1e-9).max_pairs(150)),
+    )
+    .unwrap();
+    let c = r
+        .resources
+        .counters
+        .as_ref()
+        .expect("requested, so present");
+    if c.is_available() {
+        let pairs = r.samples_a.len() as u64;
+        assert_eq!((c.a.batches, c.b.batches), (pairs, pairs), "{c}");
+    }
 }
 
 #[test]
@@ -446,7 +476,7 @@ fn a_width_target_collects_until_the_interval_is_narrow_enough() {
         .skip_validation(true)
         .width_target(target);
     let r = compare_with_clock(a, b, &opts, &clock).unwrap();
-    assert_eq!(r.width_target_met, Some(true), "{r}");
+    assert_eq!(r.run.width_target_met, Some(true), "{r}");
     assert!(r.samples_a.len() > 101, "{}", r.samples_a.len());
     assert_eq!(r.samples_a.len(), r.samples_b.len());
     assert!(r.estimate.half_width() <= 0.004);
@@ -463,7 +493,7 @@ fn a_width_target_collects_until_the_interval_is_narrow_enough() {
         .skip_validation(true)
         .width_target(tight);
     let r = compare_with_clock(a, b, &opts, &clock).unwrap();
-    assert_eq!(r.width_target_met, Some(false), "{r}");
+    assert_eq!(r.run.width_target_met, Some(false), "{r}");
     // Without a target: exactly the repeats, no record.
     let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 5);
     let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 6);
@@ -474,7 +504,7 @@ fn a_width_target_collects_until_the_interval_is_narrow_enough() {
         &clock,
     )
     .unwrap();
-    assert_eq!((r.samples_a.len(), r.width_target_met), (101, None));
+    assert_eq!((r.samples_a.len(), r.run.width_target_met), (101, None));
     // A nonsensical target is a typed error.
     let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 5);
     let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 6);
@@ -501,10 +531,10 @@ fn a_batch_timed_at_zero_records_the_ratio_drift_as_not_run() {
     let r =
         compare_with_clock(a, b, &quick().inner_loops(1).skip_validation(true), &clock).unwrap();
     assert!(r.samples_a.contains(&0.0), "{r}");
-    assert_eq!(r.drift_ratio.n, 0, "{r}");
-    assert_eq!(r.autocorrelation_ratio, 0.0);
+    assert_eq!(r.diagnostics.drift_ratio.n, 0, "{r}");
+    assert_eq!(r.diagnostics.autocorrelation_ratio, 0.0);
     assert!(!r.has_warning("drift_ratio"), "{r}");
-    assert!(r.drift_a.n > 0 && r.drift_b.n > 0);
+    assert!(r.diagnostics.drift_a.n > 0 && r.diagnostics.drift_b.n > 0);
 }
 
 #[test]
@@ -522,7 +552,10 @@ fn without_the_counting_allocator_there_are_no_allocation_figures() {
         &clock,
     )
     .unwrap();
-    assert_eq!((r.allocations, r.live_heap), (None, None));
+    assert_eq!(
+        (r.resources.allocations, r.resources.live_heap),
+        (None, None)
+    );
     let text = r.to_string();
     assert!(
         !text.contains("Allocations") && !text.contains("Live heap"),

@@ -38,7 +38,7 @@ fn an_a_a_gate_passes_twenty_times_in_a_row() {
             &opts("aa"),
         );
         match r {
-            Ok(report) => assert!(report.gate.unwrap().passed),
+            Ok(report) => assert!(report.context.gate.unwrap().passed),
             Err(f) => panic!("A/A gate failed on repetition {i}:\n{f}"),
         }
     }
@@ -152,12 +152,12 @@ fn the_report_is_written_as_json_named_after_the_gate() {
         &opts("json_artifact").write_json(true),
     )
     .unwrap();
-    let info = report.gate.as_ref().unwrap();
+    let info = report.context.gate.as_ref().unwrap();
     let path = info.json_path.as_ref().expect("written");
     assert!(path.ends_with("rtcompare/json_artifact.json"), "{path}");
     let back = rtcompare::Report::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
-    assert_eq!(back.gate.as_ref().unwrap().name, "json_artifact");
-    assert_eq!(back.gate.unwrap().effort, Effort::Quick);
+    assert_eq!(back.context.gate.as_ref().unwrap().name, "json_artifact");
+    assert_eq!(back.context.gate.unwrap().effort, Effort::Quick);
 }
 
 #[test]
@@ -239,7 +239,7 @@ fn the_debug_build_policy_is_honoured() {
                 &unforced.clone().effort(Effort::Quick),
             )
             .unwrap();
-            assert!(!r.gate.unwrap().passed);
+            assert!(!r.context.gate.unwrap().passed);
         }
         assert_eq!(gate::skip_reason(&unforced.clone().force(true)), Ok(()));
     } else {

@@ -149,8 +149,8 @@ fn a_report_page_has_five_panels_and_the_reports_numbers() {
     for c in r.confidences.as_ref().unwrap().iter() {
         assert!(t.contains(&format!("{:.1}%", 100.0 * c.confidence)));
     }
-    assert!(t.contains(&format!("{} operations per batch", r.inner_loops)));
-    assert!(t.contains(&format!("{} ns per step", r.instrument.precision_ns)));
+    assert!(t.contains(&format!("{} operations per batch", r.timing.inner_loops)));
+    assert!(t.contains(&format!("{} ns per step", r.timing.instrument.precision_ns)));
     assert!(t.contains(&format!("{} replicates of δ", r.estimate.resamples)));
     assert!(t.contains(&format!("seed ({})", r.seed)));
     assert!(t.contains(&format!(
@@ -158,7 +158,8 @@ fn a_report_page_has_five_panels_and_the_reports_numbers() {
         r.validation_a.as_ref().unwrap().runs
     )));
     assert!(
-        t.contains(&format!("p = {:.3}", r.drift_ratio.p_value)) || r.drift_ratio.p_value < 0.001
+        t.contains(&format!("p = {:.3}", r.diagnostics.drift_ratio.p_value))
+            || r.diagnostics.drift_ratio.p_value < 0.001
     );
     assert!(t.contains(&format!("{} pairs", r.samples_a.len())));
     for w in &r.warnings {
@@ -199,7 +200,7 @@ fn validation_skipped_and_width_target_render() {
     let html = r.to_html();
     check_page(&html, 5);
     let t = text(&html);
-    assert!(r.width_target_met.is_some());
+    assert!(r.run.width_target_met.is_some());
     assert!(t.contains("Width target ±1.00%"), "{t}");
 }
 

@@ -96,8 +96,8 @@ fn the_stamp_names_what_this_process_runs_under() {
             .starts_with("THE TIMINGS MEAN NOTHING: this ran under "),
         "{r}"
     );
-    assert_eq!(r.environment.instrumented_by, Some(tool));
-    assert!(!r.gate.unwrap().passed);
+    assert_eq!(r.run.environment.instrumented_by, Some(tool));
+    assert!(!r.context.gate.unwrap().passed);
 }
 
 /// The first file named `name` in a directory of `PATH`.

@@ -92,7 +92,7 @@ fn identical_code_pooled_over_three_processes_is_not_called_different() {
     let infos: Vec<_> = run
         .reports
         .iter()
-        .map(|r| r.process.clone().unwrap())
+        .map(|r| r.context.process.clone().unwrap())
         .collect();
     assert_eq!(infos.iter().map(|i| i.index).collect::<Vec<_>>(), [0, 1, 2]);
     assert_eq!(infos[0].build_order, Some(BuildOrder::AFirst));
@@ -291,7 +291,7 @@ fn a_gate_across_processes_decides_on_the_pooled_interval() {
         &opts,
     )
     .unwrap();
-    let g = r.gate.as_ref().unwrap();
+    let g = r.context.gate.as_ref().unwrap();
     let p = g
         .pooled
         .as_ref()

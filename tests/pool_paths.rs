@@ -92,6 +92,7 @@ fn two_helpers_calling_one_pooling_function_get_their_own_answers() {
     if cfg!(target_os = "linux") {
         for r in &identical.reports {
             let info = r
+                .context
                 .process
                 .as_ref()
                 .expect("a pooled process says which it is");

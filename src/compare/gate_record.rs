@@ -119,7 +119,8 @@ impl Effort {
     }
 }
 
-/// What a gate recorded about itself, carried in [`Report::gate`](crate::Report::gate).
+/// What a gate recorded about itself, carried in the report's
+/// [`context.gate`](crate::report::Context::gate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GateInfo {
     /// The gate's name (the test's name by default).

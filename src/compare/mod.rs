@@ -44,18 +44,25 @@ mod warnings;
 use std::time::{Duration, Instant};
 
 use crate::Result;
-use crate::compare::report::{AUTOCORRELATION_THRESHOLD, REPORT_SCHEMA_VERSION, Report, Series};
-use crate::compare::validate::{DEFAULT_VALIDATION_LEVEL, ValidationOptions, run_pair};
+use crate::compare::report::{
+    AUTOCORRELATION_THRESHOLD, Context, Diagnostics, REPORT_SCHEMA_VERSION, Report, Resources,
+    RunInfo, Series, Timing, Warning,
+};
+use crate::compare::validate::{
+    DEFAULT_VALIDATION_LEVEL, HarnessValidation, ValidationOptions, run_pair,
+};
 use crate::compare::warnings::{WarningInputs, warnings};
 use crate::measure::alloc::{self, LiveHeap};
+use crate::measure::calibrate::Calibration;
 use crate::measure::candidate::Candidate;
-use crate::measure::clock::{Clock, CpuWatch, MonotonicClock, SuspendWatch};
-use crate::measure::collect::{Session, Stage};
+use crate::measure::clock::{Clock, CpuWatch, Instrument, MonotonicClock, SuspendWatch};
+use crate::measure::collect::{PairedRounds, PairedSamples, Session, Stage};
 use crate::measure::env::Environment;
+use crate::measure::pin::PinGuard;
 use crate::rng::{derive_seed, resolve_seed};
 use crate::stats::{
     self, BootstrapDistribution, DriftReport, Estimate, EstimateOptions, Verdict, WidthDecision,
-    auto_block_length, decide, detect_drift, lag1_autocorrelation,
+    WidthTarget, auto_block_length, decide, detect_drift, lag1_autocorrelation,
 };
 
 pub use options::CompareOptions;
@@ -98,91 +105,214 @@ pub fn compare_with_clock<C: Clock>(
     options: &CompareOptions,
     clock: &C,
 ) -> Result<Report> {
-    let started = Instant::now();
-    let o = options.resolved()?;
-    // Before anything runs: refuse timings an emulator would make meaningless, unless asked.
-    let instrumented = instrumented::screen(
-        crate::measure::env::detect_instrumentation().as_ref(),
-        o.allow_instrumented,
-        clock.is_simulated(),
-        "CompareOptions::allow_instrumented(true)",
-    )?;
-    let pin = o
-        .pin_cpu
-        .map(crate::measure::pin::pin_current_thread)
-        .transpose()?;
-    // A cold session's eviction buffer is allocated and faulted in here, before the live heap
-    // and the peak resident memory are first read, so that it does not count as the
-    // candidates' growth.
-    let session = Session::new(clock, &o.collect);
-    // The live heap from here on, when a counting allocator is installed: the peak restarts
-    // at the live heap now.
-    let heap_start = alloc::reset_peak();
-    let suspend = SuspendWatch::start();
-    let cpu = CpuWatch::start();
-    let mut environment = Environment::capture();
-    let instrument = clock.instrument();
+    // The protocol in its stages, each a method of `Run` below.
+    let run = Run::prepare(options, clock, &mut a, &mut b)?;
+    let validations = run.validate(&mut a, &mut b)?;
+    let measured = run.measure(&mut a, &mut b, validations.is_some())?;
+    let judgement = run.judge(&measured, validations.as_ref())?;
+    let names = (a.name().to_string(), b.name().to_string());
+    Ok(run.assemble(options, names, validations, measured, judgement))
+}
 
-    let (n, calibration) = session.batch_size(&mut a, &mut b, &o.collect)?;
-    let seed = resolve_seed(o.seed);
-    let co = &o.collect;
+/// A comparison under way: the resolved options, the measuring session and the watches that
+/// span the whole comparison, from [`prepare`](Run::prepare) to [`assemble`](Run::assemble).
+struct Run<'c, C: Clock> {
+    /// The options with their zeros resolved to defaults (the report keeps the caller's).
+    o: CompareOptions,
+    session: Session<'c, C>,
+    /// The warning of an opted-in emulator or instrumentation framework, reported first.
+    instrumented: Option<Warning>,
+    /// Holds the pin until the comparison ends; dropping it restores the affinity.
+    pin: Option<PinGuard>,
+    started: Instant,
+    /// The live heap when the comparison started, with a counting allocator installed.
+    heap_start: Option<u64>,
+    suspend: SuspendWatch,
+    cpu: CpuWatch,
+    environment: Environment,
+    instrument: Instrument,
+    /// Operations per batch, the same for both candidates and every stage.
+    n: u64,
+    calibration: Option<(Calibration, Calibration)>,
+    /// The bootstrap's seed: the options' seed, or one drawn for 0.
+    seed: u64,
+}
 
-    let validations = if o.skip_validation {
-        None
-    } else {
-        if !co.skip_warmup {
-            session.warm_up(&mut a, &mut b, n, co.warmup, co.warmup_duration)?;
+/// What the measurement stage hands on: the samples of every round and their analysis.
+struct Measured {
+    samples: PairedSamples,
+    analysis: PairAnalysis,
+    /// `None` without a width target; else whether it was met within the pair budget.
+    width_target_met: Option<bool>,
+}
+
+/// What the samples say against the A/A floor and the clock.
+struct Judgement {
+    /// The larger of the two A/A floors (fraction); 0 without validation.
+    noise_floor: f64,
+    /// Median ns per operation of A.
+    ns_per_op_a: f64,
+    /// Median ns per operation of B.
+    ns_per_op_b: f64,
+    /// One clock step as a share of the faster candidate's batch (fraction).
+    quantization: f64,
+    verdict: Verdict,
+}
+
+/// What the watches started in [`Run::prepare`] saw, read once measuring is over.
+struct Watched {
+    elapsed: Duration,
+    other_threads_cpu: Option<Duration>,
+    suspended: Duration,
+    live_heap: Option<LiveHeap>,
+}
+
+impl<'c, C: Clock> Run<'c, C> {
+    /// Resolves the options, refuses timings an emulator would make meaningless (unless asked
+    /// to measure anyway), pins the thread, opens the session, starts the watches that span
+    /// the whole comparison, sizes the batches and settles the seed.
+    fn prepare(
+        options: &CompareOptions,
+        clock: &'c C,
+        a: &mut Candidate<'_>,
+        b: &mut Candidate<'_>,
+    ) -> Result<Self> {
+        let started = Instant::now();
+        let o = options.resolved()?;
+        // Before anything runs: refuse timings an emulator would make meaningless, unless asked.
+        let instrumented = instrumented::screen(
+            crate::measure::env::detect_instrumentation().as_ref(),
+            o.allow_instrumented,
+            clock.is_simulated(),
+            "CompareOptions::allow_instrumented(true)",
+        )?;
+        let pin = o
+            .pin_cpu
+            .map(crate::measure::pin::pin_current_thread)
+            .transpose()?;
+        // A cold session's eviction buffer is allocated and faulted in here, before the live heap
+        // and the peak resident memory are first read, so that it does not count as the
+        // candidates' growth.
+        let session = Session::new(clock, &o.collect);
+        // The live heap from here on, when a counting allocator is installed: the peak restarts
+        // at the live heap now.
+        let heap_start = alloc::reset_peak();
+        let suspend = SuspendWatch::start();
+        let cpu = CpuWatch::start();
+        let environment = Environment::capture();
+        let instrument = clock.instrument();
+        let (n, calibration) = session.batch_size(a, b, &o.collect)?;
+        let seed = resolve_seed(o.seed);
+        Ok(Run {
+            o,
+            session,
+            instrumented,
+            pin,
+            started,
+            heap_start,
+            suspend,
+            cpu,
+            environment,
+            instrument,
+            n,
+            calibration,
+            seed,
+        })
+    }
+
+    /// A/A validation of both candidates after one full warm-up, within half of
+    /// `max_duration`; `None` when skipped.
+    fn validate(
+        &self,
+        a: &mut Candidate<'_>,
+        b: &mut Candidate<'_>,
+    ) -> Result<Option<(HarnessValidation, HarnessValidation)>> {
+        let (o, co) = (&self.o, &self.o.collect);
+        if o.skip_validation {
+            return Ok(None);
         }
+        if !co.skip_warmup {
+            self.session
+                .warm_up(a, b, self.n, co.warmup, co.warmup_duration)?;
+        }
+        // Validation accepts levels in (0.5, 1) only (its false-signal rate is 2·(1 − level));
+        // a comparison at a lower level still validates, at validation's default.
         let level = if o.level > 0.5 {
             o.level
         } else {
             DEFAULT_VALIDATION_LEVEL
         };
         let vopts = ValidationOptions::default()
-            .collect(co.clone().inner_loops(n))
+            .collect(co.clone().inner_loops(self.n))
             .runs(o.validation_runs)
             .resamples(o.resamples)
             .level(level)
-            .seed(seed);
-        Some(run_pair(
-            &session,
-            &mut a,
-            &mut b,
-            n,
+            .seed(self.seed);
+        run_pair(
+            &self.session,
+            a,
+            b,
+            self.n,
             &vopts,
-            seed,
+            self.seed,
             o.max_duration / 2,
-        )?)
-    };
-
-    if !co.skip_warmup {
-        // After a validation both candidates have just run alternately for hundreds of
-        // batches: warm up by count alone. Otherwise, the full duration.
-        let duration = if validations.is_some() {
-            Duration::ZERO
-        } else {
-            co.warmup_duration
-        };
-        session.warm_up(&mut a, &mut b, n, co.warmup, duration)?;
+        )
+        .map(Some)
     }
-    let mut samples = session.measure(&mut a, &mut b, n, co)?;
-    session.check(Stage::Resampling)?;
-    session.report(Stage::Resampling, 0, 1);
 
-    let mut analysis = Analysis::of(&samples.a, &samples.b, &o, seed)?;
-    let mut width_target_met = None;
-    if let Some(rule) = &o.width_target {
+    /// Warms up, measures `repeats` pairs, analyses them and, with a width target, measures
+    /// further rounds until the interval is narrow enough or the pair budget is spent.
+    fn measure(
+        &self,
+        a: &mut Candidate<'_>,
+        b: &mut Candidate<'_>,
+        validated: bool,
+    ) -> Result<Measured> {
+        let co = &self.o.collect;
+        if !co.skip_warmup {
+            // After a validation both candidates have just run alternately for hundreds of
+            // batches: warm up by count alone. Otherwise, the full duration.
+            let duration = if validated {
+                Duration::ZERO
+            } else {
+                co.warmup_duration
+            };
+            self.session.warm_up(a, b, self.n, co.warmup, duration)?;
+        }
+        let mut rounds = self.session.measure(a, b, self.n, co)?;
+        self.session.check(Stage::Resampling)?;
+        self.session.report(Stage::Resampling, 0, 1);
+        let mut analysis = self.analyse(rounds.samples())?;
+        let width_target_met = match &self.o.width_target {
+            None => None,
+            Some(rule) => Some(self.extend_to_width(a, b, rule, &mut rounds, &mut analysis)?),
+        };
+        self.session.report(Stage::Resampling, 1, 1);
+        Ok(Measured {
+            samples: rounds.into_samples(),
+            analysis,
+            width_target_met,
+        })
+    }
+
+    /// Appends rounds of pairs, each sized by `rule` from the interval so far, until the rule
+    /// says enough (`true`) or its pair budget is spent (`false`). `analysis` always describes
+    /// every round in `rounds`.
+    fn extend_to_width(
+        &self,
+        a: &mut Candidate<'_>,
+        b: &mut Candidate<'_>,
+        rule: &WidthTarget,
+        rounds: &mut PairedRounds,
+        analysis: &mut PairAnalysis,
+    ) -> Result<bool> {
+        let co = &self.o.collect;
         let mut round = 0u64;
         loop {
-            match rule.decide(analysis.estimate.half_width(), samples.a.len())? {
-                WidthDecision::Enough => {
-                    width_target_met = Some(true);
-                    break;
-                }
-                WidthDecision::BudgetExhausted => {
-                    width_target_met = Some(false);
-                    break;
-                }
+            let pairs = rounds.samples().a.len();
+            match rule.decide(analysis.estimate.half_width(), pairs)? {
+                WidthDecision::Enough => return Ok(true),
+                WidthDecision::BudgetExhausted => return Ok(false),
                 WidthDecision::CollectMore(k) => {
                     // An even count keeps ABBA balanced: every round starts with A first.
                     round += 1;
@@ -190,146 +320,205 @@ pub fn compare_with_clock<C: Clock>(
                         .clone()
                         .repeats(k + k % 2)
                         .seed(derive_seed(co.seed, round));
-                    let extra = session.measure(&mut a, &mut b, n, &more)?;
-                    samples.a.extend(extra.a);
-                    samples.b.extend(extra.b);
-                    samples.batch_ns_a.extend(extra.batch_ns_a);
-                    samples.batch_ns_b.extend(extra.batch_ns_b);
-                    samples.first.extend(extra.first);
-                    analysis = Analysis::of(&samples.a, &samples.b, &o, seed)?;
+                    rounds.append(self.session.measure(a, b, self.n, &more)?);
+                    *analysis = self.analyse(rounds.samples())?;
                 }
             }
         }
     }
-    session.report(Stage::Resampling, 1, 1);
 
-    let (validation_a, validation_b) = match validations {
-        Some((va, vb)) => (Some(va), Some(vb)),
-        None => (None, None),
-    };
-    let noise_floor = match (&validation_a, &validation_b) {
-        (Some(va), Some(vb)) => va.noise_floor.max(vb.noise_floor),
-        _ => 0.0,
-    };
-    let ns_per_op_a = stats::median(&samples.a)?;
-    let ns_per_op_b = stats::median(&samples.b)?;
-    let faster_batch_ns = n as f64 * ns_per_op_a.min(ns_per_op_b);
-    let quantization = if faster_batch_ns > 0.0 {
-        instrument.precision_ns as f64 / faster_batch_ns
-    } else {
-        f64::MAX
-    };
-    let verdict = decide(&analysis.estimate, noise_floor, quantization);
-    let elapsed = started.elapsed();
-    let other_threads_cpu = cpu.other_threads();
-    let suspended = suspend.suspended_beyond_threshold().unwrap_or_default();
-    environment.finish();
-    let live_heap = heap_start
-        .zip(alloc::snapshot())
-        .map(|(start_bytes, now)| LiveHeap {
-            start_bytes,
-            peak_bytes: now.peak_live_bytes,
-            end_bytes: now.live_bytes,
+    /// The statistics of the paired samples with this comparison's options and seed.
+    fn analyse(&self, samples: &PairedSamples) -> Result<PairAnalysis> {
+        PairAnalysis::of(&samples.a, &samples.b, &self.o, self.seed)
+    }
+
+    /// The noise floor (the larger A/A floor), the medians, the clock step as a share of the
+    /// faster batch, and the verdict on them.
+    fn judge(
+        &self,
+        measured: &Measured,
+        validations: Option<&(HarnessValidation, HarnessValidation)>,
+    ) -> Result<Judgement> {
+        let noise_floor = validations.map_or(0.0, |(va, vb)| va.noise_floor.max(vb.noise_floor));
+        let ns_per_op_a = stats::median(&measured.samples.a)?;
+        let ns_per_op_b = stats::median(&measured.samples.b)?;
+        let faster_batch_ns = self.n as f64 * ns_per_op_a.min(ns_per_op_b);
+        let quantization = if faster_batch_ns > 0.0 {
+            self.instrument.precision_ns as f64 / faster_batch_ns
+        } else {
+            f64::MAX
+        };
+        let verdict = decide(&measured.analysis.estimate, noise_floor, quantization);
+        Ok(Judgement {
+            noise_floor,
+            ns_per_op_a,
+            ns_per_op_b,
+            quantization,
+            verdict,
+        })
+    }
+
+    /// Reads the watches: wall time, the other threads' CPU time, time suspended, the end of
+    /// the environment stamp and the live heap.
+    fn stop_watches(&mut self) -> Watched {
+        let elapsed = self.started.elapsed();
+        let other_threads_cpu = self.cpu.other_threads();
+        let suspended = self
+            .suspend
+            .suspended_beyond_threshold()
+            .unwrap_or_default();
+        self.environment.finish();
+        let live_heap = self
+            .heap_start
+            .zip(alloc::snapshot())
+            .map(|(start_bytes, now)| LiveHeap {
+                start_bytes,
+                peak_bytes: now.peak_live_bytes,
+                end_bytes: now.live_bytes,
+            });
+        Watched {
+            elapsed,
+            other_threads_cpu,
+            suspended,
+            live_heap,
+        }
+    }
+
+    /// Stops the watches, derives the warnings and writes the report. `options` are the
+    /// caller's, recorded as given.
+    fn assemble(
+        mut self,
+        options: &CompareOptions,
+        (name_a, name_b): (String, String),
+        validations: Option<(HarnessValidation, HarnessValidation)>,
+        measured: Measured,
+        judgement: Judgement,
+    ) -> Report {
+        let watched = self.stop_watches();
+        let (validation_a, validation_b) = validations.unzip();
+        let Measured {
+            samples,
+            analysis,
+            width_target_met,
+        } = measured;
+        let warnings = self.warnings(
+            validation_a.as_ref(),
+            validation_b.as_ref(),
+            &analysis,
+            &judgement,
+            &watched,
+        );
+        let Judgement {
+            noise_floor,
+            ns_per_op_a,
+            ns_per_op_b,
+            quantization,
+            verdict,
+        } = judgement;
+        Report {
+            schema_version: REPORT_SCHEMA_VERSION,
+            name_a,
+            name_b,
+            ns_per_op_a,
+            ns_per_op_b,
+            ratio: analysis.estimate.ratio(),
+            estimate: analysis.estimate,
+            confidences: analysis.confidences,
+            validated: validation_a.is_some(),
+            validation_a,
+            validation_b,
+            noise_floor,
+            diagnostics: analysis.diagnostics,
+            timing: Timing {
+                inner_loops: self.n,
+                calibration_a: self.calibration.map(|c| c.0),
+                calibration_b: self.calibration.map(|c| c.1),
+                instrument: self.instrument,
+                quantization,
+                suspended: watched.suspended,
+            },
+            seed: self.seed,
+            samples_a: samples.a,
+            samples_b: samples.b,
+            batch_ns_a: samples.batch_ns_a,
+            batch_ns_b: samples.batch_ns_b,
+            resources: Resources {
+                counters: samples.counters,
+                allocations: samples.allocations,
+                live_heap: watched.live_heap,
+            },
+            cache: self.o.collect.cache,
+            run: RunInfo {
+                cache_info: self.session.cache_info(),
+                width_target_met,
+                options: options.clone(),
+                pinned_cpu: self.pin.as_ref().map(PinGuard::cpu),
+                environment: self.environment,
+                elapsed: watched.elapsed,
+                other_threads_cpu: watched.other_threads_cpu,
+            },
+            context: Context::default(),
+            resolved: matches!(verdict, Verdict::AFaster | Verdict::BFaster),
+            verdict,
+            warnings,
+        }
+    }
+
+    /// Everything that undermines the result, the instrumentation warning (the loudest)
+    /// first.
+    fn warnings(
+        &self,
+        validation_a: Option<&HarnessValidation>,
+        validation_b: Option<&HarnessValidation>,
+        analysis: &PairAnalysis,
+        judgement: &Judgement,
+        watched: &Watched,
+    ) -> Vec<Warning> {
+        let environment = &self.environment;
+        let d = &analysis.diagnostics;
+        let found = warnings(&WarningInputs {
+            validation_a,
+            validation_b,
+            drift: [
+                (Series::A, &d.drift_a),
+                (Series::B, &d.drift_b),
+                (Series::Ratio, &d.drift_ratio),
+            ],
+            autocorrelation: d.autocorrelation_ratio,
+            suspended: watched.suspended,
+            tie_rate: d.tie_rate,
+            estimate: &analysis.estimate,
+            quantization: judgement.quantization,
+            max_quantization_error: self.o.collect.max_quantization_error,
+            noise_floor: judgement.noise_floor,
+            thresholds: &self.o.thresholds,
+            memory_growth: environment.max_rss_growth(),
+            // A pool child's heap-perturbation filler is the harness's, not the candidates'.
+            live_heap_peak: watched
+                .live_heap
+                .map(|h| h.peak_bytes.saturating_sub(alloc::harness_bytes())),
+            other_cpu_share: watched.other_threads_cpu.map_or(0.0, |d| {
+                d.as_secs_f64() / watched.elapsed.as_secs_f64().max(1e-9)
+            }),
+            load_average: environment.load_average_start.map(|l| l[0]),
+            cores: environment.logical_cores,
+            debug_build: environment.debug_build,
         });
-    let warnings = warnings(&WarningInputs {
-        validation_a: validation_a.as_ref(),
-        validation_b: validation_b.as_ref(),
-        drift: [
-            (Series::A, &analysis.drift_a),
-            (Series::B, &analysis.drift_b),
-            (Series::Ratio, &analysis.drift_ratio),
-        ],
-        autocorrelation: analysis.autocorrelation_ratio,
-        suspended,
-        tie_rate: analysis.tie_rate,
-        estimate: &analysis.estimate,
-        quantization,
-        max_quantization_error: co.max_quantization_error,
-        noise_floor,
-        thresholds: &o.thresholds,
-        memory_growth: environment.max_rss_growth(),
-        // A pool child's heap-perturbation filler is the harness's, not the candidates'.
-        live_heap_peak: live_heap.map(|h| h.peak_bytes.saturating_sub(alloc::harness_bytes())),
-        other_cpu_share: other_threads_cpu
-            .map_or(0.0, |d| d.as_secs_f64() / elapsed.as_secs_f64().max(1e-9)),
-        load_average: environment.load_average_start.map(|l| l[0]),
-        cores: environment.logical_cores,
-        debug_build: environment.debug_build,
-    });
-
-    // The loudest warning first.
-    let warnings = instrumented.into_iter().chain(warnings).collect();
-
-    Ok(Report {
-        schema_version: REPORT_SCHEMA_VERSION,
-        name_a: a.name().to_string(),
-        name_b: b.name().to_string(),
-        ns_per_op_a,
-        ns_per_op_b,
-        ratio: analysis.estimate.ratio(),
-        estimate: analysis.estimate,
-        confidences: analysis.confidences,
-        validated: validation_a.is_some(),
-        validation_a,
-        validation_b,
-        noise_floor,
-        drift_a: analysis.drift_a,
-        drift_b: analysis.drift_b,
-        drift_ratio: analysis.drift_ratio,
-        autocorrelation_a: analysis.autocorrelation_a,
-        autocorrelation_b: analysis.autocorrelation_b,
-        autocorrelation: analysis.autocorrelation,
-        autocorrelation_ratio: analysis.autocorrelation_ratio,
-        block_length: analysis.block_length,
-        tie_rate: analysis.tie_rate,
-        inner_loops: n,
-        calibration_a: calibration.map(|c| c.0),
-        calibration_b: calibration.map(|c| c.1),
-        instrument,
-        quantization,
-        suspended,
-        seed,
-        samples_a: samples.a,
-        samples_b: samples.b,
-        batch_ns_a: samples.batch_ns_a,
-        batch_ns_b: samples.batch_ns_b,
-        counters: samples.counters,
-        allocations: samples.allocations,
-        live_heap,
-        cache: co.cache,
-        cache_info: session.cache_info(),
-        width_target_met,
-        options: options.clone(),
-        pinned_cpu: pin.as_ref().map(crate::measure::pin::PinGuard::cpu),
-        environment,
-        elapsed,
-        other_threads_cpu,
-        gate: None,
-        process: None,
-        workload: None,
-        resolved: matches!(verdict, Verdict::AFaster | Verdict::BFaster),
-        verdict,
-        warnings,
-    })
+        self.instrumented.iter().cloned().chain(found).collect()
+    }
 }
 
-/// The statistics of one comparison's samples: pure, deterministic for a seed.
-struct Analysis {
+/// The statistics of one comparison's paired samples: the paired estimate and its
+/// confidences, and the diagnostics of the series (drift, autocorrelation, ties) with the
+/// block length they chose. Pure, deterministic for a seed.
+struct PairAnalysis {
     estimate: Estimate,
     confidences: Option<stats::Confidences>,
-    tie_rate: f64,
-    drift_a: DriftReport,
-    drift_b: DriftReport,
-    drift_ratio: DriftReport,
-    autocorrelation_a: f64,
-    autocorrelation_b: f64,
-    autocorrelation: f64,
-    autocorrelation_ratio: f64,
-    block_length: usize,
+    diagnostics: Diagnostics,
 }
 
-impl Analysis {
-    fn of(a: &[f64], b: &[f64], o: &CompareOptions, seed: u64) -> Result<Analysis> {
+impl PairAnalysis {
+    fn of(a: &[f64], b: &[f64], o: &CompareOptions, seed: u64) -> Result<PairAnalysis> {
         let ratios: Vec<f64> = b.iter().zip(a).map(|(b, a)| b / a).collect();
         // A batch timed at 0 ns makes a ratio infinite: the ratio's diagnostics are then
         // recorded as not run instead of failing the comparison.
@@ -354,26 +543,28 @@ impl Analysis {
         } else {
             Some(dist.confidences(&o.thresholds)?)
         };
-        Ok(Analysis {
+        Ok(PairAnalysis {
             estimate: dist.estimate(),
             confidences,
-            tie_rate: dist.tie_split().tie_rate,
-            drift_a: detect_drift(a)?,
-            drift_b: detect_drift(b)?,
-            drift_ratio: if ratios_finite {
-                detect_drift(&ratios)?
-            } else {
-                DriftReport::not_run()
+            diagnostics: Diagnostics {
+                drift_a: detect_drift(a)?,
+                drift_b: detect_drift(b)?,
+                drift_ratio: if ratios_finite {
+                    detect_drift(&ratios)?
+                } else {
+                    DriftReport::not_run()
+                },
+                autocorrelation_a,
+                autocorrelation_b,
+                autocorrelation,
+                autocorrelation_ratio: if ratios_finite {
+                    lag1_autocorrelation(&ratios)?
+                } else {
+                    0.0
+                },
+                block_length,
+                tie_rate: dist.tie_split().tie_rate,
             },
-            autocorrelation_a,
-            autocorrelation_b,
-            autocorrelation,
-            autocorrelation_ratio: if ratios_finite {
-                lag1_autocorrelation(&ratios)?
-            } else {
-                0.0
-            },
-            block_length,
         })
     }
 }

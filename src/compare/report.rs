@@ -8,18 +8,18 @@
 //! summary.
 
 use std::fmt;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::options::CompareOptions;
 use crate::compare::validate::HarnessValidation;
 use crate::display::{Level, Ns, Pct, Sig};
-use crate::measure::cache::{Cache, CacheInfo};
-use crate::measure::calibrate::Calibration;
-use crate::measure::clock::Instrument;
-use crate::measure::env::{Environment, Instrumentation};
-use crate::stats::{Confidences, DriftReport, Estimate, Ratio};
+use crate::measure::cache::Cache;
+use crate::measure::env::Instrumentation;
+use crate::stats::{Confidences, Estimate, Ratio};
+
+mod sections;
+
+pub use sections::{Context, Diagnostics, Resources, RunInfo, Timing};
 
 // The verdict is the statistics' (pooled results carry one too); the report shows it, and its
 // one public path stays `stats::Verdict` (and `rtcompare::Verdict`).
@@ -242,9 +242,10 @@ pub enum Warning {
     /// say little about a release build.
     DebugBuild,
     /// The comparison ran under an emulator or instrumentation framework, because
-    /// [`CompareOptions::allow_instrumented`] asked for it: the timings measure the
-    /// translation of every instruction, not the code, and neither the difference nor the
-    /// verdict says anything about native speed. Always the first warning.
+    /// [`CompareOptions::allow_instrumented`](crate::CompareOptions::allow_instrumented)
+    /// asked for it: the timings measure the translation of every instruction, not the code,
+    /// and neither the difference nor the verdict says anything about native speed. Always
+    /// the first warning.
     Instrumented {
         /// What the process ran under.
         tool: Instrumentation,
@@ -511,9 +512,18 @@ impl fmt::Display for ProcessInfo {
 
 /// Everything a comparison found, and everything the verdict rests on.
 ///
+/// The direct fields are the answer (names, medians, the estimate, its ratio and
+/// confidences, the A/A floor, the verdict and the warnings) and what it is recomputed from
+/// (the seed, the paired samples) and which experiment it ran (the cache mode). The rest is
+/// grouped by what it is: [`diagnostics`](Self::diagnostics) of the series,
+/// [`timing`](Self::timing) of the batches, [`resources`](Self::resources) used besides time,
+/// how the comparison [ran](Self::run), and the [`context`](Self::context) it ran in. The
+/// groups are flattened in the JSON, which keeps every key at the top level.
+///
 /// Recompute the interval from the report's own samples with
-/// `estimate_difference(&r.samples_a, &r.samples_b, &EstimateOptions::default().level(r.estimate.level).resamples(r.estimate.resamples).block_length(r.block_length).seed(r.seed).paired(true))`;
-/// it gives the same numbers bit for bit.
+/// `estimate_difference(&r.samples_a, &r.samples_b, &EstimateOptions::default().level(r.estimate.level).resamples(r.estimate.resamples).block_length(r.diagnostics.block_length).seed(r.seed).paired(true))`
+/// (or [`recompute_estimate`](Self::recompute_estimate)); it gives the same numbers bit for
+/// bit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Version of this layout ([`REPORT_SCHEMA_VERSION`]).
@@ -542,40 +552,12 @@ pub struct Report {
     /// The larger of the two A/A noise floors (fraction); 0 when validation was skipped,
     /// because it is unknown.
     pub noise_floor: f64,
-    /// Drift test on A's samples.
-    pub drift_a: DriftReport,
-    /// Drift test on B's samples.
-    pub drift_b: DriftReport,
-    /// Drift test on the ratio B/A of each pair: a common slowdown leaves it flat, a head
-    /// start that wears off moves it.
-    pub drift_ratio: DriftReport,
-    /// Lag-1 autocorrelation of A's samples.
-    pub autocorrelation_a: f64,
-    /// Lag-1 autocorrelation of B's samples.
-    pub autocorrelation_b: f64,
-    /// The larger of the two, which chose the block length.
-    pub autocorrelation: f64,
-    /// Lag-1 autocorrelation of the pairs' ratios B/A, the series the verdict is computed
-    /// from; the high-autocorrelation warning reads it (0 when a ratio is not finite, and in
-    /// reports written before the field existed).
-    #[serde(default)]
-    pub autocorrelation_ratio: f64,
-    /// Resampling block length used (1: single pairs).
-    pub block_length: usize,
-    /// Share of the bootstrap replicates tied at exactly zero.
-    pub tie_rate: f64,
-    /// Operations per batch, the same for both candidates.
-    pub inner_loops: u64,
-    /// Calibration of A (`None` if the batch size was fixed by the options).
-    pub calibration_a: Option<Calibration>,
-    /// Calibration of B.
-    pub calibration_b: Option<Calibration>,
-    /// The instrument: clock precision, read cost, empty-batch floor.
-    pub instrument: Instrument,
-    /// One clock step as a share of the faster candidate's batch (fraction).
-    pub quantization: f64,
-    /// Time the machine was suspended during the comparison, when beyond 1 s; else zero.
-    pub suspended: Duration,
+    /// Drift, autocorrelation, block length and ties of the measured series.
+    #[serde(flatten)]
+    pub diagnostics: Diagnostics,
+    /// Batch size, calibration, instrument, quantization and time suspended.
+    #[serde(flatten)]
+    pub timing: Timing,
     /// The seed the bootstrap used (the options' seed, or the one drawn for 0).
     pub seed: u64,
     /// A's samples, nanoseconds per operation, in measurement order.
@@ -586,58 +568,20 @@ pub struct Report {
     pub batch_ns_a: Vec<u64>,
     /// Raw durations of B's batches, in nanoseconds.
     pub batch_ns_b: Vec<u64>,
-    /// Hardware counters per operation for both sides, when requested with
-    /// [`CompareOptions::counters`] (their status says when the machine refused), from the
-    /// first `repeats` pairs. They explain a difference; they never decide the verdict.
-    pub counters: Option<crate::measure::counters::CounterSummary>,
-    /// Allocations and bytes per operation for both sides, counted around every measured batch
-    /// (outside the timed region) from the first `repeats` pairs, when a
-    /// [`Counting`](crate::alloc::Counting) allocator is installed; `None` (null) otherwise.
-    /// They explain a difference; they never decide the verdict.
-    #[serde(default)]
-    pub allocations: Option<crate::measure::alloc::AllocSummary>,
-    /// The live heap at the start, at its peak and at the end of the comparison, when a
-    /// [`Counting`](crate::alloc::Counting) allocator is installed; `None` (null) otherwise.
-    #[serde(default)]
-    pub live_heap: Option<crate::measure::alloc::LiveHeap>,
+    /// Hardware counters, allocations and the live heap.
+    #[serde(flatten)]
+    pub resources: Resources,
     /// The experiment: [`Cache::Warm`] (batches found the caches as the previous batch left
     /// them) or [`Cache::Cold`] (caches evicted before every batch). Reports written before
     /// the option existed read as warm, which is what they measured.
     #[serde(default)]
     pub cache: Cache,
-    /// In a cold run, the last-level cache found, the eviction buffer's size and the number of
-    /// evictions (one per batch); `None` in a warm run.
-    #[serde(default)]
-    pub cache_info: Option<CacheInfo>,
-    /// Whether the interval met [`CompareOptions::width_target`] (`None` when no target was
-    /// set; `Some(false)` when the rule's pair budget ran out first).
-    pub width_target_met: Option<bool>,
-    /// The options the comparison ran with (as given; zero fields meant defaults).
-    pub options: CompareOptions,
-    /// The CPU the measuring thread was pinned to, if it was.
-    pub pinned_cpu: Option<usize>,
-    /// The environment stamp, including the peak resident memory before and after.
-    pub environment: Environment,
-    /// Wall time the whole comparison took.
-    pub elapsed: Duration,
-    /// CPU time the process's other threads used during the comparison (process CPU time
-    /// minus the measuring thread's); `None` where the system cannot tell.
-    pub other_threads_cpu: Option<Duration>,
-    /// The gate this comparison decided, when it ran as one (see [`gate`](crate::gate)).
-    pub gate: Option<crate::compare::gate_record::GateInfo>,
-    /// Which process of a pooled comparison this report came from, with the layout
-    /// perturbation it ran under (see [`pool`](crate::pool)); `None` for a comparison in one
-    /// process.
-    #[serde(default)]
-    pub process: Option<ProcessInfo>,
-    /// The workload a structure comparison ran (see [`workload`](crate::workload)): the
-    /// spec, the stream's length and seed, the fill order and each structure's memory, as
-    /// the JSON of a [`workload::Record`](crate::workload::Record) (read it back with
-    /// `serde_json::from_value`). JSON rather than the type itself because a report is plain
-    /// data that imports nothing above it, and `workload` sits above `compare`. `None` for
-    /// other comparisons.
-    #[serde(default)]
-    pub workload: Option<serde_json::Value>,
+    /// Cache figures, width target, options, pinning, environment, wall and CPU time.
+    #[serde(flatten)]
+    pub run: RunInfo,
+    /// The gate, pool process or workload the comparison was part of.
+    #[serde(flatten)]
+    pub context: Context,
     /// The short answer: `true` only when the interval excludes zero, |δ| exceeds the noise
     /// floor and |δ| exceeds [`QUANTIZATION_GATE`] clock steps.
     pub resolved: bool,
@@ -661,7 +605,7 @@ impl Report {
             &crate::stats::EstimateOptions::default()
                 .level(self.estimate.level)
                 .resamples(self.estimate.resamples)
-                .block_length(self.block_length)
+                .block_length(self.diagnostics.block_length)
                 .seed(self.seed)
                 .paired(true),
         )
@@ -708,10 +652,10 @@ impl fmt::Display for Report {
         )?;
         // A structure comparison's record says which workload was measured, in one line.
         if let Some(line) = self
+            .context
             .workload
             .as_ref()
-            .and_then(|w| w.get("summary"))
-            .and_then(|v| v.as_str())
+            .map(|w| w.summary.as_str())
             .filter(|l| !l.is_empty())
         {
             writeln!(f, "{line}")?;
@@ -750,7 +694,7 @@ impl fmt::Display for Report {
             Sig(r.low.min(r.high)),
             Sig(r.low.max(r.high))
         )?;
-        match &self.process {
+        match &self.context.process {
             None => writeln!(
                 f,
                 "This interval covers the noise within this one process; another process (another \
@@ -769,19 +713,19 @@ impl fmt::Display for Report {
         } else {
             writeln!(f, "Noise floor: unknown (A/A validation was skipped).")?;
         }
-        if self.block_length > 1 {
+        if self.diagnostics.block_length > 1 {
             writeln!(
                 f,
                 "Neighbouring measurements are correlated (autocorrelation {:+.2}), so they were \
                  resampled in blocks of {}.",
-                self.autocorrelation, self.block_length
+                self.diagnostics.autocorrelation, self.diagnostics.block_length
             )?;
         } else {
             writeln!(
                 f,
                 "Neighbouring measurements are nearly independent (autocorrelation {:+.2}), so \
                  single pairs were resampled.",
-                self.autocorrelation
+                self.diagnostics.autocorrelation
             )?;
         }
         writeln!(
@@ -789,11 +733,15 @@ impl fmt::Display for Report {
             "{} paired samples of {} operation{} per batch; one clock step is {} of the faster \
              batch.",
             self.samples_a.len(),
-            self.inner_loops,
-            if self.inner_loops == 1 { "" } else { "s" },
-            Pct(self.quantization)
+            self.timing.inner_loops,
+            if self.timing.inner_loops == 1 {
+                ""
+            } else {
+                "s"
+            },
+            Pct(self.timing.quantization)
         )?;
-        match (self.cache, &self.cache_info) {
+        match (self.cache, &self.run.cache_info) {
             (Cache::Cold, Some(info)) => writeln!(
                 f,
                 "Cache: cold (caches evicted before every batch, outside the timing: {info}; {} \
@@ -808,7 +756,7 @@ impl fmt::Display for Report {
                  them). This measures code running in a loop, not its first run."
             )?,
         }
-        match (self.width_target_met, &self.options.width_target) {
+        match (self.run.width_target_met, &self.run.options.width_target) {
             (Some(true), Some(t)) => writeln!(
                 f,
                 "The interval met its width target (±{}) after {} pairs.",
@@ -832,17 +780,17 @@ impl fmt::Display for Report {
                 writeln!(f, "  - {w} [{}]", w.code())?;
             }
         }
-        if let Some(c) = &self.counters {
+        if let Some(c) = &self.resources.counters {
             writeln!(f)?;
             writeln!(f, "{c}")?;
         }
-        if self.allocations.is_some() || self.live_heap.is_some() {
+        if self.resources.allocations.is_some() || self.resources.live_heap.is_some() {
             writeln!(f)?;
         }
-        if let Some(a) = &self.allocations {
+        if let Some(a) = &self.resources.allocations {
             writeln!(f, "{a}")?;
         }
-        if let Some(h) = &self.live_heap {
+        if let Some(h) = &self.resources.live_heap {
             writeln!(f, "{h}")?;
         }
         if let Some(cs) = &self.confidences {

@@ -39,7 +39,7 @@ use crate::measure::calibrate::{
 };
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
-use crate::measure::counters::{CounterDelta, CounterSet, CounterSummary};
+use crate::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use crate::rng::Rng;
 use crate::stats::MINIMUM_DATA_POINTS;
 use crate::{Error, Result};
@@ -472,7 +472,7 @@ pub fn collect_with_clock<C: Clock>(
     } else {
         session.warm_up(a, b, inner_loops, opts.warmup, opts.warmup_duration)?
     };
-    let mut samples = session.measure(a, b, inner_loops, &opts)?;
+    let mut samples = session.measure(a, b, inner_loops, &opts)?.into_samples();
     samples.warmup_batches = warmup_batches;
     samples.warmup_ns = warmup_ns;
     samples.calibration = calibration;
@@ -649,14 +649,15 @@ impl<'c, C: Clock> Session<'c, C> {
         }
     }
 
-    /// `opts.repeats` paired rounds in `opts.order`, reading counters if asked.
+    /// `opts.repeats` paired rounds in `opts.order`, reading counters if asked, with the
+    /// per-batch counts kept so that later rounds can be [appended](PairedRounds::append).
     pub(crate) fn measure(
         &self,
         a: &mut Candidate<'_>,
         b: &mut Candidate<'_>,
         n: u64,
         opts: &CollectOptions,
-    ) -> Result<PairedSamples> {
+    ) -> Result<PairedRounds> {
         let (repeats, order) = (opts.repeats, opts.order);
         let mut rng = (order == Order::Random).then(|| Rng::new(opts.seed));
         let counters = opts.counters.then(CounterSet::open);
@@ -719,7 +720,7 @@ impl<'c, C: Clock> Session<'c, C> {
             }
         }
         let per_op = |v: &[u64]| v.iter().map(|&ns| ns as f64 / n as f64).collect();
-        Ok(PairedSamples {
+        let samples = PairedSamples {
             a: per_op(&batch_ns_a),
             b: per_op(&batch_ns_b),
             batch_ns_a,
@@ -733,13 +734,138 @@ impl<'c, C: Clock> Session<'c, C> {
             calibration: None,
             cache: opts.cache,
             cache_info: None,
-            counters: counters.map(|c| match c {
-                Ok(set) => CounterSummary::from_batches(&deltas[0], &deltas[1], n)
-                    .with_failures(set.failures()),
-                Err(u) => CounterSummary::unavailable(u.reason),
-            }),
-            allocations: AllocSummary::from_batches(&alloc_deltas[0], &alloc_deltas[1], n),
-        })
+            counters: None,
+            allocations: None,
+        };
+        let counters = counters.map(|c| match c {
+            Ok(set) => CounterBatches {
+                deltas,
+                failures: set.failures().to_vec(),
+                refused: None,
+            },
+            Err(u) => CounterBatches {
+                deltas,
+                failures: Vec::new(),
+                refused: Some(u.reason),
+            },
+        });
+        Ok(PairedRounds::new(samples, counters, alloc_deltas))
+    }
+}
+
+/// Paired samples as the measuring loop takes them: a [`PairedSamples`] together with the
+/// per-batch counter and allocation deltas its summaries were computed from.
+///
+/// The summaries are medians, and medians of two rounds cannot be merged: a comparison that
+/// measures more rounds to narrow its interval keeps the deltas of every round here and
+/// recomputes the summaries over all of them, so that the counts describe the same batches as
+/// the timings.
+pub(crate) struct PairedRounds {
+    /// The samples of every round so far, with summaries over all of them.
+    samples: PairedSamples,
+    /// Every round's counter deltas; `None` when counters were not asked for.
+    counters: Option<CounterBatches>,
+    /// Every round's allocation deltas of A and of B; empty without a counting allocator.
+    allocations: [Vec<AllocDelta>; 2],
+}
+
+/// The per-batch counter deltas of one or more rounds, with what opening the counters said.
+struct CounterBatches {
+    /// Deltas of A's and of B's batches, in measurement order.
+    deltas: [Vec<CounterDelta>; 2],
+    /// Counters that could not be opened while others could, each listed once.
+    failures: Vec<CounterFailure>,
+    /// Why the counters could not be opened at all, while no round could open them.
+    refused: Option<String>,
+}
+
+impl CounterBatches {
+    /// The summary of every batch counted: "unavailable" with the first refusal's reason when
+    /// no round could open the counters.
+    fn summary(&self, inner_loops: u64) -> CounterSummary {
+        match &self.refused {
+            Some(reason) => CounterSummary::unavailable(reason.clone()),
+            None => CounterSummary::from_batches(&self.deltas[0], &self.deltas[1], inner_loops)
+                .with_failures(&self.failures),
+        }
+    }
+
+    /// Adds a later round's deltas and failures. A round that opened the counters clears an
+    /// earlier refusal: the summary then rests on the batches that were counted.
+    fn append(&mut self, later: CounterBatches) {
+        let [a, b] = later.deltas;
+        self.deltas[0].extend(a);
+        self.deltas[1].extend(b);
+        for f in later.failures {
+            if !self.failures.contains(&f) {
+                self.failures.push(f);
+            }
+        }
+        if later.refused.is_none() {
+            self.refused = None;
+        }
+    }
+}
+
+impl PairedRounds {
+    /// One round's samples with its per-batch deltas; the samples' summaries are computed
+    /// from the deltas.
+    fn new(
+        samples: PairedSamples,
+        counters: Option<CounterBatches>,
+        allocations: [Vec<AllocDelta>; 2],
+    ) -> Self {
+        let mut rounds = PairedRounds {
+            samples,
+            counters,
+            allocations,
+        };
+        rounds.summarise();
+        rounds
+    }
+
+    /// The samples of every round so far.
+    pub(crate) fn samples(&self) -> &PairedSamples {
+        &self.samples
+    }
+
+    /// The samples of every round, with counters and allocations summarised over all of them.
+    pub(crate) fn into_samples(self) -> PairedSamples {
+        self.samples
+    }
+
+    /// Appends a later round measured with the same batch size: its pairs after this one's,
+    /// its counter and allocation deltas after these, and the summaries recomputed over every
+    /// batch. The order, its seed, the warm-up, the calibration and the cache figures stay
+    /// this (the first) round's. Counters are joined when both rounds asked for them, as the
+    /// rounds of one comparison do.
+    pub(crate) fn append(&mut self, later: PairedRounds) {
+        debug_assert_eq!(
+            self.samples.inner_loops, later.samples.inner_loops,
+            "rounds of one comparison share the batch size"
+        );
+        let s = &mut self.samples;
+        let l = later.samples;
+        s.a.extend(l.a);
+        s.b.extend(l.b);
+        s.batch_ns_a.extend(l.batch_ns_a);
+        s.batch_ns_b.extend(l.batch_ns_b);
+        s.first.extend(l.first);
+        if let (Some(mine), Some(theirs)) = (&mut self.counters, later.counters) {
+            mine.append(theirs);
+        }
+        let [a, b] = later.allocations;
+        self.allocations[0].extend(a);
+        self.allocations[1].extend(b);
+        self.summarise();
+    }
+
+    /// Recomputes the counter and allocation summaries from every delta held.
+    fn summarise(&mut self) {
+        let n = self.samples.inner_loops;
+        self.samples.counters = self.counters.as_ref().map(|c| c.summary(n));
+        self.samples.allocations =
+            AllocSummary::from_batches(&self.allocations[0], &self.allocations[1], n);
     }
 }
 
@@ -1011,7 +1137,10 @@ mod tests {
         let ((wa, wb), _) = session
             .warm_up(&mut a, &mut b, n, 3, opts.warmup_duration)
             .unwrap();
-        let s = session.measure(&mut a, &mut b, n, &opts).unwrap();
+        let s = session
+            .measure(&mut a, &mut b, n, &opts)
+            .unwrap()
+            .into_samples();
         // Every batch, warm-up included: setup, eviction, the batch, teardown.
         let all = log.borrow();
         let batches = wa + wb + 2 * 11;
@@ -1103,5 +1232,116 @@ mod tests {
             (last.stage, last.done, last.total),
             (Stage::Measuring, 11, 11)
         );
+    }
+
+    /// One round of `pairs` pairs of 10-operation batches: A's batches count `cycles_a`
+    /// cycles and make `allocs_a` allocations, B's 100 cycles and none.
+    fn round(pairs: usize, cycles_a: u64, allocs_a: u64) -> PairedRounds {
+        let n = 10;
+        let samples = PairedSamples {
+            a: vec![100.0; pairs],
+            b: vec![110.0; pairs],
+            batch_ns_a: vec![1_000; pairs],
+            batch_ns_b: vec![1_100; pairs],
+            first: (0..pairs)
+                .map(|i| if i % 2 == 0 { Side::A } else { Side::B })
+                .collect(),
+            inner_loops: n,
+            order: Order::Abba,
+            seed: 0,
+            warmup_batches: (0, 0),
+            warmup_ns: 0,
+            calibration: None,
+            counters: None,
+            allocations: None,
+            cache: Cache::Warm,
+            cache_info: None,
+        };
+        let cycles = |c| CounterDelta {
+            cycles: Some(c),
+            enabled_ns: 1,
+            running_ns: 1,
+            ..CounterDelta::default()
+        };
+        let counters = CounterBatches {
+            deltas: [vec![cycles(cycles_a); pairs], vec![cycles(100); pairs]],
+            failures: Vec::new(),
+            refused: None,
+        };
+        let allocs = |k| AllocDelta {
+            allocations: k,
+            bytes_allocated: 8 * k,
+            ..AllocDelta::default()
+        };
+        PairedRounds::new(
+            samples,
+            Some(counters),
+            [vec![allocs(allocs_a); pairs], vec![allocs(0); pairs]],
+        )
+    }
+
+    #[test]
+    fn an_appended_round_keeps_its_counters_and_allocations() {
+        // 101 pairs, then 120 more in which A's batches count twice the cycles and ten times
+        // the allocations: the later batches outnumber the first, so every median moves to
+        // them, and the amortised figures weigh both rounds.
+        let mut rounds = round(101, 500, 10);
+        rounds.append(round(120, 1_000, 100));
+        let s = rounds.into_samples();
+        let lengths = [
+            s.a.len(),
+            s.b.len(),
+            s.batch_ns_a.len(),
+            s.batch_ns_b.len(),
+            s.first.len(),
+        ];
+        assert_eq!(lengths, [221; 5]);
+        let c = s.counters.expect("asked for in both rounds");
+        assert!(c.is_available(), "{c}");
+        assert_eq!((c.a.batches, c.b.batches), (221, 221));
+        assert_eq!(c.a.cycles_per_op, Some(100.0), "{c}");
+        assert_eq!(c.b.cycles_per_op, Some(10.0), "{c}");
+        let m = s.allocations.expect("counted in both rounds");
+        assert_eq!((m.a.batches, m.b.batches), (221, 221));
+        assert_eq!(m.a.allocations_per_op, 10.0, "{m}");
+        assert_eq!(m.a.mean_allocations_per_op, 13_010.0 / 2_210.0, "{m}");
+        assert_eq!(m.b.allocations_per_op, 0.0, "{m}");
+    }
+
+    #[test]
+    fn counters_refused_in_every_round_stay_unavailable_with_the_first_reason() {
+        let refused = |reason: &str| CounterBatches {
+            deltas: [Vec::new(), Vec::new()],
+            failures: Vec::new(),
+            refused: Some(reason.to_string()),
+        };
+        let mut c = refused("no PMU");
+        c.append(refused("still no PMU"));
+        assert_eq!(c.summary(10), CounterSummary::unavailable("no PMU"));
+        // A later round that opened them: the summary rests on its batches.
+        let failure = CounterFailure {
+            counter: crate::measure::counters::Counter::CacheMisses,
+            errno: Some(2),
+            reason: "ENOENT".to_string(),
+        };
+        let opened = || CounterBatches {
+            deltas: [
+                vec![CounterDelta {
+                    cycles: Some(70),
+                    enabled_ns: 1,
+                    running_ns: 1,
+                    ..CounterDelta::default()
+                }],
+                Vec::new(),
+            ],
+            failures: vec![failure.clone()],
+            refused: None,
+        };
+        c.append(opened());
+        c.append(opened());
+        let s = c.summary(10);
+        assert!(s.is_available(), "{s}");
+        assert_eq!((s.a.batches, s.a.cycles_per_op), (2, Some(7.0)));
+        assert_eq!(s.failures, vec![failure], "each failure listed once");
     }
 }

@@ -309,7 +309,10 @@ const BUILT_BEFORE_WARNING: u64 = 8 << 20;
 /// no process built its fixtures through [`Child::build`]: their order was the same in every
 /// process.
 fn fixed_build_order(reports: &[Report]) -> Option<u64> {
-    let infos: Vec<&ProcessInfo> = reports.iter().filter_map(|r| r.process.as_ref()).collect();
+    let infos: Vec<&ProcessInfo> = reports
+        .iter()
+        .filter_map(|r| r.context.process.as_ref())
+        .collect();
     if infos.is_empty() || infos.iter().any(|i| i.build_order.is_some()) {
         return None;
     }
@@ -329,8 +332,8 @@ fn process_estimate(r: &Report) -> ProcessEstimate {
         estimate: r.estimate,
         noise_floor: r.validated.then_some(r.noise_floor),
         aa_deltas,
-        quantization: if r.quantization.is_finite() {
-            r.quantization
+        quantization: if r.timing.quantization.is_finite() {
+            r.timing.quantization
         } else {
             0.0
         },
@@ -430,7 +433,7 @@ fn child_main(
     let end_ns = clock.now_ns();
     let result = match outcome {
         Ok(Ok(mut report)) => {
-            report.process = Some(ProcessInfo {
+            report.context.process = Some(ProcessInfo {
                 index: spec.index,
                 perturbation_seed: filler.as_ref().map_or(0, HeapPerturbation::seed),
                 filler_bytes: filler.as_ref().map_or(0, HeapPerturbation::bytes),

@@ -117,7 +117,7 @@ impl Report {
         let opts = EstimateOptions::default()
             .level(self.estimate.level)
             .resamples(self.estimate.resamples)
-            .block_length(self.block_length)
+            .block_length(self.diagnostics.block_length)
             .seed(self.seed)
             .paired(true);
         let dist = BootstrapDistribution::new(&self.samples_a, &self.samples_b, &opts)?;
@@ -205,7 +205,7 @@ impl Report {
                 .collect();
             p = p.list("confidences", &items);
         }
-        if let (Some(met), Some(t)) = (self.width_target_met, &self.options.width_target) {
+        if let (Some(met), Some(t)) = (self.run.width_target_met, &self.run.options.width_target) {
             p = p.text(&format!(
                 "Width target ±{}: {} after {} pairs.",
                 Pct(t.max_half_width),
@@ -213,7 +213,7 @@ impl Report {
                 self.samples_a.len()
             ));
         }
-        p.text(&match &self.process {
+        p.text(&match &self.context.process {
             None => "This interval covers the noise within this one process; another process \
                      (another memory layout) can land further away: pool several with \
                      rtcompare::pool before trusting the direction."
@@ -239,6 +239,7 @@ impl Report {
         };
         let ns = |v: f64| Ns(v).to_string();
         let ratio = |v: f64| Sig(v).to_string();
+        let inner_loops = self.timing.inner_loops;
         Panel::new("run-order", "Run order")
             .text(&format!(
                 "{n} pairs in the order they were measured; each sample is one batch of {} \
@@ -247,8 +248,8 @@ impl Report {
                  (Spearman's rank correlation with the pair index) gives a small p-value for a \
                  trend. The warm-up batches ran before pair 1 and were discarded; the report \
                  does not keep them, so they are not drawn.",
-                self.inner_loops,
-                if self.inner_loops == 1 { "" } else { "s" }
+                inner_loops,
+                if inner_loops == 1 { "" } else { "s" }
             ))
             .figure(
                 RunOrder {
@@ -257,18 +258,18 @@ impl Report {
                     a: self.samples_a.clone(),
                     b: self.samples_b.clone(),
                     per: "per operation".into(),
-                    drift_a: self.drift_a,
-                    drift_b: self.drift_b,
-                    drift_ratio: self.drift_ratio,
+                    drift_a: self.diagnostics.drift_a,
+                    drift_b: self.diagnostics.drift_b,
+                    drift_ratio: self.diagnostics.drift_ratio,
                 }
                 .figure(),
             )
             .list(
                 "halves",
                 &[
-                    half("A", &self.drift_a, &ns),
-                    half("B", &self.drift_b, &ns),
-                    half("Ratio B/A", &self.drift_ratio, &ratio),
+                    half("A", &self.diagnostics.drift_a, &ns),
+                    half("B", &self.diagnostics.drift_b, &ns),
+                    half("Ratio B/A", &self.diagnostics.drift_ratio, &ratio),
                 ],
             )
     }
@@ -313,10 +314,9 @@ impl Report {
              of it.",
             e.resamples,
             self.seed,
-            if self.block_length > 1 {
-                format!("blocks of {} consecutive pairs", self.block_length)
-            } else {
-                "single pairs resampled".to_string()
+            match self.diagnostics.block_length {
+                0 | 1 => "single pairs resampled".to_string(),
+                blocks => format!("blocks of {blocks} consecutive pairs"),
             }
         ));
         if let Some(n) = &note {
@@ -339,8 +339,8 @@ impl Report {
     }
 
     fn machine_panel(&self) -> Panel {
-        let i = &self.instrument;
-        let batch = self.inner_loops as f64;
+        let i = &self.timing.instrument;
+        let batch = self.timing.inner_loops as f64;
         let bars = vec![
             TimeBar::new(
                 format!("clock step ({})", i.clock),
@@ -356,8 +356,8 @@ impl Report {
             TimeBar::new("A's batch (median)", self.ns_per_op_a * batch, COLOUR_A),
             TimeBar::new("B's batch (median)", self.ns_per_op_b * batch, COLOUR_B),
         ];
-        let env = &self.environment;
-        let calibrated = match (&self.calibration_a, &self.calibration_b) {
+        let env = &self.run.environment;
+        let calibrated = match (&self.timing.calibration_a, &self.timing.calibration_b) {
             (Some(_), Some(_)) => "calibrated",
             _ => "fixed by the options",
         };
@@ -381,30 +381,33 @@ impl Report {
             ),
             (
                 "Batch size".into(),
-                format!("{} operations per batch ({calibrated})", self.inner_loops),
+                format!(
+                    "{} operations per batch ({calibrated})",
+                    self.timing.inner_loops
+                ),
             ),
             (
                 "Quantization".into(),
                 format!(
                     "one clock step is {} of the faster batch",
-                    Pct(self.quantization)
+                    Pct(self.timing.quantization)
                 ),
             ),
             (
                 "Tie rate".into(),
                 format!(
                     "{} of the bootstrap replicates exactly zero",
-                    Pct(self.tie_rate)
+                    Pct(self.diagnostics.tie_rate)
                 ),
             ),
             (
                 "Block length".into(),
                 format!(
                     "{} (lag-1 autocorrelation: A {:+.3}, B {:+.3}, ratio {:+.3})",
-                    self.block_length,
-                    self.autocorrelation_a,
-                    self.autocorrelation_b,
-                    self.autocorrelation_ratio
+                    self.diagnostics.block_length,
+                    self.diagnostics.autocorrelation_a,
+                    self.diagnostics.autocorrelation_b,
+                    self.diagnostics.autocorrelation_ratio
                 ),
             ),
             ("Pairs".into(), self.samples_a.len().to_string()),
@@ -412,7 +415,7 @@ impl Report {
             ("Seed".into(), self.seed.to_string()),
             (
                 "Elapsed".into(),
-                format!("{:.2} s", self.elapsed.as_secs_f64()),
+                format!("{:.2} s", self.run.elapsed.as_secs_f64()),
             ),
         ];
         if let Some(v) = &self.validation_a {
@@ -431,7 +434,8 @@ impl Report {
         }
         rows.extend([(
             "Pinned CPU".into(),
-            self.pinned_cpu
+            self.run
+                .pinned_cpu
                 .map_or("not pinned".to_string(), |c| c.to_string()),
         )]);
         rows.extend(environment_rows(env));
@@ -481,8 +485,9 @@ impl Report {
             "A comparison of {} pairs measured by rtcompare {}{}. Every figure is drawn from \
              the report's own samples; its JSON holds them all.",
             self.samples_a.len(),
-            self.environment.crate_version,
-            self.environment
+            self.run.environment.crate_version,
+            self.run
+                .environment
                 .start_time
                 .as_ref()
                 .map_or(String::new(), |t| format!(", started {t}"))
@@ -616,7 +621,8 @@ impl PoolRun {
                  measured.",
                 r.name_a,
                 r.name_b,
-                r.process
+                r.context
+                    .process
                     .as_ref()
                     .map_or("process ?".to_string(), |p| format!("process {}", p.index))
             ));

@@ -40,6 +40,7 @@
 //! # Ok::<(), rtcompare::Error>(())
 //! ```
 
+mod record;
 mod run;
 mod spec;
 mod stream;
@@ -47,7 +48,8 @@ mod structure;
 mod suite;
 mod zipf;
 
-pub use run::{COMPARE_STREAM_OPS, Memory, Record, compare, compare_child, compare_with_clock};
+pub use record::{Memory, Record};
+pub use run::{COMPARE_STREAM_OPS, compare, compare_child, compare_with_clock};
 pub use spec::{
     DEFAULT_BAND, DEFAULT_STEADY_SIZE, KEY_SPACE_FACTOR, KeyDistribution, KeyType, MIN_BAND_KEYS,
     MIN_KEY_SPACE, MIN_STRING_KEY_LEN, MIX_TOLERANCE, Mix, Removal, Spec,

@@ -4,8 +4,6 @@ use std::cell::RefCell;
 use std::hint::black_box;
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::compare::CompareOptions;
 use crate::compare::report::Report;
 use crate::measure::alloc;
@@ -15,6 +13,7 @@ use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::env::max_rss_bytes;
 use crate::pool::Child;
+use crate::workload::record::{Memory, Record};
 use crate::workload::spec::Spec;
 use crate::workload::stream::{Op, Stream, payload};
 use crate::workload::structure::{Key, Structure};
@@ -26,54 +25,11 @@ use crate::{Error, Result};
 /// alike (recorded in [`Record::passes`]).
 pub const COMPARE_STREAM_OPS: usize = 1 << 21;
 
-/// What a structure's fill to the steady size cost in memory, measured around the fill.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Memory {
-    /// Growth of the resident set over the fill, in bytes (`/proc/self/statm`; `None` where
-    /// it cannot be read). Pages the allocator had already mapped do not count.
-    pub rss_growth_bytes: Option<u64>,
-    /// Growth of the process's peak resident set over the fill, in bytes (`getrusage`).
-    pub peak_rss_growth_bytes: Option<u64>,
-    /// Live heap bytes the filled structure holds, with a
-    /// [`Counting`](crate::alloc::Counting) allocator installed; `None` without one.
-    pub live_bytes: Option<u64>,
-    /// Allocations the fill made, with a counting allocator installed.
-    pub allocations: Option<u64>,
-}
-
-/// What [`Report::workload`] holds for a structure comparison (as JSON).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Record {
-    /// The spec the stream came from.
-    pub spec: Spec,
-    /// The stream's seed (the spec's, or the one drawn for 0).
-    pub stream_seed: u64,
-    /// Churn operations in the stream.
-    pub stream_ops: u64,
-    /// Operations each side ran, in total, from calibration to the last measured batch (the
-    /// same on both sides).
-    pub ops_run: u64,
-    /// Times each side went through the churn (`ops_run / stream_ops`, rounded up); above 1
-    /// means the stream wrapped, on both sides alike.
-    pub passes: u64,
-    /// Whether A was filled first.
-    pub a_filled_first: bool,
-    /// A's memory at the steady size.
-    pub memory_a: Memory,
-    /// B's memory at the steady size.
-    pub memory_b: Memory,
-    /// One line saying which workload was measured (the spec, the stream's length and seed,
-    /// the passes and the fill order), which the report's `Display` prints.
-    #[serde(default)]
-    pub summary: String,
-}
-
 impl Record {
-    /// The record of a report from [`compare`], or `None` for another report (or a record
-    /// that does not parse).
+    /// The record of a report from [`compare`] (a copy of its
+    /// [`context.workload`](crate::report::Context::workload)), or `None` for another report.
     pub fn of(report: &Report) -> Option<Record> {
-        serde_json::from_value(report.workload.clone()?).ok()
+        report.context.workload.clone()
     }
 }
 
@@ -90,7 +46,7 @@ impl Record {
 ///    operations: the i-th batch of A and the i-th batch of B run the same n operations of
 ///    the same stream, which is what the paired bootstrap compares.
 /// 4. [`compare`](crate::compare()) measures, with that batch size. The report's
-///    [`workload`](Report::workload) holds the [`Record`].
+///    [`context.workload`](crate::report::Context::workload) holds the [`Record`].
 ///
 /// Errors: those of [`Spec::validate`]; [`Error::InvalidOption`] when a structure's key type
 /// does not match the spec's ([`Key::from_key`] returns `None`); those of
@@ -270,10 +226,10 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
         }
 
         let mut report = crate::compare::compare_with_clock(cand_a, cand_b, &opts, clock)?;
-        report.options = options.clone();
+        report.run.options = options.clone();
         if let Some((ca, cb)) = calibrations {
-            report.calibration_a = Some(ca);
-            report.calibration_b = Some(cb);
+            report.timing.calibration_a = Some(ca);
+            report.timing.calibration_b = Some(cb);
         }
         let ops_run = side_a.borrow().ops_run.max(side_b.borrow().ops_run);
         let passes = ops_run.div_ceil(churn.len().max(1) as u64);
@@ -296,8 +252,7 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
                 if a_first { "A" } else { "B" }
             ),
         };
-        report.workload =
-            Some(serde_json::to_value(&record).map_err(|e| Error::Json(e.to_string()))?);
+        report.context.workload = Some(record);
         Ok(report)
     }
 }
