@@ -53,7 +53,7 @@
 //! [`Cache`] mode); the interval type of the statistics ([`Estimate`], [`EstimateOptions`]);
 //! [`Error`] and [`Result`]; and the test gates' macros ([`assert_faster!`],
 //! [`assert_not_slower!`], [`assert_equivalent!`]). Everything else has one path, through the
-//! module that owns it. Every arrow points down: nothing imports a module above it.
+//! module that owns it. The modules are listed from the top down: none imports one above it.
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|

@@ -4,7 +4,7 @@
 //!
 //! # Where the parts live
 //!
-//! This module is one namespace (re-exported whole by [`crate::stats`]); its items are
+//! This module is one namespace (its names are listed in [`crate::stats`]); its items are
 //! defined in four private files, one per job:
 //!
 //! * `options.rs`: [`EstimateOptions`], with [`DEFAULT_LEVEL`], [`DEFAULT_RESAMPLES`] and
