@@ -120,7 +120,7 @@ impl Effort {
 }
 
 /// What a gate recorded about itself, carried in the report's
-/// [`context.gate`](crate::report::Context::gate).
+/// [`context.gate`](crate::compare::report::Context::gate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GateInfo {
     /// The gate's name (the test's name by default).

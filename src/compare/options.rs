@@ -204,7 +204,7 @@ impl CompareOptions {
         self
     }
     /// Reads hardware counters around the measured batches ([`CollectOptions::counters`]);
-    /// the report's [`resources.counters`](crate::report::Resources::counters) holds the
+    /// the report's [`resources.counters`](crate::compare::report::Resources::counters) holds the
     /// per-operation medians or says they were unavailable.
     pub fn counters(mut self, on: bool) -> Self {
         self.collect.counters = on;

@@ -34,9 +34,9 @@
 //! Once it is installed, [`compare`](crate::compare()) reads the counters just outside the two
 //! clock reads of every measured batch (never inside the timed region) and reports each side's
 //! median allocations and bytes per operation in the report's
-//! [`resources.allocations`](crate::report::Resources::allocations), and the live heap at the
+//! [`resources.allocations`](crate::compare::report::Resources::allocations), and the live heap at the
 //! start, at its peak and at the end of the comparison in
-//! [`resources.live_heap`](crate::report::Resources::live_heap). The large-working-set warning
+//! [`resources.live_heap`](crate::compare::report::Resources::live_heap). The large-working-set warning
 //! then judges the live heap instead of the growth of the resident set. Without it both fields
 //! are `None` and nothing else changes.
 //!

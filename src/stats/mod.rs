@@ -929,6 +929,11 @@ pub use verdict::{
     CannotTellReason, LowerBoundDecision, ThreeOutcome, ThresholdOutcome, lower_bound_rule,
     three_outcome_rule,
 };
+
+/// The earlier name of [`ThresholdOutcome`], kept because every `rtcompare::stats::NAME` that
+/// resolved keeps resolving; "outcome" alone no longer says which of the crate's outcomes it is.
+#[deprecated(note = "renamed ThresholdOutcome")]
+pub type Outcome = ThresholdOutcome;
 pub use welch_plan::{
     MeasuredSummary, NewSamples, SummaryComparison, new_samples_needed, samples_per_system,
     welch_from_summaries,

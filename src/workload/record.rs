@@ -1,6 +1,6 @@
 //! [`Record`]: what a structure comparison ran, as plain data.
 //!
-//! A report keeps it ([`Context::workload`](crate::report::Context::workload)), and a report
+//! A report keeps it ([`Context::workload`](crate::compare::report::Context::workload)), and a report
 //! imports nothing that measures: so this file holds data only, and imports nothing of the
 //! crate but the [`Spec`] (itself plain data). [`Record::of`] and the code that fills a
 //! record live in `run.rs`.
@@ -25,7 +25,7 @@ pub struct Memory {
 }
 
 /// What a structure comparison ran, kept in its report's
-/// [`context.workload`](crate::report::Context::workload): the spec, the stream, the fill order
+/// [`context.workload`](crate::compare::report::Context::workload): the spec, the stream, the fill order
 /// and each structure's memory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]

@@ -27,7 +27,7 @@ pub const COMPARE_STREAM_OPS: usize = 1 << 21;
 
 impl Record {
     /// The record of a report from [`compare`] (a copy of its
-    /// [`context.workload`](crate::report::Context::workload)), or `None` for another report.
+    /// [`context.workload`](crate::compare::report::Context::workload)), or `None` for another report.
     pub fn of(report: &Report) -> Option<Record> {
         report.context.workload.clone()
     }
@@ -46,7 +46,7 @@ impl Record {
 ///    operations: the i-th batch of A and the i-th batch of B run the same n operations of
 ///    the same stream, which is what the paired bootstrap compares.
 /// 4. [`compare`](crate::compare()) measures, with that batch size. The report's
-///    [`context.workload`](crate::report::Context::workload) holds the [`Record`].
+///    [`context.workload`](crate::compare::report::Context::workload) holds the [`Record`].
 ///
 /// Errors: those of [`Spec::validate`]; [`Error::InvalidOption`] when a structure's key type
 /// does not match the spec's ([`Key::from_key`] returns `None`); those of
