@@ -528,6 +528,71 @@ pub fn combine_processes(
     first_stage: usize,
     level: f64,
 ) -> Result<Pooled> {
+    let level = check_inputs(processes, first_stage, level)?;
+    let deltas: Vec<f64> = processes.iter().map(|p| p.estimate.delta).collect();
+    let interval = PooledInterval::of(&deltas, first_stage, level)?;
+    let scatter = Scatter::of(processes, &deltas, interval.spread_between)?;
+    let floor = PooledFloor::of(processes, interval.t);
+    let quantization = median_of(&processes.iter().map(|p| p.quantization).collect::<Vec<_>>());
+    // One process's resolution: its own standard error, but never finer than one clock step
+    // (a tie-bound interval of width 0 does not make a process exact).
+    let resolution = scatter.spread_within.max(quantization);
+    let modes = find_modes(&deltas, resolution);
+    let (verdict, drift) = judge(
+        processes,
+        &deltas,
+        &interval,
+        level,
+        floor.noise_floor,
+        quantization,
+    )?;
+    let resolved = matches!(verdict, Verdict::AFaster | Verdict::BFaster);
+    let warnings = pool_warnings(
+        processes.len(),
+        level,
+        &interval,
+        &scatter,
+        resolution,
+        resolved,
+        &modes,
+    );
+    Ok(Pooled {
+        processes: processes.len(),
+        delta: interval.delta,
+        low: interval.low,
+        high: interval.high,
+        first_stage,
+        level,
+        spread_between: interval.spread_between,
+        spread_within: scatter.spread_within,
+        inflation: scatter.inflation,
+        q: scatter.q,
+        i2: scatter.i2,
+        validated: floor.validated,
+        bias: floor.bias,
+        noise_floor: floor.noise_floor,
+        resolved,
+        verdict,
+        half_widths: processes.iter().map(|p| p.estimate.half_width()).collect(),
+        deltas,
+        modes,
+        target_met: None,
+        planned_processes: 0,
+        plan_end: None,
+        drift,
+        failed_processes: 0,
+        timed_out_processes: 0,
+        warnings,
+    })
+}
+
+/// Checks the processes, the first stage and the level, in that order, and returns the level
+/// with 0 resolved to 0.95. Errors: fewer than [`MIN_PROCESSES`] processes
+/// ([`Error::TooFewSamples`]); a level outside (0, 1) or a first stage that is neither 0 nor
+/// between [`MIN_PROCESSES`] and the number of processes ([`Error::OutOfRange`]); a
+/// non-finite delta, interval end, A/A delta, noise floor or quantization
+/// ([`Error::NonFinite`]).
+fn check_inputs(processes: &[ProcessEstimate], first_stage: usize, level: f64) -> Result<f64> {
     let k = processes.len();
     if k < MIN_PROCESSES {
         return Err(Error::TooFewSamples {
@@ -545,118 +610,230 @@ pub fn combine_processes(
             "3 <= first_stage <= the number of processes (0: no first stage)",
         ));
     }
-    let deltas: Vec<f64> = processes.iter().map(|p| p.estimate.delta).collect();
-    check::finite("process deltas", &deltas)?;
-    let lows: Vec<f64> = processes.iter().map(|p| p.estimate.low).collect();
-    let highs: Vec<f64> = processes.iter().map(|p| p.estimate.high).collect();
-    check::finite("process interval lows", &lows)?;
-    check::finite("process interval highs", &highs)?;
+    let column = |f: fn(&ProcessEstimate) -> f64| processes.iter().map(f).collect::<Vec<f64>>();
+    check::finite("process deltas", &column(|p| p.estimate.delta))?;
+    check::finite("process interval lows", &column(|p| p.estimate.low))?;
+    check::finite("process interval highs", &column(|p| p.estimate.high))?;
     for p in processes {
         check::finite("process A/A deltas", &p.aa_deltas)?;
         check::finite("process noise floors", &[p.noise_floor.unwrap_or(0.0)])?;
         check::finite("process quantizations", &[p.quantization])?;
     }
+    Ok(level)
+}
 
-    let delta = mean(&deltas)?;
-    let spread_between = sd(&deltas, delta);
-    let t = t_two_sided(level, k - 1)?;
-    let plain = t * spread_between / (k as f64).sqrt();
-    let half = if first_stage > 0 {
-        let first = &deltas[..first_stage];
-        let m1 = mean(first)?;
-        let stein = t_two_sided(level, first_stage - 1)? * sd(first, m1) / (k as f64).sqrt();
-        // Stein's width trusts the first stage's spread; when later processes scatter more
-        // (processes of one machine are not always exchangeable), the plain t interval on all
-        // of them is the honest one, so the wider of the two is reported.
-        stein.max(plain)
-    } else {
-        plain
-    };
-    let (low, high) = (delta - half, delta + half);
+/// The pooled mean of the per-process deltas and its interval.
+struct PooledInterval {
+    /// The unweighted mean of the deltas (fraction).
+    delta: f64,
+    /// Sample standard deviation of the deltas (fraction).
+    spread_between: f64,
+    /// The two-sided t quantile at the level on k − 1 degrees of freedom.
+    t: f64,
+    /// Half the interval's width (fraction).
+    half: f64,
+    low: f64,
+    high: f64,
+}
 
-    // Each process's standard error, from its own interval and level.
-    let mut ses = Vec::with_capacity(k);
-    for p in processes {
-        let z = normal_quantile(0.5 + p.estimate.level / 2.0)?;
-        ses.push((p.estimate.high - p.estimate.low) / (2.0 * z));
+impl PooledInterval {
+    /// The unweighted mean with a Student t interval on all k deltas or, with a first stage,
+    /// Stein's two-stage interval, never narrower than the plain one. Errors: those of the t
+    /// quantile (none for checked input).
+    fn of(deltas: &[f64], first_stage: usize, level: f64) -> Result<PooledInterval> {
+        let k = deltas.len();
+        let delta = mean(deltas)?;
+        let spread_between = sd(deltas, delta);
+        let t = t_two_sided(level, k - 1)?;
+        let plain = t * spread_between / (k as f64).sqrt();
+        let half = if first_stage > 0 {
+            let first = &deltas[..first_stage];
+            let m1 = mean(first)?;
+            let stein = t_two_sided(level, first_stage - 1)? * sd(first, m1) / (k as f64).sqrt();
+            // Stein's width trusts the first stage's spread; when later processes scatter more
+            // (processes of one machine are not always exchangeable), the plain t interval on
+            // all of them is the honest one, so the wider of the two is reported.
+            stein.max(plain)
+        } else {
+            plain
+        };
+        Ok(PooledInterval {
+            delta,
+            spread_between,
+            t,
+            half,
+            low: delta - half,
+            high: delta + half,
+        })
     }
-    let spread_within = median_of(&ses);
-    let inflation = if spread_within > 0.0 {
-        spread_between / spread_within
-    } else {
-        0.0
-    };
-    let (q, i2) = if ses.iter().all(|&s| s > 0.0) {
-        let w: Vec<f64> = ses.iter().map(|s| 1.0 / (s * s)).collect();
-        let wsum: f64 = w.iter().sum();
-        let dw = w.iter().zip(&deltas).map(|(w, d)| w * d).sum::<f64>() / wsum;
-        let q: f64 = w
-            .iter()
-            .zip(&deltas)
-            .map(|(w, d)| w * (d - dw).powi(2))
-            .sum();
-        let i2 = if q > 0.0 {
-            ((q - (k - 1) as f64) / q).max(0.0)
+}
+
+/// How the processes scatter next to what each one's own interval claims.
+struct Scatter {
+    /// Median over processes of each one's standard error (fraction).
+    spread_within: f64,
+    /// `spread_between / spread_within`, 0 when `spread_within` is 0.
+    inflation: f64,
+    /// Cochran's Q with inverse-variance weights; NaN when some interval has zero width.
+    q: f64,
+    /// I², in [0, 1]; NaN when Q is.
+    i2: f64,
+}
+
+impl Scatter {
+    /// Each process's standard error from its own interval and level, their median, the
+    /// inflation of `spread_between` over it, and Cochran's Q and I². Errors: those of the
+    /// normal quantile (none for checked input).
+    fn of(processes: &[ProcessEstimate], deltas: &[f64], spread_between: f64) -> Result<Scatter> {
+        let k = processes.len();
+        let mut ses = Vec::with_capacity(k);
+        for p in processes {
+            let z = normal_quantile(0.5 + p.estimate.level / 2.0)?;
+            ses.push((p.estimate.high - p.estimate.low) / (2.0 * z));
+        }
+        let spread_within = median_of(&ses);
+        let inflation = if spread_within > 0.0 {
+            spread_between / spread_within
         } else {
             0.0
         };
-        (q, i2)
-    } else {
-        (f64::NAN, f64::NAN)
-    };
+        let (q, i2) = if ses.iter().all(|&s| s > 0.0) {
+            let w: Vec<f64> = ses.iter().map(|s| 1.0 / (s * s)).collect();
+            let wsum: f64 = w.iter().sum();
+            let dw = w.iter().zip(deltas).map(|(w, d)| w * d).sum::<f64>() / wsum;
+            let q: f64 = w
+                .iter()
+                .zip(deltas)
+                .map(|(w, d)| w * (d - dw).powi(2))
+                .sum();
+            let i2 = if q > 0.0 {
+                ((q - (k - 1) as f64) / q).max(0.0)
+            } else {
+                0.0
+            };
+            (q, i2)
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        Ok(Scatter {
+            spread_within,
+            inflation,
+            q,
+            i2,
+        })
+    }
+}
 
-    let validated = processes.iter().all(|p| p.noise_floor.is_some());
-    let with_aa = processes.iter().all(|p| !p.aa_deltas.is_empty());
-    let biases: Vec<f64> = processes
-        .iter()
-        .filter(|p| !p.aa_deltas.is_empty())
-        .map(|p| p.aa_deltas.iter().sum::<f64>() / p.aa_deltas.len() as f64)
-        .collect();
-    let bias = if biases.is_empty() {
-        0.0
-    } else {
-        biases.iter().sum::<f64>() / biases.len() as f64
-    };
-    let any_validated = processes.iter().any(|p| p.noise_floor.is_some());
-    let noise_floor = if validated && with_aa {
-        bias.abs() + t * sd(&biases, bias) / (k as f64).sqrt()
-    } else if any_validated {
-        let floors: Vec<f64> = processes.iter().filter_map(|p| p.noise_floor).collect();
-        median_of(&floors)
-    } else {
-        0.0
-    };
-    let quantization = median_of(&processes.iter().map(|p| p.quantization).collect::<Vec<_>>());
+/// The noise floor the pooled difference must clear, from the processes' A/A validations.
+struct PooledFloor {
+    /// Whether every process ran A/A validation.
+    validated: bool,
+    /// Mean over processes of each one's mean signed A/A delta (fraction); 0 without A/A
+    /// deltas.
+    bias: f64,
+    /// What |δ| must clear (fraction); 0 when no process was validated.
+    noise_floor: f64,
+}
 
-    // One process's resolution: its own standard error, but never finer than one clock step
-    // (a tie-bound interval of width 0 does not make a process exact).
-    let resolution = spread_within.max(quantization);
-    let modes = find_modes(&deltas, resolution);
-    let pooled_estimate = Estimate::from_interval(delta, low, high, level)?;
+impl PooledFloor {
+    /// `|bias| + t · SE(bias)` when every process is validated and carries A/A deltas (`t` the
+    /// pooled interval's quantile), else the median of the floors of the validated processes,
+    /// else 0.
+    fn of(processes: &[ProcessEstimate], t: f64) -> PooledFloor {
+        let k = processes.len();
+        let validated = processes.iter().all(|p| p.noise_floor.is_some());
+        let with_aa = processes.iter().all(|p| !p.aa_deltas.is_empty());
+        let biases: Vec<f64> = processes
+            .iter()
+            .filter(|p| !p.aa_deltas.is_empty())
+            .map(|p| p.aa_deltas.iter().sum::<f64>() / p.aa_deltas.len() as f64)
+            .collect();
+        let bias = if biases.is_empty() {
+            0.0
+        } else {
+            biases.iter().sum::<f64>() / biases.len() as f64
+        };
+        let any_validated = processes.iter().any(|p| p.noise_floor.is_some());
+        let noise_floor = if validated && with_aa {
+            bias.abs() + t * sd(&biases, bias) / (k as f64).sqrt()
+        } else if any_validated {
+            let floors: Vec<f64> = processes.iter().filter_map(|p| p.noise_floor).collect();
+            median_of(&floors)
+        } else {
+            0.0
+        };
+        PooledFloor {
+            validated,
+            bias,
+            noise_floor,
+        }
+    }
+}
+
+/// The verdict on the pooled interval against the floor and the clock step (the same bars as
+/// one comparison's), then its vetoes in order: processes that resolve in opposite
+/// directions ([`Unresolved::OppositeModes`]), then a trend of the deltas over the process
+/// index ([`Unresolved::ProcessDrift`]), whose test is returned too (`None` below
+/// [`PROCESS_DRIFT_MIN`] processes). Errors: those of the estimate and of the trend test
+/// (none for checked input).
+fn judge(
+    processes: &[ProcessEstimate],
+    deltas: &[f64],
+    interval: &PooledInterval,
+    level: f64,
+    noise_floor: f64,
+    quantization: f64,
+) -> Result<(Verdict, Option<DriftReport>)> {
+    let pooled_estimate =
+        Estimate::from_interval(interval.delta, interval.low, interval.high, level)?;
     let mut verdict = decide(&pooled_estimate, noise_floor, quantization);
-    if let Some(opposite) = opposite_modes(processes, delta, &verdict) {
+    if let Some(opposite) = opposite_modes(processes, interval.delta, &verdict) {
         verdict = Verdict::CannotTell(opposite);
     }
-    let drift = (k >= PROCESS_DRIFT_MIN)
-        .then(|| detect_drift(&deltas))
+    let drift = (deltas.len() >= PROCESS_DRIFT_MIN)
+        .then(|| detect_drift(deltas))
         .transpose()?;
-    if let Some(d) = &drift
-        && d.drifted(PROCESS_DRIFT_LEVEL)
-        && (d.second_half - d.first_half).abs() > PROCESS_DRIFT_SHIFT * half
+    if let Some(trend) = drift
+        .as_ref()
+        .and_then(|d| process_drift(d, interval.half, &verdict))
+    {
+        verdict = Verdict::CannotTell(trend);
+    }
+    Ok((verdict, drift))
+}
+
+/// The veto of a trend over the process index: `Some` when the deltas trend at
+/// [`PROCESS_DRIFT_LEVEL`] and the halves' medians lie more than [`PROCESS_DRIFT_SHIFT`]
+/// half-widths apart, unless opposite modes already refused the verdict (their reason says
+/// more).
+fn process_drift(drift: &DriftReport, half: f64, verdict: &Verdict) -> Option<Unresolved> {
+    let vetoes = drift.drifted(PROCESS_DRIFT_LEVEL)
+        && (drift.second_half - drift.first_half).abs() > PROCESS_DRIFT_SHIFT * half
         && !matches!(
             verdict,
             Verdict::CannotTell(Unresolved::OppositeModes { .. })
-        )
-    {
-        verdict = Verdict::CannotTell(Unresolved::ProcessDrift {
-            spearman: d.spearman,
-            p_value: d.p_value,
-            first_half: d.first_half,
-            second_half: d.second_half,
-        });
-    }
-    let resolved = matches!(verdict, Verdict::AFaster | Verdict::BFaster);
+        );
+    vetoes.then_some(Unresolved::ProcessDrift {
+        spearman: drift.spearman,
+        p_value: drift.p_value,
+        first_half: drift.first_half,
+        second_half: drift.second_half,
+    })
+}
 
+/// The pooled result's warnings, in a fixed order: high inflation (judged against one
+/// process's `resolution`), heterogeneity (only when unresolved), too few processes for the
+/// level, modes.
+fn pool_warnings(
+    k: usize,
+    level: f64,
+    interval: &PooledInterval,
+    scatter: &Scatter,
+    resolution: f64,
+    resolved: bool,
+    modes: &[Mode],
+) -> Vec<PoolWarning> {
+    let spread_between = interval.spread_between;
     let mut warnings = Vec::new();
     if spread_between > HIGH_INFLATION * resolution {
         warnings.push(PoolWarning::HighInflation {
@@ -669,8 +846,8 @@ pub fn combine_processes(
             resolution,
         });
     }
-    if i2 > HIGH_I2 && !resolved {
-        warnings.push(PoolWarning::Heterogeneous { i2 });
+    if scatter.i2 > HIGH_I2 && !resolved {
+        warnings.push(PoolWarning::Heterogeneous { i2: scatter.i2 });
     }
     let advisable = advisable_processes(level);
     if k < advisable {
@@ -682,37 +859,10 @@ pub fn combine_processes(
     }
     if !modes.is_empty() {
         warnings.push(PoolWarning::Modes {
-            modes: modes.clone(),
+            modes: modes.to_vec(),
         });
     }
-    Ok(Pooled {
-        processes: k,
-        delta,
-        low,
-        high,
-        first_stage,
-        level,
-        spread_between,
-        spread_within,
-        inflation,
-        q,
-        i2,
-        validated,
-        bias,
-        noise_floor,
-        resolved,
-        verdict,
-        half_widths: processes.iter().map(|p| p.estimate.half_width()).collect(),
-        deltas,
-        modes,
-        target_met: None,
-        planned_processes: 0,
-        plan_end: None,
-        drift,
-        failed_processes: 0,
-        timed_out_processes: 0,
-        warnings,
-    })
+    warnings
 }
 
 /// The veto of processes that resolve in opposite directions: `Some` when at least
