@@ -1,15 +1,16 @@
 //! Cost of `rtcompare::alloc::Counting` per allocation: alloc + dealloc pairs through the
-//! counting wrapper and straight to `std::alloc::System`, for three sizes. Both call the
+//! counting wrapper against straight to `std::alloc::System`, for three sizes, each pair of
+//! paths compared in one interleaved run (the crate's own harness: `b.compare`). Both call the
 //! allocators' `GlobalAlloc` methods directly, so the only difference is the counting.
 //!
-//! Run with `cargo bench --bench alloc` (add `-- --warm-up-time 1 --measurement-time 3` for a
-//! quick figure). `cargo run --release --example alloc_cost` gives the same comparison with an
-//! interval and an A/A floor; BACKGROUND.md records what this machine measured.
+//! Run with `cargo bench --bench alloc` (`-- 4096` for one size). `cargo run --release
+//! --example alloc_cost` gives the same comparison with more sizes; BACKGROUND.md records what
+//! this machine measured.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use rtcompare::Candidate;
 use rtcompare::alloc::Counting;
 
 /// One alloc + dealloc pair; the pointer goes through `black_box` so the pair is not removed.
@@ -24,19 +25,15 @@ fn pair<A: GlobalAlloc>(allocator: &A, layout: Layout) {
     }
 }
 
-fn alloc_dealloc(c: &mut Criterion) {
-    let mut group = c.benchmark_group("alloc_dealloc");
-    for size in [16usize, 256, 4096] {
-        let layout = Layout::from_size_align(size, 8).expect("a valid layout");
-        group.bench_with_input(BenchmarkId::new("system", size), &layout, |b, &l| {
-            b.iter(|| pair(&System, l))
-        });
-        group.bench_with_input(BenchmarkId::new("counting", size), &layout, |b, &l| {
-            b.iter(|| pair(&Counting::new(), l))
-        });
-    }
-    group.finish();
+fn main() {
+    rtcompare::bench::main(|b| {
+        for size in [16usize, 256, 4096] {
+            let layout = Layout::from_size_align(size, 8).expect("a valid layout");
+            b.compare(
+                &format!("alloc_dealloc/{size}/counting-vs-system"),
+                Candidate::from_fn("counting", move || pair(&Counting::new(), layout)),
+                Candidate::from_fn("system", move || pair(&System, layout)),
+            );
+        }
+    });
 }
-
-criterion_group!(benches, alloc_dealloc);
-criterion_main!(benches);

@@ -56,9 +56,10 @@ fn quick() -> CompareOptions {
 }
 
 /// The test binary under a second name.
-fn head_copy() -> PathBuf {
+fn head_copy(tag: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let copy = std::env::temp_dir().join(format!("rtcompare-bench-{}-head", std::process::id()));
+    let copy =
+        std::env::temp_dir().join(format!("rtcompare-bench-{}-{tag}-head", std::process::id()));
     std::fs::copy(&exe, &copy).unwrap();
     copy
 }
@@ -69,7 +70,7 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
         bench::run_main(register, std::iter::empty());
     }
     let base = std::env::current_exe().unwrap();
-    let head = head_copy();
+    let head = head_copy("two");
     let o = BuildsOptions::default()
         .pairs(5)
         .seed(5)
@@ -97,8 +98,14 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
         ]
     );
     let work = run.benchmarks[0].pooled.as_ref().unwrap();
-    assert_eq!(work.processes, 5);
-    assert_eq!(run.benchmarks[0].reports.len(), 5);
+    assert!(work.processes >= 5, "{work}");
+    // The two compared benchmarks are judged together (Holm): the one with the smaller
+    // p-value at α/2, so its interval is at 97.5 %.
+    assert_eq!(run.family_level, Some(0.95));
+    let holm = run.benchmarks[0].holm.unwrap();
+    assert!((holm.alpha - 0.025).abs() < 1e-12, "{holm:?}");
+    assert!((work.level - 0.975).abs() < 1e-12, "{work}");
+    assert_eq!(run.benchmarks[0].reports.len(), work.processes);
     // 2,400 steps against 2,000: the head is about 20 % slower, δ = 1 − head/base ≈ −0.2.
     assert_eq!(work.verdict, Verdict::BFaster, "{work}");
     assert!(work.delta < -0.1 && work.delta > -0.3, "{work}");
@@ -113,6 +120,35 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
         .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_filter_selects_benchmarks_by_name() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register, std::iter::empty());
+    }
+    let base = std::env::current_exe().unwrap();
+    let head = head_copy("filter");
+    let o = BuildsOptions::default().filter("only/").args([
+        "--exact",
+        "a_filter_selects_benchmarks_by_name",
+        "--nocapture",
+    ]);
+    let run = compare_builds(&base, &head, &o);
+    let _ = std::fs::remove_file(&head);
+    let seen: Vec<(String, BuildStatus)> = run
+        .unwrap()
+        .benchmarks
+        .into_iter()
+        .map(|b| (b.name, b.status))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("only/head".to_string(), BuildStatus::New),
+            ("only/base".to_string(), BuildStatus::Removed),
+        ]
+    );
 }
 
 #[test]

@@ -114,6 +114,13 @@ fn the_whole_target_runs_reports_the_failure_and_writes_json() {
         Outcome::Compared(r) => assert!(r.estimate.low <= r.estimate.high, "{r}"),
         other => panic!("{other:?}"),
     }
+    // The page beside the JSON: every benchmark in its table, the comparison's answer drawn.
+    let page = std::fs::read_to_string(file.with_extension("html")).expect("an HTML page");
+    assert!(
+        page.contains("sort/consumed") && page.contains("FAILED"),
+        "{page}"
+    );
+    assert!(page.contains("mul/3-vs-9: the answer") && page.contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

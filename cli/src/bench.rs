@@ -41,6 +41,11 @@ pub struct BenchRow {
     pub regression: bool,
     /// Worker pairs pooled.
     pub processes: usize,
+    /// The baseline's time per operation, ns: the median over worker pairs of each pair's
+    /// mean; compared only.
+    pub baseline_ns: Option<f64>,
+    /// The head's time per operation, ns, likewise.
+    pub head_ns: Option<f64>,
 }
 
 impl BenchRow {
@@ -56,6 +61,8 @@ impl BenchRow {
             resolved,
             regression: resolved && p.is_some_and(|p| p.delta < 0.0),
             processes: p.map_or(0, |p| p.processes),
+            baseline_ns: median(b.reports.iter().map(|r| r.ns_per_op_b)),
+            head_ns: median(b.reports.iter().map(|r| r.ns_per_op_a)),
         }
     }
 
@@ -85,6 +92,24 @@ impl BenchRow {
     }
 }
 
+/// The median of some numbers (the lower middle one for an even count); `None` for none.
+fn median(xs: impl Iterator<Item = f64>) -> Option<f64> {
+    let mut v: Vec<f64> = xs.collect();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len().checked_sub(1)? / 2).copied()
+}
+
+/// Nanoseconds per operation with a unit that keeps three or four figures.
+fn per_op(ns: Option<f64>) -> String {
+    match ns {
+        None => "–".into(),
+        Some(ns) if ns < 1e3 => format!("{ns:.1} ns"),
+        Some(ns) if ns < 1e6 => format!("{:.2} µs", ns / 1e3),
+        Some(ns) if ns < 1e9 => format!("{:.2} ms", ns / 1e6),
+        Some(ns) => format!("{:.2} s", ns / 1e9),
+    }
+}
+
 /// What `--json` writes.
 #[derive(Debug, Serialize)]
 pub struct BenchJson<'a> {
@@ -96,6 +121,9 @@ pub struct BenchJson<'a> {
     pub head_commit: String,
     /// Whether the head is the working tree with uncommitted changes.
     pub dirty: bool,
+    /// The family-wise level the verdicts hold at together (Holm over the compared
+    /// benchmarks); `null` with `--per-benchmark`.
+    pub family_level: Option<f64>,
     /// One row per benchmark.
     pub benchmarks: Vec<BenchRow>,
     /// Everything behind the rows: every benchmark's pooled result and worker-pair reports.
@@ -148,17 +176,17 @@ fn build(dir: &Path, target: &Path, name: &str, revision: &str) -> Result<PathBu
 }
 
 /// Runs `rtcompare bench` from the current directory's repository; returns the exit status.
+/// Every flag and output path is checked before the first build.
 pub fn run(args: &BenchArgs) -> Result<i32> {
     let cwd = std::env::current_dir().map_err(|source| CliError::System {
         call: "getcwd",
         source,
     })?;
-    if args.pairs < 3 {
-        return Err(CliError::Usage(format!(
-            "--pairs must be at least 3 (pooling needs three worker pairs); got {}",
-            args.pairs
-        )));
-    }
+    check_args(args)?;
+    let bench = match &args.bench {
+        Some(b) => b.clone(),
+        None => only_bench_target(&cwd)?,
+    };
     let top = PathBuf::from(git(&cwd, &["rev-parse", "--show-toplevel"])?);
     let rel = cwd
         .strip_prefix(&top)
@@ -171,50 +199,59 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         )
     };
     let baseline_commit = commit(&args.baseline)?;
+    let head_rev = args.head.as_deref().map(commit).transpose()?;
+    // The working tree's target directory, and beneath it one for each checked-out revision:
+    // kept between runs so that only the crate itself is rebuilt, never shared between two
+    // builds of one run.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| top.join("target"));
     let base_tree = TempWorktree::add(&top, &baseline_commit)?;
-    let head_tree = match &args.head {
-        Some(rev) => Some(TempWorktree::add(&top, &commit(rev)?)?),
+    let head_tree = match &head_rev {
+        Some(c) => Some(TempWorktree::add(&top, c)?),
         None => None,
     };
-    let (head_commit, dirty) = match &args.head {
-        Some(rev) => (commit(rev)?, false),
+    let (head_commit, dirty) = match head_rev {
+        Some(c) => (c, false),
         None => (
             git(&top, &["rev-parse", "HEAD"])?,
             !git(&top, &["status", "--porcelain"])?.is_empty(),
         ),
     };
-    let base_dir = base_tree.path().join(&rel);
     let base_exe = build(
-        &base_dir,
-        &base_tree.path().join("target"),
-        &args.bench,
+        &base_tree.path().join(&rel),
+        &target.join("rtcompare").join("bench-baseline"),
+        &bench,
         &format!("the baseline ({})", args.baseline),
     )?;
     let head_exe = match &head_tree {
         Some(t) => build(
             &t.path().join(&rel),
-            &t.path().join("target"),
-            &args.bench,
+            &target.join("rtcompare").join("bench-head"),
+            &bench,
             "the head",
         )?,
-        None => {
-            // The working tree keeps its own target directory, which is never the baseline's.
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| top.join("target"));
-            build(&cwd, &target, &args.bench, "the working tree")?
-        }
+        None => build(&cwd, &target, &bench, "the working tree")?,
     };
-    let options = BuildsOptions::default().pairs(args.pairs).seed(args.seed);
+    let mut options = BuildsOptions::default()
+        .pairs(args.pairs)
+        .max_pairs(args.max_pairs)
+        .family_wise(!args.per_benchmark)
+        .seed(args.seed);
+    if let Some(f) = &args.filter {
+        options = options.filter(f.clone());
+    }
     let run = compare_builds(&base_exe, &head_exe, &options)?;
     let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
     print!("{}", table(&rows));
+    println!("{}", family_note(&run));
     if let Some(path) = &args.json {
         let json = BenchJson {
             schema_version: BENCH_JSON_VERSION,
             baseline_commit: baseline_commit.clone(),
             head_commit: head_commit.clone(),
             dirty,
+            family_level: run.family_level,
             benchmarks: rows.clone(),
             details: &run,
         };
@@ -222,7 +259,10 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
             .map_err(|e| CliError::Stats(rtcompare::Error::Json(e.to_string())))?;
         write_file(path, &text)?;
     }
-    let md = markdown(&rows, &baseline_commit, &head_commit, dirty);
+    if let Some(path) = &args.html {
+        run.write_html(path)?;
+    }
+    let md = markdown(&rows, &run, &baseline_commit, &head_commit, dirty);
     if let Some(path) = &args.markdown {
         write_file(path, &md)?;
     }
@@ -246,6 +286,115 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     Ok(if failed { EXIT_REGRESSION } else { EXIT_OK })
 }
 
+/// Checks the flags and that every output file can be written, before anything is built: a
+/// mistake costs a second, not two builds.
+fn check_args(args: &BenchArgs) -> Result<()> {
+    if args.pairs < 3 {
+        return Err(CliError::Usage(format!(
+            "--pairs must be at least 3 (pooling needs three worker pairs); got {}",
+            args.pairs
+        )));
+    }
+    if args.max_pairs < args.pairs {
+        return Err(CliError::Usage(format!(
+            "--max-pairs ({}) must be at least --pairs ({})",
+            args.max_pairs, args.pairs
+        )));
+    }
+    for path in [&args.json, &args.markdown, &args.html]
+        .into_iter()
+        .flatten()
+    {
+        // Opened for appending, so an existing file keeps its content until it is replaced.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|source| CliError::File {
+                action: "write",
+                path: path.clone(),
+                source,
+            })?;
+    }
+    Ok(())
+}
+
+/// The package's only bench target, found with `cargo metadata`; an error naming the targets
+/// when there are several, or none.
+fn only_bench_target(cwd: &Path) -> Result<String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(&cargo)
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|source| CliError::Spawn {
+            name: "cargo metadata".into(),
+            command: "cargo metadata --no-deps".into(),
+            source,
+        })?;
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        CliError::Usage(format!(
+            "cargo metadata gave no package description here ({e}); give --bench NAME"
+        ))
+    })?;
+    let manifest = cwd.join("Cargo.toml");
+    let packages: Vec<&serde_json::Value> = meta["packages"].as_array().map_or(Vec::new(), |ps| {
+        let own: Vec<&serde_json::Value> = ps
+            .iter()
+            .filter(|p| p["manifest_path"].as_str().map(Path::new) == Some(manifest.as_path()))
+            .collect();
+        if own.is_empty() {
+            ps.iter().collect()
+        } else {
+            own
+        }
+    });
+    let benches: Vec<String> = packages
+        .iter()
+        .flat_map(|p| p["targets"].as_array().cloned().unwrap_or_default())
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|x| x == "bench"))
+        })
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect();
+    match benches.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(CliError::Usage(
+            "this package has no bench target; add a [[bench]] with harness = false that \
+             calls rtcompare::bench::main, or give --bench NAME"
+                .into(),
+        )),
+        many => Err(CliError::Usage(format!(
+            "this package has {} bench targets ({}); pick one with --bench NAME",
+            many.len(),
+            many.join(", ")
+        ))),
+    }
+}
+
+/// The sentence under the table that says at what level the verdicts hold.
+fn family_note(run: &BuildsRun) -> String {
+    let compared = run
+        .benchmarks
+        .iter()
+        .filter(|b| b.status == BuildStatus::Compared)
+        .count();
+    match run.family_level {
+        Some(level) => format!(
+            "The verdicts hold together: Holm's procedure over the {compared} compared \
+             benchmarks keeps the chance of any false verdict among them at most {:.0} %.",
+            100.0 * (1.0 - level)
+        ),
+        None => format!(
+            "Each of the {compared} benchmarks was judged on its own at 95 % (--per-benchmark): \
+             with many benchmarks, a false verdict somewhere is likely."
+        ),
+    }
+}
+
 fn write_file(path: &Path, text: &str) -> Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text)
@@ -260,13 +409,15 @@ fn write_file(path: &Path, text: &str) -> Result<()> {
 /// The terminal table.
 pub fn table(rows: &[BenchRow]) -> String {
     let mut s = format!(
-        "{:<32} {:<34} {:<12} {}\n",
-        "benchmark", "δ = 1 − head/baseline", "verdict", "pairs"
+        "{:<28} {:>11} {:>11} {:<32} {:<12} {}\n",
+        "benchmark", "baseline/op", "head/op", "δ = 1 − head/baseline", "verdict", "pairs"
     );
     for r in rows {
         s.push_str(&format!(
-            "{:<32} {:<34} {:<12} {}\n",
+            "{:<28} {:>11} {:>11} {:<32} {:<12} {}\n",
             r.name,
+            per_op(r.baseline_ns),
+            per_op(r.head_ns),
             r.interval(),
             r.verdict(),
             r.processes
@@ -276,10 +427,10 @@ pub fn table(rows: &[BenchRow]) -> String {
 }
 
 /// The Markdown summary for a pull request.
-pub fn markdown(rows: &[BenchRow], base: &str, head: &str, dirty: bool) -> String {
+pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirty: bool) -> String {
     let short = |c: &str| c.chars().take(10).collect::<String>();
     let mut s = format!(
-        "### rtcompare bench: {} against {}{}\n\n| benchmark | δ = 1 − head/baseline | verdict | pairs |\n|---|---|---|---|\n",
+        "### rtcompare bench: {} against {}{}\n\n| benchmark | baseline/op | head/op | δ = 1 − head/baseline | verdict | pairs |\n|---|--:|--:|---|---|--:|\n",
         short(head),
         short(base),
         if dirty {
@@ -290,16 +441,18 @@ pub fn markdown(rows: &[BenchRow], base: &str, head: &str, dirty: bool) -> Strin
     );
     for r in rows {
         s.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
+            "| `{}` | {} | {} | {} | {} | {} |\n",
             r.name,
+            per_op(r.baseline_ns),
+            per_op(r.head_ns),
             r.interval(),
             r.verdict(),
             r.processes
         ));
     }
-    s.push_str(
-        "\nNegative δ: the head is slower. Each benchmark is its own comparison at 95 %; with \
-         many benchmarks, some \"cannot tell\" and, rarely, a verdict are expected by chance.\n",
-    );
+    s.push_str(&format!(
+        "\nNegative δ: the head is slower. {}\n",
+        family_note(run)
+    ));
     s
 }

@@ -56,12 +56,24 @@ pub struct BenchArgs {
     /// The head revision; without it, the working tree as it is.
     #[arg(long, value_name = "REV")]
     pub head: Option<String>,
-    /// The bench target (a `[[bench]]` with `harness = false` built on rtcompare::bench).
+    /// The bench target (a `[[bench]]` with `harness = false` built on rtcompare::bench);
+    /// without it, the package's only bench target.
     #[arg(long, value_name = "NAME")]
-    pub bench: String,
-    /// Worker pairs per benchmark, pooled (at least 3).
+    pub bench: Option<String>,
+    /// Worker pairs in each benchmark's first stage (at least 3); Stein's rule adds more when
+    /// their spread leaves the interval wider than ±1 % (or a quarter of |δ|).
     #[arg(long, value_name = "K", default_value_t = 5)]
     pub pairs: usize,
+    /// Most worker pairs per benchmark, first stage included.
+    #[arg(long, value_name = "K", default_value_t = 30)]
+    pub max_pairs: usize,
+    /// Judge every benchmark on its own at 95 % instead of holding the verdicts together
+    /// (Holm's procedure over the benchmarks keeps the chance of any false verdict at 5 %).
+    #[arg(long)]
+    pub per_benchmark: bool,
+    /// Only benchmarks whose name contains FILTER (as `cargo bench -- FILTER`).
+    #[arg(last = true, value_name = "FILTER")]
+    pub filter: Option<String>,
     /// Seed of the workers' perturbations and the comparisons; 0 draws one.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
@@ -72,6 +84,10 @@ pub struct BenchArgs {
     /// that is set).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Write an HTML index to FILE, one row per benchmark, each linking its own page (the
+    /// forest plot of its worker pairs and the median pair's panels) written beside it.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Exit 1 when some benchmark is proven slower than the baseline by more than BUDGET (a
     /// fraction or a percentage: the whole interval of the slowdown must lie above it).
     #[arg(long, value_name = "BUDGET", value_parser = parse_fraction)]

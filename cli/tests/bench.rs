@@ -94,8 +94,6 @@ fn a_slower_working_tree_is_a_proven_regression() {
             "bench",
             "--baseline",
             "HEAD",
-            "--bench",
-            "b",
             "--pairs",
             "3",
             "--seed",
@@ -104,6 +102,8 @@ fn a_slower_working_tree_is_a_proven_regression() {
             "out.json",
             "--markdown",
             "out.md",
+            "--html",
+            "out.html",
             "--fail-on-regression",
             "10%",
         ])
@@ -124,7 +124,16 @@ fn a_slower_working_tree_is_a_proven_regression() {
     let work = rows.iter().find(|r| r["name"] == "work").unwrap();
     assert_eq!(work["status"], "compared");
     assert_eq!(work["regression"], true, "{stdout}");
-    assert_eq!(work["processes"], 3);
+    assert!(work["processes"].as_u64().unwrap() >= 3, "{stdout}");
+    assert!(work["baseline_ns"].as_f64().unwrap() > 0.0, "{stdout}");
+    // The two benchmarks' verdicts hold together (Holm).
+    assert_eq!(json["family_level"], 0.95);
+    assert!(stdout.contains("Holm"), "{stdout}");
+    // The index links each benchmark's own page, written beside it.
+    let index = std::fs::read_to_string(repo.0.join("out.html")).unwrap();
+    assert!(index.contains("href=\"out-0-work.html\""), "{index}");
+    let page = std::fs::read_to_string(repo.0.join("out-0-work.html")).unwrap();
+    assert!(page.contains("<svg") && page.contains("Holm"), "{page}");
     // Twice the steps: δ = 1 − head/baseline near −1.
     assert!(work["high"].as_f64().unwrap() < -0.5, "{stdout}");
     let same = rows.iter().find(|r| r["name"] == "same").unwrap();
@@ -148,5 +157,22 @@ fn a_bad_revision_is_a_usage_error_before_any_build() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no-such-rev"), "{stderr}");
+    assert!(!stderr.contains("building"), "{stderr}");
+    // An output that cannot be written fails before the builds, not after them.
+    let out = Command::new(BIN)
+        .args([
+            "bench",
+            "--baseline",
+            "HEAD",
+            "--json",
+            "no/such/dir/out.json",
+        ])
+        .current_dir(&repo.0)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no/such/dir/out.json"), "{stderr}");
     assert!(!stderr.contains("building"), "{stderr}");
 }

@@ -4,15 +4,16 @@
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use super::worker::{Launch, Worker};
 use crate::compare::CompareOptions;
 use crate::compare::report::Report;
+use crate::pool::{combine_reports, combine_reports_staged};
 use crate::rng::{Rng, derive_seed, resolve_seed};
-use crate::stats::{MIN_PROCESSES, Pooled};
+use crate::stats::{HolmStep, MIN_PROCESSES, PlanEnd, Pooled, holm, plan_processes};
 use crate::{Error, Result};
 
 /// Version of [`BuildsRun`]'s JSON.
@@ -24,10 +25,31 @@ pub const BUILDS_SCHEMA_VERSION: u32 = 1;
 pub struct BuildsOptions {
     /// The comparison run on every worker pair (default [`CompareOptions::default`]).
     pub compare: CompareOptions,
-    /// Worker pairs per benchmark, pooled as processes are (default 5, at least 3).
+    /// Worker pairs in each benchmark's first stage, pooled as processes are (default 5, at
+    /// least 3). From their spread, Stein's rule plans how many pairs the precision target
+    /// needs, as [`pool::run`](crate::pool::run) does with processes.
     pub pairs: usize,
-    /// Coverage of the pooled interval, in (0, 1) (default 0.95).
+    /// Most worker pairs per benchmark, first stage included (default 30).
+    pub max_pairs: usize,
+    /// Absolute precision target of each benchmark's pooled interval: a half-width in
+    /// fractions (default 0.01). The target is met when this or the relative one holds; with
+    /// both 0, every benchmark runs its first stage only.
+    pub target_abs: f64,
+    /// Relative precision target: a half-width of at most this share of |δ| (default 0.25).
+    pub target_rel: f64,
+    /// Longest time one benchmark may spend on worker pairs (default 60 s): the second stage
+    /// plans no more pairs than fit in what is left at the first stage's median pair time.
+    /// Zero means no budget.
+    pub max_duration: Duration,
+    /// The family-wise level: with m benchmarks compared, Holm's step-down procedure judges
+    /// each at its own level, so that the chance of a false verdict on *any* of them is at
+    /// most 1 − level (default 0.95). Each benchmark's interval is reported at the level it
+    /// was judged at (between 1 − (1 − level)/m and `level`).
     pub level: f64,
+    /// Whether to control the family-wise error over the benchmarks with Holm's procedure
+    /// (default true). False judges every benchmark at `level` on its own: with twenty
+    /// benchmarks that is a false verdict somewhere in about 64 % of runs that change nothing.
+    pub family_wise: bool,
     /// Arguments for every worker (default none; a test binary passes `--exact NAME`).
     pub args: Vec<OsString>,
     /// Longest wait for one answer of a worker (default 60 s); a worker past it is killed and
@@ -35,6 +57,9 @@ pub struct BuildsOptions {
     pub answer_timeout: Duration,
     /// Seed of the workers' perturbations and the comparisons; 0 draws one.
     pub seed: u64,
+    /// Only benchmarks whose name contains this (as `cargo bench -- FILTER` selects them);
+    /// default all.
+    pub filter: Option<String>,
 }
 
 impl Default for BuildsOptions {
@@ -42,10 +67,16 @@ impl Default for BuildsOptions {
         BuildsOptions {
             compare: CompareOptions::default(),
             pairs: 5,
+            max_pairs: crate::pool::DEFAULT_MAX_PROCESSES,
+            target_abs: crate::pool::DEFAULT_TARGET_ABS,
+            target_rel: crate::pool::DEFAULT_TARGET_REL,
+            max_duration: Duration::from_secs(60),
             level: 0.95,
+            family_wise: true,
             args: Vec::new(),
             answer_timeout: Duration::from_secs(60),
             seed: 0,
+            filter: None,
         }
     }
 }
@@ -61,6 +92,28 @@ impl BuildsOptions {
         self.pairs = k;
         self
     }
+    /// Sets [`max_pairs`](Self::max_pairs).
+    pub fn max_pairs(mut self, k: usize) -> Self {
+        self.max_pairs = k;
+        self
+    }
+    /// Sets both precision targets ([`target_abs`](Self::target_abs),
+    /// [`target_rel`](Self::target_rel)); (0, 0) runs the first stage only.
+    pub fn target(mut self, abs: f64, rel: f64) -> Self {
+        self.target_abs = abs;
+        self.target_rel = rel;
+        self
+    }
+    /// Sets [`max_duration`](Self::max_duration).
+    pub fn max_duration(mut self, d: Duration) -> Self {
+        self.max_duration = d;
+        self
+    }
+    /// Sets [`family_wise`](Self::family_wise).
+    pub fn family_wise(mut self, on: bool) -> Self {
+        self.family_wise = on;
+        self
+    }
     /// Sets [`level`](Self::level).
     pub fn level(mut self, level: f64) -> Self {
         self.level = level;
@@ -74,6 +127,11 @@ impl BuildsOptions {
     /// Sets [`answer_timeout`](Self::answer_timeout).
     pub fn answer_timeout(mut self, d: Duration) -> Self {
         self.answer_timeout = d;
+        self
+    }
+    /// Sets [`filter`](Self::filter).
+    pub fn filter(mut self, f: impl Into<String>) -> Self {
+        self.filter = Some(f.into());
         self
     }
     /// Sets [`seed`](Self::seed).
@@ -107,6 +165,13 @@ pub struct BuildComparison {
     pub pooled: Option<Pooled>,
     /// Every worker pair's report (A the head, B the baseline).
     pub reports: Vec<Report>,
+    /// Its place in Holm's procedure over the compared benchmarks; `None` when not compared
+    /// or when [`BuildsOptions::family_wise`] is off.
+    #[serde(default)]
+    pub holm: Option<HolmStep>,
+    /// Wall time spent on its worker pairs, in seconds (0 when not compared).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 /// Everything [`compare_builds`] found.
@@ -116,6 +181,10 @@ pub struct BuildsRun {
     pub schema_version: u32,
     /// The seed the run used.
     pub seed: u64,
+    /// The family-wise level the verdicts hold at together (Holm over the compared
+    /// benchmarks), or `None` when each was judged on its own at [`BuildsOptions::level`].
+    #[serde(default)]
+    pub family_level: Option<f64>,
     /// Compared benchmarks first (in the head's order), then new, then removed ones.
     pub benchmarks: Vec<BuildComparison>,
 }
@@ -147,56 +216,187 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
     let mut rng = Rng::new(derive_seed(seed, 0));
     let base_names = Worker::list(&launch(base, o, 0))?;
     let head_names = Worker::list(&launch(head, o, 0))?;
-    let (common, new, removed) = match_names(&base_names, &head_names);
+    let selected = |names: Vec<String>| -> Vec<String> {
+        match &o.filter {
+            Some(f) => names
+                .into_iter()
+                .filter(|n| n.contains(f.as_str()))
+                .collect(),
+            None => names,
+        }
+    };
+    let (common, new, removed) = match_names(&selected(base_names), &selected(head_names));
     let mut benchmarks = Vec::new();
     for (i, name) in common.iter().enumerate() {
-        let mut reports = Vec::with_capacity(o.pairs);
-        for k in 0..o.pairs {
-            let s = derive_seed(seed, ((i as u64) << 32) | k as u64);
-            let (pb, ph) = (rng.below(4097) as usize, rng.below(4097) as usize);
-            // Which build starts first alternates, so neither always finds the machine fresh.
-            let (base_w, head_w) = if k % 2 == 0 {
-                let b = Worker::serve(&launch(base, o, pb), name, derive_seed(s, 1))?;
-                (
-                    b,
-                    Worker::serve(&launch(head, o, ph), name, derive_seed(s, 2))?,
-                )
-            } else {
-                let h = Worker::serve(&launch(head, o, ph), name, derive_seed(s, 2))?;
-                (
-                    Worker::serve(&launch(base, o, pb), name, derive_seed(s, 1))?,
-                    h,
-                )
-            };
-            let options = o.compare.clone().seed(derive_seed(s, 3));
-            let report = crate::compare::compare(
-                head_w.candidate("head"),
-                base_w.candidate("baseline"),
-                &options,
-            )?;
-            reports.push(report);
-        }
-        let pooled = crate::pool::combine_reports(&reports, o.level)?;
+        let builds = Builds { base, head, o };
+        let started = Instant::now();
+        let (reports, pooled) = builds.pooled(name, derive_seed(seed, 1 + i as u64), &mut rng)?;
+        let seconds = started.elapsed().as_secs_f64();
         benchmarks.push(BuildComparison {
             name: name.clone(),
             status: BuildStatus::Compared,
             pooled: Some(pooled),
             reports,
+            holm: None,
+            seconds,
         });
     }
+    let family_level = if o.family_wise {
+        judge_family(&mut benchmarks, o)?;
+        Some(o.level)
+    } else {
+        None
+    };
     for (names, status) in [(new, BuildStatus::New), (removed, BuildStatus::Removed)] {
         benchmarks.extend(names.into_iter().map(|name| BuildComparison {
             name,
             status,
             pooled: None,
             reports: Vec::new(),
+            holm: None,
+            seconds: 0.0,
         }));
     }
     Ok(BuildsRun {
         schema_version: BUILDS_SCHEMA_VERSION,
         seed,
+        family_level,
         benchmarks,
     })
+}
+
+/// The two builds and the options: what every worker pair of every benchmark needs.
+struct Builds<'a> {
+    base: &'a Path,
+    head: &'a Path,
+    o: &'a BuildsOptions,
+}
+
+impl Builds<'_> {
+    /// One benchmark in stages: the first stage of worker pairs, Stein's plan from their
+    /// spread (within the cap and the time budget), the planned pairs, and the pooled result
+    /// with the plan's end recorded.
+    fn pooled(&self, name: &str, seed: u64, rng: &mut Rng) -> Result<(Vec<Report>, Pooled)> {
+        let o = self.o;
+        let started = Instant::now();
+        let mut reports = Vec::with_capacity(o.pairs);
+        for k in 0..o.pairs {
+            reports.push(self.pair(name, derive_seed(seed, k as u64), k, rng)?);
+        }
+        let has_target = o.target_abs > 0.0 || o.target_rel > 0.0;
+        if !has_target {
+            return Ok((reports.clone(), combine_reports(&reports, o.level)?));
+        }
+        let first = combine_reports(&reports, o.level)?;
+        let fit = self.pairs_in_budget(started.elapsed(), reports.len());
+        let cap = o.max_pairs.max(o.pairs).min(fit);
+        let plan = plan_processes(&first, o.target_abs, o.target_rel, cap, false);
+        let mut end = plan.end;
+        if end.is_none() {
+            while reports.len() < plan.total {
+                if !o.max_duration.is_zero() && started.elapsed() >= o.max_duration {
+                    break;
+                }
+                let k = reports.len();
+                reports.push(self.pair(name, derive_seed(seed, k as u64), k, rng)?);
+            }
+        }
+        let mut pooled = combine_reports_staged(&reports, o.pairs, o.level)?;
+        let met = pooled.precise(o.target_abs, o.target_rel);
+        if end.is_none() && !met {
+            end = Some(if plan.needed > cap && cap < o.max_pairs.max(o.pairs) {
+                PlanEnd::TimeBudget {
+                    needed: plan.needed,
+                    fit: cap,
+                    seconds: o.max_duration.as_secs_f64(),
+                }
+            } else if plan.needed > cap {
+                PlanEnd::Cap { cap }
+            } else if reports.len() < plan.total {
+                PlanEnd::TimeBudget {
+                    needed: plan.needed,
+                    fit: reports.len(),
+                    seconds: o.max_duration.as_secs_f64(),
+                }
+            } else {
+                PlanEnd::WiderThanPlanned
+            });
+        }
+        pooled.target_met = Some(met);
+        pooled.planned_processes = plan.total;
+        pooled.plan_end = Some(if met {
+            PlanEnd::Met
+        } else {
+            end.unwrap_or(PlanEnd::Met)
+        });
+        Ok((reports, pooled))
+    }
+
+    /// Pairs, first stage included, that fit in the time budget at the median pair time so
+    /// far; `usize::MAX` without a budget.
+    fn pairs_in_budget(&self, spent: Duration, done: usize) -> usize {
+        if self.o.max_duration.is_zero() || done == 0 {
+            return usize::MAX;
+        }
+        let per_pair = spent.as_secs_f64() / done as f64;
+        let left = (self.o.max_duration.as_secs_f64() - spent.as_secs_f64()).max(0.0);
+        done + (left / per_pair.max(1e-9)).floor() as usize
+    }
+
+    /// The k-th worker pair of one benchmark: a worker of each build (started in alternating
+    /// order, each with its heap perturbed and its environment padded), compared.
+    fn pair(&self, name: &str, s: u64, k: usize, rng: &mut Rng) -> Result<Report> {
+        let o = self.o;
+        let (pb, ph) = (rng.below(4097) as usize, rng.below(4097) as usize);
+        // Which build starts first alternates, so neither always finds the machine fresh.
+        let (base_w, head_w) = if k.is_multiple_of(2) {
+            let b = Worker::serve(&launch(self.base, o, pb), name, derive_seed(s, 1))?;
+            (
+                b,
+                Worker::serve(&launch(self.head, o, ph), name, derive_seed(s, 2))?,
+            )
+        } else {
+            let h = Worker::serve(&launch(self.head, o, ph), name, derive_seed(s, 2))?;
+            (
+                Worker::serve(&launch(self.base, o, pb), name, derive_seed(s, 1))?,
+                h,
+            )
+        };
+        let options = o.compare.clone().seed(derive_seed(s, 3));
+        crate::compare::compare(
+            head_w.candidate("head"),
+            base_w.candidate("baseline"),
+            &options,
+        )
+    }
+}
+
+/// Holm's procedure over the compared benchmarks: each one's p-value from its pooled result,
+/// its pooled interval recomputed at the level its rank is judged at, and its verdict refused
+/// when Holm does not reject it.
+fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result<()> {
+    let p: Vec<f64> = benchmarks
+        .iter()
+        .map(|b| b.pooled.as_ref().map_or(1.0, Pooled::p_value))
+        .collect();
+    let alpha = 1.0 - o.level;
+    let steps = holm(&p, alpha)?;
+    let m = benchmarks.len();
+    for (b, step) in benchmarks.iter_mut().zip(steps) {
+        let Some(before) = b.pooled.take() else {
+            continue;
+        };
+        let mut pooled = combine_reports_staged(&b.reports, before.first_stage, 1.0 - step.alpha)?;
+        pooled.target_met = before.target_met;
+        pooled.planned_processes = before.planned_processes;
+        pooled.plan_end = before.plan_end;
+        if !step.rejected {
+            pooled.refuse_by_multiplicity(step.adjusted, alpha, m);
+        }
+        b.pooled = Some(pooled);
+        b.holm = Some(step);
+    }
+    Ok(())
 }
 
 fn launch<'a>(exe: &'a Path, o: &'a BuildsOptions, padding: usize) -> Launch<'a> {

@@ -32,7 +32,8 @@
 //! at [`BenchOptions::precision`]), each [`Bencher::compare`] as
 //! [`compare`](crate::compare::compare()) compares, at [`BenchOptions::compare`]. The table goes
 //! to stdout, progress to stderr, and every result as JSON to
-//! `target/rtcompare/bench/<target>.json` (under `CARGO_TARGET_DIR` when that is set).
+//! `target/rtcompare/bench/<target>.json` (under `CARGO_TARGET_DIR` when that is set), with an
+//! HTML page beside it (`<target>.html`, feature `html`).
 //!
 //! Comparing one benchmark at two revisions of the code (a pull request against `main`) needs
 //! two builds; this harness runs one.
@@ -445,6 +446,15 @@ pub fn run_main(
     if let Err(e) = run.write_json(&path) {
         eprintln!("error: {e}");
         return 2;
+    }
+    #[cfg(feature = "html")]
+    {
+        let page = path.with_extension("html");
+        if let Err(e) = run.write_html(&page) {
+            eprintln!("error: {e}");
+            return 2;
+        }
+        eprintln!("page: {}", page.display());
     }
     eprintln!("results: {}", path.display());
     if run

@@ -33,6 +33,8 @@
 //! ```
 
 #[cfg(feature = "html")]
+mod bench;
+#[cfg(feature = "html")]
 mod chart;
 #[cfg(feature = "html")]
 mod page;

@@ -110,6 +110,13 @@ impl Panel {
         }
     }
 
+    /// Replaces the panel's heading (a panel reused on another page, under a name that
+    /// says whose it is).
+    pub fn retitle(mut self, title: &str) -> Panel {
+        self.title = title.to_string();
+        self
+    }
+
     fn push(&mut self, html: &str) {
         if self.figure.is_none() {
             self.before.push_str(html);
@@ -148,6 +155,40 @@ impl Panel {
                 escape(name.as_ref()),
                 escape(value.as_ref())
             );
+        }
+        s.push_str("</table>\n");
+        self.push(&s);
+        self
+    }
+
+    /// Adds a table with a header row and one row per entry, plain text (escaped); a row's
+    /// first cell links to its `href` when one is given (a relative address, for pages
+    /// written side by side). Rows shorter than the header are padded with empty cells.
+    pub fn grid<H: AsRef<str>, C: AsRef<str>>(
+        mut self,
+        header: &[H],
+        rows: &[(Option<String>, Vec<C>)],
+    ) -> Panel {
+        let mut s = String::from("<table class=\"grid\">\n<tr>");
+        for h in header {
+            let _ = write!(s, "<th scope=\"col\">{}</th>", escape(h.as_ref()));
+        }
+        s.push_str("</tr>\n");
+        for (href, cells) in rows {
+            s.push_str("<tr>");
+            for i in 0..header.len().max(cells.len()) {
+                let text = cells.get(i).map_or("", |c| c.as_ref());
+                match (i, href) {
+                    (0, Some(h)) => {
+                        let _ =
+                            write!(s, "<td><a href=\"{}\">{}</a></td>", escape(h), escape(text));
+                    }
+                    _ => {
+                        let _ = write!(s, "<td>{}</td>", escape(text));
+                    }
+                }
+            }
+            s.push_str("</tr>\n");
         }
         s.push_str("</table>\n");
         self.push(&s);

@@ -125,6 +125,17 @@ pub enum Unresolved {
         /// Median over processes of the resident memory added before the closure, in bytes.
         bytes: u64,
     },
+    /// One of several comparisons judged together: on its own it would resolve, but Holm's
+    /// step-down procedure over all of them (which keeps the chance of any false verdict in
+    /// the family at most α) does not reject "no difference" for it.
+    Multiplicity {
+        /// Its Holm-adjusted p-value.
+        adjusted_p: f64,
+        /// The family-wise significance level α.
+        alpha: f64,
+        /// Comparisons in the family.
+        comparisons: usize,
+    },
 }
 
 impl fmt::Display for Unresolved {
@@ -216,6 +227,14 @@ impl fmt::Display for Unresolved {
                  or, if A and B share these data, say so with \
                  PoolOptions::accept_fixed_build_order(true)",
                 bytes as f64 / (1u64 << 20) as f64
+            ),
+            Unresolved::Multiplicity {
+                adjusted_p,
+                alpha,
+                comparisons,
+            } => write!(
+                f,
+                "one of {comparisons} comparisons judged together: its Holm-adjusted p-value                  {adjusted_p:.3} is above the family-wise level {alpha}, so calling it would                  let the family's chance of a false verdict exceed {alpha}"
             ),
         }
     }

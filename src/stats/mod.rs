@@ -34,6 +34,7 @@
 //! * [Few runs](#few-runs)
 //! * [Pooling across processes](#pooling-across-processes)
 //! * [Planning a pooled comparison](#planning-a-pooled-comparison)
+//! * [Many comparisons at once](#many-comparisons-at-once)
 //!
 //! # Summaries of one sample
 //!
@@ -847,6 +848,25 @@
 //! assert_eq!(plan_processes(&p, 0.01, 0.25, 30, true).total, 30);
 //! # Ok::<(), rtcompare::Error>(())
 //! ```
+//!
+//! # Many comparisons at once
+//!
+//! A bench target of twenty benchmarks, each judged at 95 %, gives a false verdict somewhere in
+//! about 64 % of runs that change nothing. [`holm`] is Holm's step-down procedure: the smallest
+//! p-value is compared with α/m, the next with α/(m − 1), and so on until one fails, which keeps
+//! the chance of any false rejection at most α whatever the dependence between the tests.
+//! [`Pooled::p_value`] is the p-value that matches a pooled interval (the interval at coverage
+//! 1 − p just reaches zero), so each comparison's interval can be shown at the level its rank
+//! was judged at ([`HolmStep::alpha`]).
+//!
+//! ```
+//! use rtcompare::stats::holm;
+//! let steps = holm(&[0.01, 0.04, 0.03, 0.005, 0.2], 0.05)?;
+//! let rejected: Vec<bool> = steps.iter().map(|s| s.rejected).collect();
+//! assert_eq!(rejected, [true, false, false, true, false]);
+//! assert!((steps[3].alpha - 0.01).abs() < 1e-12); // the smallest, at α/5
+//! # Ok::<(), rtcompare::Error>(())
+//! ```
 
 mod aa_floor;
 mod autocorr;
@@ -858,6 +878,7 @@ mod dist;
 mod drift;
 mod few_runs;
 mod hypothesis;
+mod multiplicity;
 mod pool;
 mod pool_plan;
 mod rank_tests;
@@ -900,6 +921,7 @@ pub use few_runs::{
     FewRunsVerdict, few_runs_verdict,
 };
 pub use hypothesis::{WelchTest, welch_t_test};
+pub use multiplicity::{HolmStep, holm};
 pub use pool::{
     FEW_PROCESSES_T_RATIO, HIGH_I2, HIGH_INFLATION, MIN_PROCESSES, MODE_GAP_CLUSTER_SD,
     MODE_GAP_WITHIN, Mode, OPPOSITE_SHARE, PROCESS_DRIFT_LEVEL, PROCESS_DRIFT_MIN,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::display::{Pct, Share};
 use crate::stats::check;
 use crate::stats::decision::{Unresolved, Verdict, decide};
-use crate::stats::dist::{normal_quantile, student_t_quantile};
+use crate::stats::dist::{normal_quantile, student_t_cdf, student_t_quantile};
 use crate::stats::drift::{DriftReport, detect_drift};
 use crate::stats::pool_plan::PlanEnd;
 use crate::stats::{Estimate, mean};
@@ -368,6 +368,34 @@ impl Pooled {
             return usize::MAX;
         }
         (need as usize).max(self.processes)
+    }
+
+    /// The two-sided p-value of "no difference" that matches the reported interval: the
+    /// interval at coverage `1 − p` just reaches zero. It is the larger of the plain t test's
+    /// over all processes and, after a first stage, Stein's (the interval is the wider of the
+    /// two). 1 when δ is 0 or fewer than two processes carry deltas; 0 when the deltas agree
+    /// exactly on a non-zero δ. For multiple-comparison control ([`holm`](crate::stats::holm));
+    /// the verdict's other bars (the floor, the quantization, drift) are not in it.
+    pub fn p_value(&self) -> f64 {
+        let k = self.deltas.len();
+        if k < 2 || self.delta == 0.0 {
+            return 1.0;
+        }
+        let root_k = (k as f64).sqrt();
+        let one = |xs: &[f64]| -> f64 {
+            let s = sd(xs, mean(xs).unwrap_or(0.0));
+            if s == 0.0 {
+                return 0.0;
+            }
+            let t = self.delta.abs() * root_k / s;
+            student_t_cdf(-t, (xs.len() - 1) as f64).map_or(1.0, |lower| (2.0 * lower).min(1.0))
+        };
+        let plain = one(&self.deltas);
+        if (MIN_PROCESSES..=k).contains(&self.first_stage) {
+            plain.max(one(&self.deltas[..self.first_stage]))
+        } else {
+            plain
+        }
     }
 
     /// Whether a warning with this [`code`](PoolWarning::code) is present.
@@ -927,6 +955,19 @@ impl Pooled {
         self.verdict = Verdict::CannotTell(Unresolved::FixedBuildOrder { bytes });
         self.resolved = false;
     }
+
+    /// Refuses the verdict as [`Unresolved::Multiplicity`]: Holm's procedure over the family
+    /// this comparison belongs to does not reject it. A no-op when it did not resolve anyway.
+    pub fn refuse_by_multiplicity(&mut self, adjusted_p: f64, alpha: f64, comparisons: usize) {
+        if self.resolved {
+            self.verdict = Verdict::CannotTell(Unresolved::Multiplicity {
+                adjusted_p,
+                alpha,
+                comparisons,
+            });
+            self.resolved = false;
+        }
+    }
 }
 
 /// Fewest processes for which the t quantile at `level` is within [`FEW_PROCESSES_T_RATIO`]
@@ -1044,6 +1085,27 @@ mod tests {
 
     fn est(d: f64, hw: f64) -> Estimate {
         Estimate::from_interval(d, d - hw, d + hw, 0.95).unwrap()
+    }
+
+    #[test]
+    fn the_p_value_matches_the_t_test_and_the_interval() {
+        // SciPy 1.17.1: d = [-0.021, -0.018, -0.025, -0.019, -0.022];
+        // 2 * scipy.stats.t.sf(abs(d.mean() / (d.std(ddof=1) / sqrt(5))), 4) = 6.786912935123918e-05
+        let e: Vec<Estimate> = [-0.021, -0.018, -0.025, -0.019, -0.022]
+            .iter()
+            .map(|&d| est(d, 0.002))
+            .collect();
+        let p = combine(&e, 0.95).unwrap();
+        let pv = p.p_value();
+        assert!((pv - 6.786_912_935_123_918e-5).abs() < 1e-12, "{pv}");
+        // The interval at coverage 1 − p just reaches zero.
+        let at = combine(&e, 1.0 - pv).unwrap();
+        assert!(at.high.abs() < 1e-9, "{}", at.high);
+        // No difference, or no spread.
+        let zero: Vec<Estimate> = [-0.01, 0.0, 0.01].iter().map(|&d| est(d, 0.002)).collect();
+        assert_eq!(combine(&zero, 0.95).unwrap().p_value(), 1.0);
+        let same: Vec<Estimate> = [0.01; 3].iter().map(|&d| est(d, 0.002)).collect();
+        assert_eq!(combine(&same, 0.95).unwrap().p_value(), 0.0);
     }
 
     #[test]

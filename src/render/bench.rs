@@ -1,0 +1,238 @@
+//! The pages of the benchmark harness: one page for a `cargo bench` run, and for two builds
+//! compared an index with one row per benchmark, each linking its own page (the forest plot
+//! of its worker pairs and the panels of the median pair).
+
+use std::path::{Path, PathBuf};
+
+use super::page::{Page, Panel};
+use super::report::write;
+use crate::bench::{BenchRun, BuildComparison, BuildStatus, BuildsRun, Outcome};
+use crate::display::{Ns, Pct};
+use crate::stats::Verdict;
+use crate::{Error, Result};
+
+impl BenchRun {
+    /// The run as one self-contained HTML page: a table of every benchmark (ns/op with its
+    /// interval's half-width, or the comparison's δ and verdict, or the failure), then the
+    /// answer panel of each in-binary comparison.
+    pub fn to_html(&self) -> String {
+        let rows: Vec<(Option<String>, Vec<String>)> = self
+            .results
+            .iter()
+            .map(|r| {
+                let cells = match &r.outcome {
+                    Outcome::Measured(m) => match &m.estimate {
+                        Some(e) => vec![
+                            r.name.clone(),
+                            format!("{} per operation", Ns(e.mean)),
+                            format!(
+                                "± {} ({} readings{})",
+                                Pct(e.half_width / e.mean.abs().max(f64::MIN_POSITIVE)),
+                                m.used,
+                                if m.target_met { "" } else { "; target NOT met" }
+                            ),
+                        ],
+                        None => vec![
+                            r.name.clone(),
+                            "no estimate".into(),
+                            format!("{:?}", m.stop),
+                        ],
+                    },
+                    Outcome::Compared(rep) => vec![
+                        r.name.clone(),
+                        format!(
+                            "δ {} [{}, {}]",
+                            Pct(rep.estimate.delta),
+                            Pct(rep.estimate.low),
+                            Pct(rep.estimate.high)
+                        ),
+                        verdict_words(&rep.verdict, &rep.name_a, &rep.name_b),
+                    ],
+                    Outcome::Failed { reason } => {
+                        vec![r.name.clone(), "FAILED".into(), reason.clone()]
+                    }
+                };
+                (None, cells)
+            })
+            .collect();
+        let mut page = Page::new("rtcompare bench").panel(
+            Panel::new("results", "Every benchmark").grid(&["benchmark", "result", ""], &rows),
+        );
+        for r in &self.results {
+            if let Outcome::Compared(rep) = &r.outcome
+                && let Some(answer) = rep.html_panels().into_iter().next()
+            {
+                page = page.panel(answer.retitle(&format!("{}: the answer", r.name)));
+            }
+        }
+        page.to_html()
+    }
+
+    /// Writes [`to_html`](Self::to_html) to `path`. Errors: [`Error::Io`] naming the path.
+    pub fn write_html(&self, path: impl AsRef<Path>) -> Result<()> {
+        write(path.as_ref(), &self.to_html())
+    }
+}
+
+impl BuildsRun {
+    /// The pages of two builds compared: `(file name, HTML)`, the index first. The index is
+    /// named `index_name`; each compared benchmark's page is named after it and its position
+    /// (`<stem>-<n>-<name>.html`, characters other than letters and digits replaced by `-`),
+    /// so the pages link to each other when written side by side.
+    pub fn html_pages(&self, index_name: &str) -> Vec<(String, String)> {
+        let stem = index_name.strip_suffix(".html").unwrap_or(index_name);
+        let mut pages = Vec::new();
+        let mut rows = Vec::new();
+        for (i, b) in self.benchmarks.iter().enumerate() {
+            let file = (b.status == BuildStatus::Compared).then(|| page_name(stem, i, &b.name));
+            rows.push((file.clone(), row(b)));
+            if let Some(file) = file {
+                pages.push((file, benchmark_page(b)));
+            }
+        }
+        let family = match self.family_level {
+            Some(level) => format!(
+                "The verdicts hold together: Holm's procedure over the {} compared benchmarks \
+                 keeps the chance of any false verdict among them at most {}.",
+                self.benchmarks
+                    .iter()
+                    .filter(|b| b.status == BuildStatus::Compared)
+                    .count(),
+                Pct(1.0 - level)
+            ),
+            None => "Each benchmark was judged on its own: with many benchmarks, a false \
+                     verdict somewhere is likely."
+                .to_string(),
+        };
+        let index = Page::new("rtcompare bench: two builds, benchmark by benchmark")
+            .intro(
+                "δ = 1 − head/baseline: negative when the head is slower. Each benchmark's \
+                 name links its page: the forest plot of its worker pairs and the panels of \
+                 the median pair.",
+            )
+            .intro(&family)
+            .panel(Panel::new("benchmarks", "Benchmarks").grid(
+                &[
+                    "benchmark",
+                    "baseline / op",
+                    "head / op",
+                    "δ [interval]",
+                    "verdict",
+                    "pairs",
+                ],
+                &rows,
+            ))
+            .to_html();
+        pages.insert(0, (format!("{stem}.html"), index));
+        pages
+    }
+
+    /// Writes [`html_pages`](Self::html_pages) with the index at `index` and the benchmarks'
+    /// pages beside it; returns the paths written. Errors: [`Error::Io`] naming the path.
+    pub fn write_html(&self, index: impl AsRef<Path>) -> Result<Vec<PathBuf>> {
+        let index = index.as_ref();
+        let name = index
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| Error::Io {
+                path: index.display().to_string(),
+                message: "not a file name".into(),
+            })?;
+        let dir = index.parent().unwrap_or(Path::new(""));
+        let mut written = Vec::new();
+        for (file, html) in self.html_pages(name) {
+            let path = dir.join(file);
+            write(&path, &html)?;
+            written.push(path);
+        }
+        Ok(written)
+    }
+}
+
+/// `<stem>-<n>-<name>.html`, the name reduced to letters, digits and `-`.
+fn page_name(stem: &str, n: usize, name: &str) -> String {
+    let slug: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("{stem}-{n}-{slug}.html")
+}
+
+/// The index row of one benchmark.
+fn row(b: &BuildComparison) -> Vec<String> {
+    let per_op = |pick: fn(&crate::Report) -> f64| {
+        let mut v: Vec<f64> = b.reports.iter().map(pick).collect();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len().saturating_sub(1) / 2)
+            .map_or("–".to_string(), |&ns| Ns(ns).to_string())
+    };
+    match (&b.status, &b.pooled) {
+        (BuildStatus::Compared, Some(p)) => vec![
+            b.name.clone(),
+            per_op(|r| r.ns_per_op_b),
+            per_op(|r| r.ns_per_op_a),
+            format!("{} [{}, {}]", Pct(p.delta), Pct(p.low), Pct(p.high)),
+            match p.verdict {
+                Verdict::AFaster => "head faster",
+                Verdict::BFaster => "head SLOWER",
+                Verdict::CannotTell(_) => "cannot tell",
+            }
+            .to_string(),
+            p.processes.to_string(),
+        ],
+        (status, _) => vec![
+            b.name.clone(),
+            String::new(),
+            String::new(),
+            String::new(),
+            match status {
+                BuildStatus::New => "new (head only)",
+                BuildStatus::Removed => "removed (baseline only)",
+                BuildStatus::Compared => "not pooled",
+            }
+            .to_string(),
+            String::new(),
+        ],
+    }
+}
+
+/// One benchmark's page: its verdict, its place in Holm's procedure, the forest plot and the
+/// median pair's panels.
+fn benchmark_page(b: &BuildComparison) -> String {
+    let mut page = Page::new(&format!("rtcompare bench: {}", b.name));
+    if let Some(p) = &b.pooled {
+        page = page.intro(&format!(
+            "A = the head build, B = the baseline build; δ = 1 − head/baseline. {} worker \
+             pairs pooled: {}",
+            p.processes, p.verdict
+        ));
+        if let Some(h) = &b.holm {
+            page = page.intro(&format!(
+                "Judged with the other benchmarks by Holm's procedure: p = {:.2e}, adjusted \
+                 p = {:.2e}, compared with α = {:.4} at its rank; the interval is at coverage \
+                 {}.",
+                h.p,
+                h.adjusted,
+                h.alpha,
+                Pct(p.level)
+            ));
+        }
+        page = page.panel(p.forest_panel());
+    }
+    let mut order: Vec<&crate::Report> = b.reports.iter().collect();
+    order.sort_by(|x, y| x.estimate.delta.total_cmp(&y.estimate.delta));
+    if let Some(r) = order.get(order.len().saturating_sub(1) / 2) {
+        for panel in r.html_panels() {
+            page = page.panel(panel);
+        }
+    }
+    page.to_html()
+}
+
+fn verdict_words(v: &Verdict, a: &str, b: &str) -> String {
+    match v {
+        Verdict::AFaster => format!("{a} faster"),
+        Verdict::BFaster => format!("{b} faster"),
+        Verdict::CannotTell(_) => "cannot tell".to_string(),
+    }
+}
