@@ -264,10 +264,13 @@ fn the_macros_are_one_line() {
         options = o
     );
     let o = opts("macro_equivalent");
+    // Equivalence needs the whole interval inside the margin; under three compilers' load on
+    // two cores a debug build's interval reached ±32 %, so the margin here is wide: the test is
+    // about the macro's form, not the machine's quiet.
     rtcompare::assert_equivalent!(
         || spin(black_box(100)),
         || spin(black_box(100)),
-        within = 0.15,
+        within = 0.5,
         options = o
     );
 }
