@@ -71,7 +71,16 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
     }
     let base = std::env::current_exe().unwrap();
     let head = head_copy("two");
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = calls.clone();
     let o = BuildsOptions::default()
+        .progress(move |p| {
+            assert!(
+                p.pairs_done <= p.pairs_planned && p.benchmarks == 2,
+                "{p:?}"
+            );
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })
         .pairs(5)
         .seed(5)
         .compare(quick())
@@ -112,6 +121,11 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
     // The same code in both builds is not declared different by much.
     let same = run.benchmarks[1].pooled.as_ref().unwrap();
     assert!(same.delta.abs() < 0.1, "{same}");
+    // One progress report per worker pair.
+    assert_eq!(
+        calls.load(std::sync::atomic::Ordering::Relaxed),
+        work.processes + same.processes
+    );
     // Every worker was reaped and its stderr file removed.
     let prefix = format!("rtcompare-worker-{}-", std::process::id());
     let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())

@@ -7,17 +7,22 @@
 //! [`rtcompare::bench::compare_builds`] compares every benchmark both builds register, through
 //! worker processes of each build.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde::Serialize;
 
-use rtcompare::bench::{BuildComparison, BuildStatus, BuildsOptions, BuildsRun, compare_builds};
+use rtcompare::bench::{
+    BuildComparison, BuildStatus, BuildsOptions, BuildsProgress, BuildsRun, compare_builds,
+};
 
 use crate::cli::BenchArgs;
 use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
 use crate::git::{TempWorktree, git};
+use crate::output::duration;
 
 /// Version of the JSON `rtcompare bench --json` writes.
 pub const BENCH_JSON_VERSION: u32 = 1;
@@ -99,15 +104,9 @@ fn median(xs: impl Iterator<Item = f64>) -> Option<f64> {
     v.get(v.len().checked_sub(1)? / 2).copied()
 }
 
-/// Nanoseconds per operation with a unit that keeps three or four figures.
+/// A time per operation, or a dash when there is none.
 fn per_op(ns: Option<f64>) -> String {
-    match ns {
-        None => "–".into(),
-        Some(ns) if ns < 1e3 => format!("{ns:.1} ns"),
-        Some(ns) if ns < 1e6 => format!("{:.2} µs", ns / 1e3),
-        Some(ns) if ns < 1e9 => format!("{:.2} ms", ns / 1e6),
-        Some(ns) => format!("{:.2} s", ns / 1e9),
-    }
+    ns.map_or("–".into(), duration)
 }
 
 /// What `--json` writes.
@@ -233,15 +232,20 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         )?,
         None => build(&cwd, &target, &bench, "the working tree")?,
     };
-    let mut options = BuildsOptions::default()
+    let options = BuildsOptions::default()
         .pairs(args.pairs)
         .max_pairs(args.max_pairs)
         .family_wise(!args.per_benchmark)
         .seed(args.seed);
-    if let Some(f) = &args.filter {
-        options = options.filter(f.clone());
+    let options = match &args.filter {
+        Some(f) => options.filter(f.clone()),
+        None => options,
     }
-    let run = compare_builds(&base_exe, &head_exe, &options)?;
+    .progress(progress());
+    let run = compare_builds(&base_exe, &head_exe, &options);
+    // The progress line goes before the table is printed.
+    drop(options);
+    let run = run?;
     let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
     print!("{}", table(&rows));
     println!("{}", family_note(&run));
@@ -284,6 +288,50 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         .fail_on_regression
         .is_some_and(|budget| rows.iter().any(|r| r.beyond(budget)));
     Ok(if failed { EXIT_REGRESSION } else { EXIT_OK })
+}
+
+/// The progress on stderr, between worker pairs: on a terminal one line redrawn in place
+/// (benchmark i of m, its pairs, the last pair's δ); otherwise one line per finished
+/// benchmark's first stage and per pair after it, for CI logs.
+fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
+    let line = Line(std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar
+    }));
+    move |p: &BuildsProgress| {
+        let text = format!(
+            "benchmark {}/{} {}: pair {}/{}, last δ {:+.2} %",
+            p.benchmark + 1,
+            p.benchmarks,
+            p.name,
+            p.pairs_done,
+            p.pairs_planned,
+            100.0 * p.delta
+        );
+        match &line.0 {
+            Some(bar) => {
+                bar.set_message(text);
+                bar.tick();
+            }
+            None if p.pairs_done >= p.pairs_planned => eprintln!("{text}"),
+            None => {}
+        }
+    }
+}
+
+/// The terminal's progress line, cleared when the options holding it are dropped.
+struct Line(Option<ProgressBar>);
+
+impl Drop for Line {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// Checks the flags and that every output file can be written, before anything is built: a

@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -19,8 +20,30 @@ use crate::{Error, Result};
 /// Version of [`BuildsRun`]'s JSON.
 pub const BUILDS_SCHEMA_VERSION: u32 = 1;
 
+/// Where a [`compare_builds`] run stands, reported after every worker pair.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct BuildsProgress {
+    /// The benchmark's position among those compared, from 0.
+    pub benchmark: usize,
+    /// Benchmarks to compare in all.
+    pub benchmarks: usize,
+    /// Its name.
+    pub name: String,
+    /// Worker pairs it has run.
+    pub pairs_done: usize,
+    /// Worker pairs planned for it so far (the first stage, then Stein's plan).
+    pub pairs_planned: usize,
+    /// The last pair's δ (fraction; negative when the head was slower).
+    pub delta: f64,
+}
+
+/// A progress callback of [`compare_builds`]; called between worker pairs, never while one is
+/// measured.
+pub type BuildsProgressFn = Arc<dyn Fn(&BuildsProgress) + Send + Sync>;
+
 /// Options of [`compare_builds`]: a builder whose methods consume and return `Self`.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct BuildsOptions {
     /// The comparison run on every worker pair (default [`CompareOptions::default`]).
@@ -60,6 +83,28 @@ pub struct BuildsOptions {
     /// Only benchmarks whose name contains this (as `cargo bench -- FILTER` selects them);
     /// default all.
     pub filter: Option<String>,
+    /// Called after every worker pair (default none).
+    pub progress: Option<BuildsProgressFn>,
+}
+
+impl std::fmt::Debug for BuildsOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildsOptions")
+            .field("compare", &self.compare)
+            .field("pairs", &self.pairs)
+            .field("max_pairs", &self.max_pairs)
+            .field("target_abs", &self.target_abs)
+            .field("target_rel", &self.target_rel)
+            .field("max_duration", &self.max_duration)
+            .field("level", &self.level)
+            .field("family_wise", &self.family_wise)
+            .field("args", &self.args)
+            .field("answer_timeout", &self.answer_timeout)
+            .field("seed", &self.seed)
+            .field("filter", &self.filter)
+            .field("progress", &self.progress.as_ref().map(|_| "Fn"))
+            .finish()
+    }
 }
 
 impl Default for BuildsOptions {
@@ -77,6 +122,7 @@ impl Default for BuildsOptions {
             answer_timeout: Duration::from_secs(60),
             seed: 0,
             filter: None,
+            progress: None,
         }
     }
 }
@@ -132,6 +178,11 @@ impl BuildsOptions {
     /// Sets [`filter`](Self::filter).
     pub fn filter(mut self, f: impl Into<String>) -> Self {
         self.filter = Some(f.into());
+        self
+    }
+    /// Sets [`progress`](Self::progress).
+    pub fn progress(mut self, f: impl Fn(&BuildsProgress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(f));
         self
     }
     /// Sets [`seed`](Self::seed).
@@ -228,7 +279,12 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
     let (common, new, removed) = match_names(&selected(base_names), &selected(head_names));
     let mut benchmarks = Vec::new();
     for (i, name) in common.iter().enumerate() {
-        let builds = Builds { base, head, o };
+        let builds = Builds {
+            base,
+            head,
+            o,
+            position: (i, common.len()),
+        };
         let started = Instant::now();
         let (reports, pooled) = builds.pooled(name, derive_seed(seed, 1 + i as u64), &mut rng)?;
         let seconds = started.elapsed().as_secs_f64();
@@ -270,6 +326,8 @@ struct Builds<'a> {
     base: &'a Path,
     head: &'a Path,
     o: &'a BuildsOptions,
+    /// The benchmark's position and the number of benchmarks, for the progress reports.
+    position: (usize, usize),
 }
 
 impl Builds<'_> {
@@ -282,10 +340,12 @@ impl Builds<'_> {
         let mut reports = Vec::with_capacity(o.pairs);
         for k in 0..o.pairs {
             reports.push(self.pair(name, derive_seed(seed, k as u64), k, rng)?);
+            self.tell(name, &reports, o.pairs);
         }
         let has_target = o.target_abs > 0.0 || o.target_rel > 0.0;
         if !has_target {
-            return Ok((reports.clone(), combine_reports(&reports, o.level)?));
+            let pooled = combine_reports(&reports, o.level)?;
+            return Ok((reports, pooled));
         }
         let first = combine_reports(&reports, o.level)?;
         let fit = self.pairs_in_budget(started.elapsed(), reports.len());
@@ -299,6 +359,7 @@ impl Builds<'_> {
                 }
                 let k = reports.len();
                 reports.push(self.pair(name, derive_seed(seed, k as u64), k, rng)?);
+                self.tell(name, &reports, plan.total);
             }
         }
         let mut pooled = combine_reports_staged(&reports, o.pairs, o.level)?;
@@ -330,6 +391,20 @@ impl Builds<'_> {
             end.unwrap_or(PlanEnd::Met)
         });
         Ok((reports, pooled))
+    }
+
+    /// Reports the pairs done to the progress callback, if any.
+    fn tell(&self, name: &str, reports: &[Report], planned: usize) {
+        if let (Some(p), Some(last)) = (&self.o.progress, reports.last()) {
+            p(&BuildsProgress {
+                benchmark: self.position.0,
+                benchmarks: self.position.1,
+                name: name.to_string(),
+                pairs_done: reports.len(),
+                pairs_planned: planned.max(reports.len()),
+                delta: last.estimate.delta,
+            });
+        }
     }
 
     /// Pairs, first stage included, that fit in the time budget at the median pair time so

@@ -55,7 +55,8 @@ use crate::{Error, Result};
 
 pub use args::Args;
 pub use builds::{
-    BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsOptions, BuildsRun, compare_builds,
+    BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsOptions, BuildsProgress,
+    BuildsProgressFn, BuildsRun, compare_builds,
 };
 pub use worker::WORKER_ENV;
 
