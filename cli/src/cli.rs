@@ -117,15 +117,37 @@ pub struct SelftestArgs {
 /// Arguments of `rtcompare cmd`.
 #[derive(Debug, Clone, Args)]
 pub struct CmdArgs {
-    /// The baseline command A.
-    #[arg(value_name = "COMMAND_A", required_unless_present = "import_hyperfine")]
-    pub command_a: Option<String>,
-    /// The candidate command B; ratios are B's time over A's.
-    #[arg(value_name = "COMMAND_B", required_unless_present = "import_hyperfine")]
-    pub command_b: Option<String>,
+    /// The commands: the first is the reference (A) unless `--reference` gives one, and every
+    /// other is compared with it; ratios are each command's time over the reference's. With a
+    /// parameter (`-L`, `-P`), `{NAME}` in a command is replaced by each value in turn.
+    #[arg(value_name = "COMMAND", required_unless_present = "import_hyperfine")]
+    pub commands: Vec<String>,
+    /// The reference every command is compared with, run as a command of its own before
+    /// the others.
+    #[arg(long, value_name = "CMD")]
+    pub reference: Option<String>,
+    /// A label for each command, in order (the reference first); `{NAME}` is substituted as
+    /// in the commands. Defaults: A, B, C, … (or the command itself with parameters).
+    #[arg(short = 'n', long = "command-name", value_name = "NAME")]
+    pub command_name: Vec<String>,
+    /// A parameter with a list of values: `-L n 1,2,4` runs each command once per value with
+    /// `{n}` replaced; several `-L` make their product. The first value's command is the
+    /// reference.
+    #[arg(short = 'L', long, value_names = ["NAME", "VALUES"], num_args = 2)]
+    pub parameter_list: Vec<String>,
+    /// A numeric parameter scanned from MIN to MAX (inclusive) in steps of
+    /// `--parameter-step-size` (default 1): `-P t 1 8`.
+    #[arg(short = 'P', long, value_names = ["NAME", "MIN", "MAX"], num_args = 3)]
+    pub parameter_scan: Vec<String>,
+    /// The step of `--parameter-scan`.
+    #[arg(short = 'D', long, value_name = "DELTA", requires = "parameter_scan")]
+    pub parameter_step_size: Option<f64>,
+    /// Order of the summary table: `command` (as given) or `mean-time` (fastest first).
+    #[arg(long, value_name = "ORDER", default_value = "command", value_parser = ["command", "mean-time"])]
+    pub sort: String,
     /// Instead of running commands, analyse the first two commands' `times` in a hyperfine
     /// JSON export (unpaired: hyperfine does not interleave; no A/A floor).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["command_a", "command_b"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["commands"])]
     pub import_hyperfine: Option<PathBuf>,
     /// How to measure and decide.
     #[command(flatten)]
@@ -155,20 +177,43 @@ pub struct CompareArgs {
     /// Discarded runs of each command before anything is timed.
     #[arg(short, long, value_name = "N", default_value_t = DEFAULT_WARMUP)]
     pub warmup: usize,
-    /// A command run before every run (warm-up, validation and timed), not timed.
+    /// A command run before every run (warm-up, validation and timed), not timed. Given
+    /// once, it serves every command; given once per command, each is matched to its command
+    /// in order (the reference first).
     #[arg(short, long, value_name = "CMD")]
-    pub prepare: Option<String>,
+    pub prepare: Vec<String>,
+    /// A command run once before each command's first run (after the start floor), not timed.
+    #[arg(short = 's', long, value_name = "CMD")]
+    pub setup: Option<String>,
+    /// A command run after every run of each command, not timed.
+    #[arg(short = 'C', long, value_name = "CMD")]
+    pub conclude: Option<String>,
+    /// A command run once after each command's last run, also when the session stops early.
+    #[arg(short = 'c', long, value_name = "CMD")]
+    pub cleanup: Option<String>,
     /// The shell that runs each command (the command is appended as one argument), or `none`
     /// to split the command into words and execute it directly.
     #[arg(short = 'S', long, value_name = "SHELL", default_value = "sh -c")]
     pub shell: String,
+    /// Short for `--shell none`: split each command into words and execute it directly.
+    #[arg(short = 'N', conflicts_with = "shell")]
+    pub no_shell: bool,
     /// Let the commands write to this terminal (by default stdout and stderr go to
     /// /dev/null; stdin is always /dev/null).
     #[arg(long)]
     pub show_output: bool,
-    /// Time runs that exit non-zero instead of stopping.
-    #[arg(short, long)]
-    pub ignore_failure: bool,
+    /// Time runs that exit non-zero instead of stopping: all of them, or with
+    /// `--ignore-failure=1,3` only those exit codes. A run killed by a signal always stops.
+    #[arg(
+        short,
+        long,
+        value_name = "CODES",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all",
+        value_parser = parse_codes
+    )]
+    pub ignore_failure: Option<AcceptedCodes>,
     /// Skip the A/A runs (A against A′, B against B′, one pair each per timed pair, which
     /// doubles the runs) that measure the noise floor.
     #[arg(long)]
@@ -214,6 +259,41 @@ pub struct CompareArgs {
     /// refuses, the output says "unavailable" and why; that is never an error.
     #[arg(long)]
     pub counters: bool,
+}
+
+/// Which non-zero exit codes `--ignore-failure` accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AcceptedCodes {
+    /// Every exit code.
+    All,
+    /// Only these.
+    Codes(Vec<i32>),
+}
+
+/// Parses `all` or a comma-separated list of exit codes (`1,3`).
+pub fn parse_codes(s: &str) -> Result<AcceptedCodes, String> {
+    if s.trim() == "all" {
+        return Ok(AcceptedCodes::All);
+    }
+    s.split(',')
+        .map(|c| {
+            c.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("`{c}` is not an exit code; write --ignore-failure=1,3"))
+        })
+        .collect::<Result<Vec<i32>, String>>()
+        .map(AcceptedCodes::Codes)
+}
+
+impl CompareArgs {
+    /// Whether a run that exited with `code` (`None`: killed by a signal) is timed anyway.
+    pub fn accepts(&self, code: Option<i32>) -> bool {
+        match (&self.ignore_failure, code) {
+            (None, _) | (_, None) => false,
+            (Some(AcceptedCodes::All), Some(_)) => true,
+            (Some(AcceptedCodes::Codes(codes)), Some(c)) => codes.contains(&c),
+        }
+    }
 }
 
 /// Parses `1%`, `0.5 %` or `0.01` into a fraction in `[0, 1)`.

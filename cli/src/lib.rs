@@ -19,6 +19,7 @@ pub mod html;
 pub mod hyperfine;
 pub mod output;
 pub mod process;
+pub mod scan;
 pub mod selftest;
 pub mod session;
 pub mod signals;
@@ -59,18 +60,13 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
             if let Some(path) = &args.import_hyperfine {
                 return finish(session::from_hyperfine(path, &args.options)?, &args.options);
             }
-            let (Some(a), Some(b)) = (&args.command_a, &args.command_b) else {
-                return Err(CliError::Usage(
-                    "give two commands, or --import-hyperfine FILE".into(),
-                ));
-            };
-            let commands = session::Commands {
-                a,
-                b,
-                dirs: [None, None],
-                inject: [std::time::Duration::ZERO; 2],
-            };
-            finish(session::run(&commands, &args.options)?, &args.options)
+            let specs = command_specs(args)?;
+            let result = session::run_many(&specs, &args.options)?;
+            if result.commands.len() > 2 {
+                print!("{}", output::summary_many(&result, &args.sort));
+                return finish_quietly(result, &args.options);
+            }
+            finish(result, &args.options)
         }
         Commands::Git(args) => finish(git::run(args)?, &args.options),
         Commands::Bench(args) => bench::run(args),
@@ -90,23 +86,132 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
     }
 }
 
+/// The commands of `rtcompare cmd` as a session's specs: the reference (`--reference`, else
+/// the first command), then every command for every combination of the parameters, with
+/// `{NAME}` replaced in each command, label and hook.
+fn command_specs(args: &cli::CmdArgs) -> Result<Vec<session::CommandSpec>, CliError> {
+    let params = scan::parameters(
+        &args.parameter_list,
+        &args.parameter_scan,
+        args.parameter_step_size,
+    )?;
+    let combos = scan::combinations(&params)?;
+    let templates = &args.commands;
+    let names = &args.command_name;
+    let offset = usize::from(args.reference.is_some());
+    if !names.is_empty() && names.len() != templates.len() + offset {
+        return Err(CliError::Usage(format!(
+            "{} --command-name for {} commands{}: give one per command, in order",
+            names.len(),
+            templates.len() + offset,
+            if offset == 1 {
+                " (the reference counts, first)"
+            } else {
+                ""
+            }
+        )));
+    }
+    for (i, t) in templates.iter().enumerate() {
+        for p in &params {
+            if !t.contains(&format!("{{{}}}", p.name)) && combos.len() > 1 && i == 0 {
+                eprintln!(
+                    "note: the parameter {{{}}} does not occur in `{t}`: its runs differ only by \
+                     name",
+                    p.name
+                );
+            }
+        }
+    }
+    let letter = |i: usize| -> String {
+        if i < 26 {
+            char::from(b'A' + i as u8).to_string()
+        } else {
+            format!("C{i}")
+        }
+    };
+    let mut specs = Vec::new();
+    if let Some(r) = &args.reference {
+        specs.push(session::CommandSpec {
+            name: names.first().cloned().unwrap_or_else(|| "reference".into()),
+            command: r.clone(),
+            ..session::CommandSpec::hooks(&args.options, 0)
+        });
+    }
+    for (t, template) in templates.iter().enumerate() {
+        for combo in &combos {
+            let i = specs.len();
+            let hooks = session::CommandSpec::hooks(&args.options, i);
+            let sub = |h: Option<String>| h.map(|h| scan::substitute(&h, combo));
+            let name = match names.get(t + offset) {
+                Some(n) => scan::substitute(n, combo),
+                None if params.is_empty() => letter(i),
+                None => scan::substitute(template, combo),
+            };
+            specs.push(session::CommandSpec {
+                name,
+                command: scan::substitute(template, combo),
+                prepare: sub(hooks.prepare),
+                setup: sub(hooks.setup),
+                conclude: sub(hooks.conclude),
+                cleanup: sub(hooks.cleanup),
+                ..session::CommandSpec::default()
+            });
+        }
+    }
+    if specs.len() < 2 {
+        return Err(CliError::Usage(
+            "give at least two commands (or one with a parameter of several values, or \
+             --reference)"
+                .into(),
+        ));
+    }
+    if args.options.prepare.len() > 1 && args.options.prepare.len() != specs.len() {
+        return Err(CliError::Usage(format!(
+            "{} --prepare for {} commands: give one for all, or one per command in order",
+            args.options.prepare.len(),
+            specs.len()
+        )));
+    }
+    Ok(specs)
+}
+
+/// [`finish`] for a result whose summary is already printed.
+fn finish_quietly(result: session::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
+    write_outputs(&result, options)?;
+    Ok(exit_status(&result, options))
+}
+
 /// Prints the summary, writes the JSON file, and picks the exit status.
 fn finish(result: session::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
     print!("{}", session::summary(&result));
+    write_outputs(&result, options)?;
+    Ok(exit_status(&result, options))
+}
+
+/// Writes the JSON, the HTML page and the hyperfine export that `options` ask for.
+fn write_outputs(result: &session::CmdResult, options: &cli::CompareArgs) -> Result<(), CliError> {
     if let Some(path) = &options.json {
-        session::write_json(&result, path)?;
+        session::write_json(result, path)?;
     }
     if let Some(path) = &options.html {
-        html::write(&result, path)?;
+        html::write(result, path)?;
     }
     if let Some(path) = &options.export_hyperfine {
-        hyperfine::export(&result, path)?;
+        hyperfine::export(result, path)?;
     }
-    Ok(
-        if options.fail_on_regression && result.verdict.outcome.is_regression() {
-            EXIT_REGRESSION
-        } else {
-            EXIT_OK
-        },
-    )
+    Ok(())
+}
+
+/// 1 with `--fail-on-regression` when some command was found slower than the reference, else 0.
+fn exit_status(result: &session::CmdResult, options: &cli::CompareArgs) -> i32 {
+    let regression = result
+        .comparisons
+        .iter()
+        .any(|c| c.verdict.outcome.is_regression())
+        || result.verdict.outcome.is_regression();
+    if options.fail_on_regression && regression {
+        EXIT_REGRESSION
+    } else {
+        EXIT_OK
+    }
 }

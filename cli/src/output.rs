@@ -147,6 +147,86 @@ impl Default for Progress {
     }
 }
 
+/// The terminal summary of more than two commands: one row per command (its median time, its
+/// time over the reference's with the interval, the verdict), sorted by `sort` (`command`:
+/// as given; `mean-time`: fastest first), then the family-wise note and the warnings.
+pub fn summary_many(r: &CmdResult, sort: &str) -> String {
+    let mut s = String::new();
+    let reference = r.commands.first().map_or("", |c| c.name.as_str());
+    let mut rows: Vec<usize> = (0..r.commands.len()).collect();
+    if sort == "mean-time" {
+        rows.sort_by(|&x, &y| {
+            r.commands[x]
+                .summary
+                .mean_ns
+                .total_cmp(&r.commands[y].summary.mean_ns)
+        });
+    }
+    let width = r
+        .commands
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(7);
+    let _ = writeln!(
+        s,
+        "{:<width$}  {:>10}  {:>10}  {:<28} verdict",
+        "command", "median", "mean", "time / reference [interval]"
+    );
+    for i in rows {
+        let c = &r.commands[i];
+        let cmp = r.comparisons.iter().find(|x| x.index == i);
+        let (ratio, verdict) = match cmp {
+            None => ("(reference)".to_string(), String::new()),
+            Some(x) => {
+                let v = &x.verdict;
+                let ratio = match (v.low, v.high) {
+                    (Some(l), Some(h)) => format!("{:.3} [{l:.3}, {h:.3}]", v.ratio),
+                    _ => format!("{:.3}", v.ratio),
+                };
+                let word = match v.outcome {
+                    CommandOutcome::Faster => format!("faster than {reference}"),
+                    CommandOutcome::Slower => format!("SLOWER than {reference}"),
+                    CommandOutcome::Win => format!("win over {reference}"),
+                    CommandOutcome::Loss => format!("LOSS to {reference}"),
+                    CommandOutcome::Parity => "parity".to_string(),
+                    CommandOutcome::CannotTell => "cannot tell".to_string(),
+                };
+                (ratio, word)
+            }
+        };
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>10}  {:>10}  {:<28} {verdict}",
+            c.name,
+            duration(c.summary.median_ns),
+            duration(c.summary.mean_ns),
+            ratio
+        );
+    }
+    for c in &r.commands {
+        if c.name != c.command {
+            let _ = writeln!(s, "  {}: {}", c.name, c.command);
+        }
+    }
+    if let Some(level) = r.family_level {
+        let _ = writeln!(
+            s,
+            "{} comparisons with {reference}, each judged at {:.2} % (Bonferroni) so that all \
+             verdicts hold together at 95 %; {} rounds, every command once per round in a \
+             fresh order.",
+            r.comparisons.len(),
+            100.0 * level,
+            r.pairs
+        );
+    }
+    for w in &r.warnings {
+        let _ = writeln!(s, "warning: {}", w.message);
+    }
+    s
+}
+
 /// The terminal summary: each command's runs, the comparison, the verdict with the rule that
 /// decided and its reason, and the warnings.
 pub fn summary(r: &CmdResult) -> String {

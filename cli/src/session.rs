@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use rtcompare::env::Environment;
 use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
-use rtcompare::rng::resolve_seed;
+use rtcompare::rng::{Rng, derive_seed, resolve_seed};
 use rtcompare::stats::{self, FewRunsRule, MINIMUM_DATA_POINTS};
 
 use crate::analysis::{self, AnalysisOptions, CommandAnalysis, Floor, Rule, SideSummary, Warning};
@@ -46,8 +46,9 @@ const INTERIM_RESAMPLES: usize = 1_000;
 /// One command as run.
 #[derive(Debug, Clone)]
 struct Program {
-    /// `A`, `B` or `--prepare`.
-    name: &'static str,
+    /// The command's label (`A`, `B`, or its `--command-name`), or the hook's
+    /// (`--prepare for A`).
+    name: String,
     /// The command as given.
     command: String,
     argv: Vec<OsString>,
@@ -71,6 +72,64 @@ pub struct Commands<'a> {
     pub inject: [Duration; 2],
 }
 
+/// One command of a session with its hooks, after parameter substitution.
+#[derive(Debug, Clone, Default)]
+pub struct CommandSpec {
+    /// Its label (`A`, `B`, … or the `--command-name`).
+    pub name: String,
+    /// The command as given.
+    pub command: String,
+    /// Its working directory (`None`: the current one).
+    pub dir: Option<std::path::PathBuf>,
+    /// A busy-wait inside each timed run (the self-test's injected regression).
+    pub inject: Duration,
+    /// Run before each of its runs, untimed (`--prepare`).
+    pub prepare: Option<String>,
+    /// Run once before its first run (`--setup`).
+    pub setup: Option<String>,
+    /// Run after each of its runs, untimed (`--conclude`).
+    pub conclude: Option<String>,
+    /// Run once after its last run, also when the session stops early (`--cleanup`).
+    pub cleanup: Option<String>,
+}
+
+impl Commands<'_> {
+    /// The two commands as a session's specs, labelled A and B, with the hooks of `args`.
+    pub fn specs(&self, args: &CompareArgs) -> Vec<CommandSpec> {
+        [(self.a, "A"), (self.b, "B")]
+            .into_iter()
+            .enumerate()
+            .map(|(i, (command, name))| CommandSpec {
+                name: name.into(),
+                command: command.into(),
+                dir: self.dirs[i].map(Into::into),
+                inject: self.inject[i],
+                ..CommandSpec::hooks(args, i)
+            })
+            .collect()
+    }
+}
+
+impl CommandSpec {
+    /// The hooks of `args` for the `i`-th command: `--prepare` matched to commands in order
+    /// (one `--prepare` serves every command), `--setup`, `--conclude` and `--cleanup` for
+    /// each.
+    pub fn hooks(args: &CompareArgs, i: usize) -> CommandSpec {
+        let prepare = match args.prepare.as_slice() {
+            [] => None,
+            [one] => Some(one.clone()),
+            many => many.get(i).cloned(),
+        };
+        CommandSpec {
+            prepare,
+            setup: args.setup.clone(),
+            conclude: args.conclude.clone(),
+            cleanup: args.cleanup.clone(),
+            ..CommandSpec::default()
+        }
+    }
+}
+
 /// Which command a run belongs to. Serialised as `"a"`, `"b"` (and, for A/A validation runs,
 /// `"a2"`, `"b2"` for the second copies A′ and B′).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,8 +148,12 @@ pub enum CommandSide {
 /// One timed run, as written to the JSON result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunRecord {
-    /// Which command.
+    /// Which command: `a` for the reference, `b` for the others (`a2`/`b2` for their A/A
+    /// partner runs); [`command`](Self::command) says which one.
     pub side: CommandSide,
+    /// The command's index in [`CmdResult::commands`] (0 is the reference).
+    #[serde(default)]
+    pub command: usize,
     /// Wall time from spawn to reap, monotonic clock, ns.
     pub wall_ns: u64,
     /// User CPU time (`wait4`), ns.
@@ -113,9 +176,14 @@ pub struct RunRecord {
 }
 
 impl RunRecord {
-    fn new(side: CommandSide, (m, counters): &(Measured, Option<CounterDelta>)) -> RunRecord {
+    fn new(
+        side: CommandSide,
+        command: usize,
+        (m, counters): &(Measured, Option<CounterDelta>),
+    ) -> RunRecord {
         RunRecord {
             side,
+            command,
             wall_ns: m.wall_ns,
             user_ns: m.user_ns,
             sys_ns: m.sys_ns,
@@ -139,11 +207,17 @@ pub enum StopReason {
     MaxTime,
     /// `--max-runs` pairs were measured.
     MaxRuns,
+    /// The session stopped early (a failure, a timeout, a signal): the result's `stopped`
+    /// says why.
+    Stopped,
 }
 
 /// One side's summary, with its command.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SideResult {
+    /// Its label: `A`, `B`, or its `--command-name`.
+    #[serde(default)]
+    pub name: String,
     /// The command as given.
     pub command: String,
     /// Its summary over the timed runs.
@@ -158,6 +232,65 @@ pub struct WarningEntry {
     pub warning: Warning,
     /// The same as one sentence.
     pub message: String,
+}
+
+/// Why a session ended before its stopping rule, as the JSON's `stopped` field says it
+/// (`null` when it ended normally).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stopped {
+    /// Still measuring: the file is a snapshot written while the session ran (a process
+    /// killed outright leaves it so).
+    Running,
+    /// A run (or a hook) failed without `--ignore-failure`.
+    RunFailed,
+    /// Ctrl-C or SIGTERM.
+    Interrupted,
+    /// A run passed its time limit.
+    Timeout,
+    /// A command could not be started.
+    SpawnFailed,
+    /// Anything else (a system call, the statistics).
+    Error,
+}
+
+impl Stopped {
+    /// The reason an error stopped the session.
+    pub fn of(e: &CliError) -> Stopped {
+        match e {
+            CliError::Failed { .. } => Stopped::RunFailed,
+            CliError::Interrupted => Stopped::Interrupted,
+            CliError::Timeout { .. } => Stopped::Timeout,
+            CliError::Spawn { .. } => Stopped::SpawnFailed,
+            _ => Stopped::Error,
+        }
+    }
+}
+
+/// One command compared with the reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// The command's label.
+    pub name: String,
+    /// The reference's label.
+    pub reference: String,
+    /// The command's index in [`CmdResult::commands`].
+    pub index: usize,
+    /// Which rule decided.
+    pub rule: Rule,
+    /// The verdict, the command as B against the reference as A: `outcome`, `ratio` (its time
+    /// over the reference's), the interval at `level`.
+    pub verdict: analysis::VerdictSummary,
+    /// The library's estimate (bootstrap rule).
+    #[serde(default)]
+    pub estimate: Option<rtcompare::Estimate>,
+    /// The library's few-runs verdict (few-runs rule).
+    #[serde(default)]
+    pub few_runs: Option<stats::FewRunsVerdict>,
+    /// The A/A floor of the pair; `null` with `--no-validation`.
+    pub floor: Option<Floor>,
+    /// Timed pairs (rounds) behind it.
+    pub pairs: usize,
 }
 
 /// The JSON result of `rtcompare cmd --json FILE` (layout [`SCHEMA_VERSION`]).
@@ -217,12 +350,30 @@ pub struct CmdResult {
     pub environment: Environment,
     /// Wall time of the whole invocation, seconds.
     pub elapsed_s: f64,
+    /// Every command in order, the reference first, with its summary (`a` and `b` repeat the
+    /// first two).
+    #[serde(default)]
+    pub commands: Vec<SideResult>,
+    /// Every command against the reference, in command order (one entry for two commands:
+    /// the same verdict as the top-level `verdict`).
+    #[serde(default)]
+    pub comparisons: Vec<Comparison>,
+    /// With more than one comparison, the coverage each was judged at so that all hold
+    /// together at 95 % (Bonferroni: 1 − 0.05/m for m comparisons); `null` for one.
+    #[serde(default)]
+    pub family_level: Option<f64>,
+    /// `null` when the session ended normally; otherwise why it stopped early. The runs
+    /// measured before are all in the file.
+    #[serde(default)]
+    pub stopped: Option<Stopped>,
+    /// The error's sentence when `stopped` is not `null`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_message: Option<String>,
 }
 
 struct Session<'a> {
     args: &'a CompareArgs,
     runner: Runner,
-    prepare: Option<Program>,
     progress: Progress,
     limit: Duration,
     /// With `--counters`: why counters could not be opened (the first refusal), and the
@@ -237,22 +388,30 @@ struct CounterNotes {
     failures: Vec<CounterFailure>,
 }
 
+/// One command ready to run: the timed program and its hooks.
+struct Job {
+    main: Program,
+    prepare: Option<Program>,
+    conclude: Option<Program>,
+    setup: Option<Program>,
+    cleanup: Option<Program>,
+}
+
 impl Session<'_> {
-    /// One run of `p` (after `--prepare`), measured, with its hardware counts when
-    /// `--counters` is on and they are available; a failure is an error unless ignored.
-    fn run(&self, p: &Program) -> Result<(Measured, Option<CounterDelta>)> {
-        if let Some(prep) = &self.prepare {
-            let m = self.exec(prep)?;
-            if !m.success() {
-                return Err(failed(prep, &m));
-            }
+    /// One run of `job` (after its `--prepare`, before its `--conclude`, both untimed),
+    /// measured, with its hardware counts when `--counters` is on and they are available; a
+    /// failure is an error unless `--ignore-failure` accepts its exit status. A failing hook
+    /// is always an error, naming the hook and its command.
+    fn run(&self, job: &Job) -> Result<(Measured, Option<CounterDelta>)> {
+        if let Some(prep) = &job.prepare {
+            self.hook(prep)?;
         }
         // Opened on this thread right before the spawn (after the untimed --prepare, which it
         // must not count), read after the reap: the group counts the child from its exec on,
         // and nothing of this process (`CounterSet::open_for_children`). Opening and reading
         // happen outside the timed window.
         let group = self.args.counters.then(CounterSet::open_for_children);
-        let m = self.exec(p)?;
+        let m = self.exec(&job.main)?;
         let counts = match group {
             Some(Ok(set)) => {
                 let mut notes = self.counters.borrow_mut();
@@ -270,10 +429,22 @@ impl Session<'_> {
             }
             None => None,
         };
-        if !m.success() && !self.args.ignore_failure {
-            return Err(failed(p, &m));
+        if !m.success() && !self.args.accepts(m.exit_code) {
+            return Err(failed(&job.main, &m));
+        }
+        if let Some(conclude) = &job.conclude {
+            self.hook(conclude)?;
         }
         Ok((m, counts))
+    }
+
+    /// Runs a hook, untimed; its failure is an error naming it.
+    fn hook(&self, p: &Program) -> Result<()> {
+        let m = self.exec(p)?;
+        if !m.success() {
+            return Err(failed(p, &m));
+        }
+        Ok(())
     }
 
     fn exec(&self, p: &Program) -> Result<Measured> {
@@ -281,12 +452,12 @@ impl Session<'_> {
             .run_injected(&p.argv, p.dir.as_deref(), Some(self.limit), p.inject)
             .map_err(|f| match f {
                 RunFailure::Spawn(source) => CliError::Spawn {
-                    name: p.name.into(),
+                    name: p.name.clone(),
                     command: p.command.clone(),
                     source,
                 },
                 RunFailure::Timeout => CliError::Timeout {
-                    name: p.name.into(),
+                    name: p.name.clone(),
                     command: p.command.clone(),
                     limit_s: self.limit.as_secs_f64(),
                 },
@@ -303,14 +474,16 @@ fn failed(p: &Program, m: &Measured) -> CliError {
         _ => String::new(),
     };
     CliError::Failed {
-        name: p.name.into(),
+        name: p.name.clone(),
         command: p.command.clone(),
         status: m.status_text(),
         hint,
     }
 }
 
-fn check(args: &CompareArgs) -> Result<()> {
+/// Checks the measuring flags, before anything runs. Public so that `rtcompare git` can
+/// check them before its builds.
+pub fn check(args: &CompareArgs) -> Result<()> {
     if let Some(n) = args.runs {
         if n < stats::FEW_RUNS_MIN_RUNS {
             return Err(CliError::Usage(format!(
@@ -341,140 +514,272 @@ fn check(args: &CompareArgs) -> Result<()> {
     Ok(())
 }
 
-/// Runs the whole protocol for `args` and returns the result (the caller prints and writes
-/// it). Errors: a usage error, a command that cannot start or fails, a timeout, a signal.
+/// Runs the whole protocol for two commands (see [`run_many`]).
 pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
+    run_many(&commands.specs(args), args)
+}
+
+/// Everything measured so far: per command its timed wall times and its A/A partners', and
+/// the run records. A session that stops early still has all of it.
+struct Measurements {
+    main: Vec<Vec<f64>>,
+    partner: Vec<Vec<f64>>,
+    runs: Vec<RunRecord>,
+    validation_runs: Vec<RunRecord>,
+    start_floor_ns: Option<f64>,
+    warmup_done: usize,
+}
+
+impl Measurements {
+    fn new(k: usize) -> Measurements {
+        Measurements {
+            main: vec![Vec::new(); k],
+            partner: vec![Vec::new(); k],
+            runs: Vec::new(),
+            validation_runs: Vec::new(),
+            start_floor_ns: None,
+            warmup_done: 0,
+        }
+    }
+
+    /// Complete rounds: timed runs of every command.
+    fn rounds(&self) -> usize {
+        self.main.iter().map(Vec::len).min().unwrap_or(0)
+    }
+}
+
+/// Runs the whole protocol for two or more commands, the first the reference, and returns the
+/// result (the caller prints and writes it). Every round runs each command once (with its A/A
+/// partner run beside it unless `--no-validation`): for two commands in ABBA order (A′ A B B′,
+/// then B′ B A A′), for more in a fresh seeded order each round. Each command is compared
+/// with the reference over the rounds; with m > 1 comparisons each is judged at 1 − 0.05/m
+/// (Bonferroni), so that the chance of any false verdict among them stays at 5 %. Measuring
+/// stops when every comparison's interval is within `--width` (or `--runs`, `--max-time`,
+/// `--max-runs`). `--setup` runs before a command's first run, `--cleanup` after its last, on
+/// every path.
+///
+/// When a run fails (without `--ignore-failure`), times out, or Ctrl-C or SIGTERM arrives,
+/// the JSON file (`--json`) still receives every run measured so far, with `stopped` saying
+/// why, before the error is returned. While measuring, the file is rewritten at most every
+/// two seconds as a snapshot with `stopped: "running"`.
+///
+/// Errors: a usage error, a command or hook that cannot start or fails, a timeout, a signal.
+pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> {
     let started = Instant::now();
     check(args)?;
-    let shell = Shell::parse(&args.shell)?;
-    let program = |name: &'static str, command: &str| -> Result<Program> {
-        Ok(Program {
+    if specs.len() < 2 {
+        return Err(CliError::Usage(
+            "give at least two commands to compare (the first is the reference)".into(),
+        ));
+    }
+    let shell = Shell::parse(if args.no_shell { "none" } else { &args.shell })?;
+    let program = |name: String, command: &str, dir: &Option<std::path::PathBuf>| {
+        Ok::<Program, CliError>(Program {
             name,
             command: command.into(),
             argv: shell.argv(command)?,
-            dir: None,
+            dir: dir.clone(),
             inject: Duration::ZERO,
         })
     };
-    let a = Program {
-        dir: commands.dirs[0].map(Into::into),
-        inject: commands.inject[0],
-        ..program("A", commands.a)?
+    let hook = |flag: &str, spec: &CommandSpec, command: &Option<String>| {
+        command
+            .as_deref()
+            .map(|c| program(format!("{flag} for {}", spec.name), c, &spec.dir))
+            .transpose()
     };
-    let b = Program {
-        dir: commands.dirs[1].map(Into::into),
-        inject: commands.inject[1],
-        ..program("B", commands.b)?
-    };
-    let prepare = args
-        .prepare
-        .as_deref()
-        .map(|c| program("--prepare", c))
-        .transpose()?;
+    let mut jobs = Vec::with_capacity(specs.len());
+    for spec in specs {
+        jobs.push(Job {
+            main: Program {
+                inject: spec.inject,
+                ..program(spec.name.clone(), &spec.command, &spec.dir)?
+            },
+            prepare: hook("--prepare", spec, &spec.prepare)?,
+            conclude: hook("--conclude", spec, &spec.conclude)?,
+            setup: hook("--setup", spec, &spec.setup)?,
+            cleanup: hook("--cleanup", spec, &spec.cleanup)?,
+        });
+    }
     let empty = match shell {
-        Shell::None => program("the empty command", "true")?,
-        Shell::Program(_) => program("the empty command", ":")?,
+        Shell::None => program("the empty command".into(), "true", &None)?,
+        Shell::Program(_) => program("the empty command".into(), ":", &None)?,
     };
     let seed = resolve_seed(args.seed.unwrap_or(0));
+    let comparisons = specs.len() - 1;
     let opts = AnalysisOptions {
         threshold: args.threshold,
         seed,
+        level: 1.0 - 0.05 / comparisons as f64,
         ..AnalysisOptions::default()
     };
     let mut environment = Environment::capture();
     let session = Session {
         args,
         runner: Runner::new(args.show_output),
-        prepare,
         progress: Progress::new(),
         limit: args.max_time,
         counters: RefCell::default(),
     };
-
-    // 1. The start floor: errors here are ignored (the warning is optional).
-    let start_floor_ns = {
-        let walls: Vec<f64> = (0..START_FLOOR_RUNS)
-            .filter_map(|_| session.exec(&empty).ok())
-            .filter(Measured::success)
-            .map(|m| m.wall_ns as f64)
-            .collect();
-        stats::median(&walls).ok()
+    let mut m = Measurements::new(specs.len());
+    let mut snapshot = Snapshot::new(args, specs);
+    // The setups that ran get their cleanups, whatever happens after.
+    let mut set_up = 0;
+    let mut outcome = Ok(StopReason::MaxRuns);
+    for job in &jobs {
+        if let Some(setup) = &job.setup
+            && let Err(e) = session.hook(setup)
+        {
+            outcome = Err(e);
+            break;
+        }
+        set_up += 1;
+    }
+    if outcome.is_ok() {
+        outcome = measure(&session, &jobs, &empty, &opts, seed, &mut m, &mut snapshot);
+    }
+    session.progress.finish();
+    for job in jobs.iter().take(set_up) {
+        if let Some(cleanup) = &job.cleanup
+            && let Err(e) = session.hook(cleanup)
+            && outcome.is_ok()
+        {
+            outcome = Err(e);
+        }
+    }
+    let counters = args
+        .counters
+        .then(|| counter_summary(&m.runs, session.counters.into_inner()));
+    environment.finish();
+    let assembled = |stop: StopReason| {
+        assemble(
+            specs,
+            args,
+            &opts,
+            seed,
+            stop,
+            &m,
+            counters.clone(),
+            environment.clone(),
+            started,
+        )
     };
+    match outcome {
+        Ok(stop) => assembled(stop),
+        Err(e) => {
+            let reason = Stopped::of(&e);
+            match assembled(StopReason::Stopped) {
+                Ok(mut result) => {
+                    result.stopped = Some(reason);
+                    result.stopped_message = Some(e.to_string());
+                    snapshot.write_result(&result);
+                }
+                // Too few runs for a verdict: the runs alone.
+                Err(_) => snapshot.write_runs(&m, reason, Some(e.to_string()), true),
+            }
+            Err(e)
+        }
+    }
+}
+
+/// The start floor, the warm-up and the rounds; returns why measuring stopped.
+fn measure(
+    session: &Session<'_>,
+    jobs: &[Job],
+    empty: &Program,
+    opts: &AnalysisOptions,
+    seed: u64,
+    m: &mut Measurements,
+    snapshot: &mut Snapshot,
+) -> Result<StopReason> {
+    let args = session.args;
+    // 1. The start floor: errors here are ignored (the warning is optional).
+    let walls: Vec<f64> = (0..START_FLOOR_RUNS)
+        .filter_map(|_| session.exec(empty).ok())
+        .filter(Measured::success)
+        .map(|m| m.wall_ns as f64)
+        .collect();
+    m.start_floor_ns = stats::median(&walls).ok();
     if crate::signals::interrupted() {
         return Err(CliError::Interrupted);
     }
 
     // 2. Warm-up.
     for i in 0..args.warmup {
-        for p in [&a, &b] {
-            session
-                .progress
-                .set(format!("warm-up {}/{} ({})", i + 1, args.warmup, p.name));
-            session.run(p)?;
+        for job in jobs {
+            session.progress.set(format!(
+                "warm-up {}/{} ({})",
+                i + 1,
+                args.warmup,
+                job.main.name
+            ));
+            session.run(job)?;
         }
+        m.warmup_done = i + 1;
     }
 
-    // 3. The comparison: ABBA pairs, each with its A/A partners unless --no-validation.
+    // 3. The rounds: every command once, each with its A/A partner unless --no-validation.
     //
-    // With validation a round is A′ A B B′ and the next B′ B A A′: the comparison pair (A, B)
+    // For two commands a round is A′ A B B′ and the next B′ B A A′: the comparison pair (A, B)
     // in the middle alternates AB and BA, and the A/A pairs (A′, A) and (B, B′) are adjacent
     // runs as the comparison pair is, with the first position alternating too. So the floor is
     // always measured at the comparison's own number of pairs and spacing, as `compare()`
     // measures its A/A runs at the comparison's `repeats`. Measured first instead, 11 A/A
     // rounds of A, B, B′, A′ gave floors of 3–16 % on this 2-core machine under load while the
     // comparison's interval was ±1–1.4 %, and a real 5 % difference went undetected in 6 of 19
-    // comparisons (BACKGROUND.md, "Comparing whole programs").
+    // comparisons (BACKGROUND.md, "Comparing whole programs"). More commands are shuffled
+    // afresh each round (seeded), each partner run beside its command, before it at even
+    // positions and after it at odd ones.
     let stage = Instant::now();
     let target = args.runs;
     let most = target.unwrap_or(args.max_runs);
     let validate = !args.no_validation;
-    let (mut wa, mut wb) = (Vec::new(), Vec::new());
-    let (mut wa2, mut wb2) = (Vec::new(), Vec::new());
-    let mut runs = Vec::new();
-    let mut validation_runs = Vec::new();
+    let k = jobs.len();
+    let mut rng = Rng::new(derive_seed(seed, 0x0c0d));
     let mut next_check = MINIMUM_DATA_POINTS;
-    let mut half_width = None;
-    let mut stop = StopReason::MaxRuns;
+    let mut half_width: Option<f64> = None;
     for i in 0..most {
-        let order: &[(CommandSide, &Program)] = match (validate, i % 2 == 0) {
-            (false, true) => &[(CommandSide::A, &a), (CommandSide::B, &b)],
-            (false, false) => &[(CommandSide::B, &b), (CommandSide::A, &a)],
-            (true, true) => &[
-                (CommandSide::A2, &a),
-                (CommandSide::A, &a),
-                (CommandSide::B, &b),
-                (CommandSide::B2, &b),
-            ],
-            (true, false) => &[
-                (CommandSide::B2, &b),
-                (CommandSide::B, &b),
-                (CommandSide::A, &a),
-                (CommandSide::A2, &a),
-            ],
-        };
-        for &(side, p) in order {
-            let m = session.run(p)?;
-            let wall = m.0.wall_ns as f64;
-            match side {
-                CommandSide::A => wa.push(wall),
-                CommandSide::B => wb.push(wall),
-                CommandSide::A2 => wa2.push(wall),
-                CommandSide::B2 => wb2.push(wall),
+        let mut order: Vec<usize> = (0..k).collect();
+        if k == 2 {
+            if i % 2 == 1 {
+                order.reverse();
             }
-            match side {
-                CommandSide::A | CommandSide::B => runs.push(RunRecord::new(side, &m)),
-                CommandSide::A2 | CommandSide::B2 => validation_runs.push(RunRecord::new(side, &m)),
+        } else {
+            rng.shuffle(&mut order);
+        }
+        for (position, &c) in order.iter().enumerate() {
+            let (main, partner) = if c == 0 {
+                (CommandSide::A, CommandSide::A2)
+            } else {
+                (CommandSide::B, CommandSide::B2)
+            };
+            let sides: &[CommandSide] = match (validate, position % 2 == 0) {
+                (false, _) => &[main],
+                (true, true) => &[partner, main],
+                (true, false) => &[main, partner],
+            };
+            for &side in sides {
+                let run = session.run(&jobs[c])?;
+                let wall = run.0.wall_ns as f64;
+                let record = RunRecord::new(side, c, &run);
+                if side == main {
+                    m.main[c].push(wall);
+                    m.runs.push(record);
+                } else {
+                    m.partner[c].push(wall);
+                    m.validation_runs.push(record);
+                }
             }
         }
+        snapshot.tick(m);
         let n = i + 1;
         session.progress.set(match (target, half_width) {
-            (Some(t), _) => format!("pair {n}/{t}"),
-            (None, Some(h)) => format!("pair {n}, interval ±{:.2} %", 100.0 * h),
-            (None, None) => format!("pair {n}"),
+            (Some(t), _) => format!("round {n}/{t}"),
+            (None, Some(h)) => format!("round {n}, interval ±{:.2} %", 100.0 * h),
+            (None, None) => format!("round {n}"),
         });
         if target == Some(n) {
-            stop = StopReason::Runs;
-            break;
+            return Ok(StopReason::Runs);
         }
         if target.is_none() && n >= next_check {
             // Checked at geometrically spaced counts (10 % apart), so the interim bootstraps
@@ -482,37 +787,86 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
             next_check = n + (n / 10).max(1);
             let interim = AnalysisOptions {
                 resamples: INTERIM_RESAMPLES,
-                ..opts
+                ..*opts
             };
-            let h = analysis::estimate(&wa, &wb, &interim)?.half_width();
-            half_width = Some(h);
-            if h <= args.width {
-                stop = StopReason::Precision;
-                break;
+            let mut widest = 0.0f64;
+            for c in 1..k {
+                let h = analysis::estimate(&m.main[0], &m.main[c], &interim)?.half_width();
+                widest = widest.max(h);
+            }
+            half_width = Some(widest);
+            if widest <= args.width {
+                return Ok(StopReason::Precision);
             }
         }
         if target.is_none() && stage.elapsed() >= args.max_time {
-            stop = StopReason::MaxTime;
-            break;
+            return Ok(StopReason::MaxTime);
         }
     }
-    session.progress.finish();
+    Ok(StopReason::MaxRuns)
+}
 
-    // 4. The verdict.
-    let pairs = wa.len().min(wb.len());
-    let floor = if validate {
-        Some(Floor::from_series(&wa, &wa2, &wb, &wb2, &opts)?)
-    } else {
-        None
-    };
-    let analysis = analysis::analyse(&wa, &wb, floor.as_ref(), &opts)?;
-    let mut warnings = analysis::series_warnings(&wa, &wb, start_floor_ns, &FewRunsRule::default());
-    if floor.is_none() {
+/// The result from what was measured: every comparison's verdict, the summaries, the
+/// warnings (the first comparison's, as the top-level fields carry it).
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    specs: &[CommandSpec],
+    args: &CompareArgs,
+    opts: &AnalysisOptions,
+    seed: u64,
+    stop: StopReason,
+    m: &Measurements,
+    counters: Option<CounterSummary>,
+    environment: Environment,
+    started: Instant,
+) -> Result<CmdResult> {
+    let validate = !args.no_validation;
+    let rounds = m.rounds();
+    let cut = |xs: &[f64]| xs[..rounds.min(xs.len())].to_vec();
+    let reference = cut(&m.main[0]);
+    let mut comparisons = Vec::with_capacity(specs.len() - 1);
+    for c in 1..specs.len() {
+        let other = cut(&m.main[c]);
+        let floor = if validate {
+            let n = m.partner[0].len().min(m.partner[c].len()).min(rounds);
+            Some(Floor::from_series(
+                &reference[..n],
+                &m.partner[0][..n],
+                &other[..n],
+                &m.partner[c][..n],
+                opts,
+            )?)
+        } else {
+            None
+        };
+        let CommandAnalysis {
+            rule,
+            verdict,
+            estimate,
+            few_runs,
+        } = analysis::analyse(&reference, &other, floor.as_ref(), opts)?;
+        comparisons.push(Comparison {
+            name: specs[c].name.clone(),
+            reference: specs[0].name.clone(),
+            index: c,
+            rule,
+            verdict,
+            estimate,
+            few_runs,
+            floor,
+            pairs: rounds,
+        });
+    }
+    let first = &comparisons[0];
+    let (wa, wb) = (reference.clone(), cut(&m.main[1]));
+    let mut warnings =
+        analysis::series_warnings(&wa, &wb, m.start_floor_ns, &FewRunsRule::default());
+    if !validate {
         warnings.push(Warning::NoValidation);
     }
     if let Some(Floor {
         few_runs: Some(v), ..
-    }) = &floor
+    }) = &first.floor
     {
         for (side, v) in ["A", "B"].iter().zip(v) {
             if v.outcome != stats::FewRunsOutcome::Parity {
@@ -524,9 +878,9 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
         }
     }
     if stop == StopReason::MaxTime {
-        if analysis.rule == Rule::FewRuns {
-            warnings.push(Warning::CutShort { pairs });
-        } else if let Some(e) = &analysis.estimate
+        if first.rule == Rule::FewRuns {
+            warnings.push(Warning::CutShort { pairs: rounds });
+        } else if let Some(e) = &first.estimate
             && e.half_width() > args.width
         {
             warnings.push(Warning::NotPrecise {
@@ -535,51 +889,43 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
             });
         }
     }
-    let failed = runs.iter().filter(|r| r.exit_code != Some(0)).count();
+    let failed = m.runs.iter().filter(|r| r.exit_code != Some(0)).count();
     if failed > 0 {
         warnings.push(Warning::FailuresIgnored { failed });
     }
-    let side = |side: CommandSide, command: &str| -> Result<SideResult> {
-        let mine: Vec<&RunRecord> = runs.iter().filter(|r| r.side == side).collect();
+    let mut commands = Vec::with_capacity(specs.len());
+    for (c, spec) in specs.iter().enumerate() {
+        let mine: Vec<&RunRecord> = m.runs.iter().filter(|r| r.command == c).collect();
         let col =
             |f: fn(&RunRecord) -> u64| -> Vec<f64> { mine.iter().map(|r| f(r) as f64).collect() };
-        Ok(SideResult {
-            command: command.into(),
+        commands.push(SideResult {
+            name: spec.name.clone(),
+            command: spec.command.clone(),
             summary: SideSummary::new(
                 &col(|r| r.wall_ns),
                 &col(|r| r.user_ns),
                 &col(|r| r.sys_ns),
                 &col(|r| r.max_rss_bytes),
             )?,
-        })
-    };
-    let counters = args
-        .counters
-        .then(|| counter_summary(&runs, session.counters.into_inner()));
-    environment.finish();
-    let CommandAnalysis {
-        rule,
-        verdict,
-        estimate,
-        few_runs,
-    } = analysis;
+        });
+    }
     Ok(CmdResult {
         schema_version: SCHEMA_VERSION,
         tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
-        rule,
-        verdict,
-        a: side(CommandSide::A, commands.a)?,
-        b: side(CommandSide::B, commands.b)?,
-        pairs,
+        rule: first.rule,
+        verdict: first.verdict.clone(),
+        a: commands[0].clone(),
+        b: commands[1].clone(),
+        pairs: rounds,
         stop,
         threshold: args.threshold,
         width: args.width,
         seed,
-        estimate,
-        few_runs,
-        floor,
+        estimate: first.estimate,
+        few_runs: first.few_runs,
+        floor: first.floor.clone(),
         counters,
-        start_floor_ns,
+        start_floor_ns: m.start_floor_ns,
         warnings: warnings
             .into_iter()
             .map(|w| WarningEntry {
@@ -587,13 +933,128 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
                 warning: w,
             })
             .collect(),
-        warmup_runs: args.warmup,
-        runs,
-        validation_runs,
+        warmup_runs: m.warmup_done,
+        runs: m.runs.clone(),
+        validation_runs: m.validation_runs.clone(),
         git: None,
         environment,
         elapsed_s: started.elapsed().as_secs_f64(),
+        family_level: (comparisons.len() > 1).then_some(opts.level),
+        commands,
+        comparisons,
+        stopped: None,
+        stopped_message: None,
     })
+}
+
+/// The JSON file kept current while measuring: a snapshot of the runs at most every
+/// [`SNAPSHOT_EVERY`], and the final word on every early exit. Nothing when `--json` is not
+/// given or is stdout (`-`). Each write goes to a temporary file renamed over the target, so
+/// a reader never sees half a file.
+struct Snapshot {
+    path: Option<std::path::PathBuf>,
+    commands: Vec<(String, String)>,
+    last: Instant,
+    tool: String,
+}
+
+/// Least time between two snapshots of the JSON while measuring.
+const SNAPSHOT_EVERY: Duration = Duration::from_secs(2);
+
+/// The JSON of a session stopped before any verdict could be computed (or still running):
+/// the commands and every run measured.
+#[derive(Debug, Serialize)]
+struct RunsOnly<'a> {
+    schema_version: u32,
+    tool: &'a str,
+    stopped: Stopped,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_message: Option<String>,
+    commands: Vec<RunsOnlyCommand<'a>>,
+    warmup_runs: usize,
+    runs: &'a [RunRecord],
+    validation_runs: &'a [RunRecord],
+}
+
+#[derive(Debug, Serialize)]
+struct RunsOnlyCommand<'a> {
+    name: &'a str,
+    command: &'a str,
+}
+
+impl Snapshot {
+    fn new(args: &CompareArgs, specs: &[CommandSpec]) -> Snapshot {
+        Snapshot {
+            path: args.json.clone().filter(|p| p.as_os_str() != "-"),
+            commands: specs
+                .iter()
+                .map(|s| (s.name.clone(), s.command.clone()))
+                .collect(),
+            last: Instant::now(),
+            tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+
+    /// After a round: a snapshot when the last is old enough.
+    fn tick(&mut self, m: &Measurements) {
+        if self.path.is_some() && self.last.elapsed() >= SNAPSHOT_EVERY {
+            self.write_runs(m, Stopped::Running, None, false);
+            self.last = Instant::now();
+        }
+    }
+
+    /// Writes the runs alone with `stopped`. Errors are reported on stderr when `loud`, and
+    /// never stop the session (the final write reports its own).
+    fn write_runs(&self, m: &Measurements, stopped: Stopped, message: Option<String>, loud: bool) {
+        let Some(path) = &self.path else { return };
+        let doc = RunsOnly {
+            schema_version: SCHEMA_VERSION,
+            tool: &self.tool,
+            stopped,
+            stopped_message: message,
+            commands: self
+                .commands
+                .iter()
+                .map(|(name, command)| RunsOnlyCommand { name, command })
+                .collect(),
+            warmup_runs: m.warmup_done,
+            runs: &m.runs,
+            validation_runs: &m.validation_runs,
+        };
+        if let Err(e) = serde_json::to_string_pretty(&doc)
+            .map_err(|e| CliError::BadFile {
+                path: path.clone(),
+                reason: e.to_string(),
+            })
+            .and_then(|text| write_atomically(path, &text))
+            && loud
+        {
+            eprintln!("error: {e}");
+        }
+    }
+
+    /// Writes a whole result (of a stopped session).
+    fn write_result(&self, result: &CmdResult) {
+        if let Some(path) = &self.path
+            && let Err(e) = write_json(result, path)
+        {
+            eprintln!("error: {e}");
+        }
+    }
+}
+
+/// Writes `text` to a temporary file beside `path` and renames it over `path`.
+fn write_atomically(path: &std::path::Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let io = |source| CliError::File {
+        action: "write",
+        path: path.into(),
+        source,
+    };
+    std::fs::write(&tmp, format!("{text}\n")).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
 }
 
 /// The `--counters` summary of the timed runs: per side, the median per run of each count
@@ -621,11 +1082,7 @@ pub fn write_json(result: &CmdResult, path: &std::path::Path) -> Result<()> {
         path: path.into(),
         reason: format!("cannot encode the result: {e}"),
     })?;
-    std::fs::write(path, text + "\n").map_err(|source| CliError::File {
-        action: "write",
-        path: path.into(),
-        source,
-    })
+    write_atomically(path, &text)
 }
 
 /// The terminal summary of `result`, several lines.
@@ -650,6 +1107,7 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
     warnings.push(Warning::Imported);
     let record = |side: CommandSide, ns: f64| RunRecord {
         side,
+        command: usize::from(side == CommandSide::B),
         wall_ns: ns.round() as u64,
         user_ns: 0,
         sys_ns: 0,
@@ -663,22 +1121,35 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         .map(|&t| record(CommandSide::A, t))
         .chain(tb.iter().map(|&t| record(CommandSide::B, t)))
         .collect();
-    let side = |command: String, xs: &[f64]| -> Result<SideResult> {
+    let side = |name: &str, command: String, xs: &[f64]| -> Result<SideResult> {
         let zeros = vec![0.0; xs.len()];
         Ok(SideResult {
+            name: name.into(),
             command,
             summary: SideSummary::new(xs, &zeros, &zeros, &zeros)?,
         })
     };
     let mut environment = Environment::capture();
     environment.finish();
+    let (a, b) = (side("A", ca, &ta)?, side("B", cb, &tb)?);
+    let comparison = Comparison {
+        name: "B".into(),
+        reference: "A".into(),
+        index: 1,
+        rule: analysis.rule,
+        verdict: analysis.verdict.clone(),
+        estimate: analysis.estimate,
+        few_runs: analysis.few_runs,
+        floor: None,
+        pairs: ta.len().min(tb.len()),
+    };
     Ok(CmdResult {
         schema_version: SCHEMA_VERSION,
         tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
         rule: analysis.rule,
         verdict: analysis.verdict,
-        a: side(ca, &ta)?,
-        b: side(cb, &tb)?,
+        a: a.clone(),
+        b: b.clone(),
         pairs: ta.len().min(tb.len()),
         stop: StopReason::Runs,
         threshold: args.threshold,
@@ -702,5 +1173,10 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         git: None,
         environment,
         elapsed_s: started.elapsed().as_secs_f64(),
+        commands: vec![a, b],
+        comparisons: vec![comparison],
+        family_level: None,
+        stopped: None,
+        stopped_message: None,
     })
 }

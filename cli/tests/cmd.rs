@@ -109,7 +109,7 @@ fn a_failing_command_stops_with_its_name_and_status() {
     let o = rtcompare(&["cmd", "--prepare", "false", "true", "true"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("--prepare `false` failed"),
+        stderr(&o).contains("--prepare for A `false` failed"),
         "{}",
         stderr(&o)
     );

@@ -1,0 +1,253 @@
+//! `rtcompare cmd` as hyperfine's users call it: more than two commands, parameters, labels,
+//! hooks, accepted exit codes, and a JSON file that survives a failed run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
+
+fn rtcompare(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the rtcompare binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("rtcompare-many-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn json(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap()
+}
+
+/// Quick sessions: no warm-up, no A/A partners, eleven rounds.
+const QUICK: [&str; 6] = ["-w", "0", "--no-validation", "-r", "11", "--json"];
+
+#[test]
+fn three_commands_are_each_compared_with_the_first() {
+    let d = TempDir::new("three");
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.extend([
+        "r.json", "-n", "one", "-n", "two", "-n", "three", "true", "true", ": x",
+    ]);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v = json(&d.0);
+    assert_eq!(v["stopped"], serde_json::Value::Null);
+    assert_eq!(v["family_level"], 0.975);
+    let names: Vec<&str> = v["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["two", "three"]);
+    assert_eq!(v["comparisons"][0]["reference"], "one");
+    assert!(v["comparisons"][1]["verdict"]["outcome"].is_string());
+    // Every command ran once per round.
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 33);
+    for c in 0..3 {
+        assert_eq!(runs.iter().filter(|r| r["command"] == c).count(), 11);
+    }
+    let out = text(&o.stdout);
+    assert!(out.contains("Bonferroni") && out.contains("three"), "{out}");
+}
+
+#[test]
+fn a_parameter_list_expands_commands_and_labels() {
+    let d = TempDir::new("params");
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.extend(["r.json", "-L", "n", "1,2,3", "-n", "n={n}", "true {n}"]);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v = json(&d.0);
+    let commands: Vec<(&str, &str)> = v["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap(), c["command"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        commands,
+        [("n=1", "true 1"), ("n=2", "true 2"), ("n=3", "true 3")]
+    );
+    // A scan with a step, against a reference of its own.
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.extend([
+        "r.json",
+        "--reference",
+        "true",
+        "-P",
+        "t",
+        "2",
+        "6",
+        "-D",
+        "2",
+        "true {t}",
+    ]);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v = json(&d.0);
+    let names: Vec<&str> = v["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["true 2", "true 4", "true 6"]);
+    assert_eq!(v["comparisons"][0]["reference"], "reference");
+}
+
+#[test]
+fn hooks_run_when_hyperfine_runs_them() {
+    let d = TempDir::new("hooks");
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.extend([
+        "r.json",
+        "--setup",
+        "echo setup >> log",
+        "--conclude",
+        "echo conclude >> log",
+        "--cleanup",
+        "echo cleanup >> log",
+        "--prepare",
+        "echo prepare-a >> log",
+        "--prepare",
+        "echo prepare-b >> log",
+        "true",
+        "true",
+    ]);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let log = std::fs::read_to_string(d.0.join("log")).unwrap();
+    let count = |w: &str| log.lines().filter(|l| *l == w).count();
+    assert_eq!(count("setup"), 2, "{log}");
+    assert_eq!(count("cleanup"), 2, "{log}");
+    assert_eq!(count("conclude"), 22, "{log}");
+    assert_eq!(count("prepare-a"), 11, "{log}");
+    assert_eq!(count("prepare-b"), 11, "{log}");
+    assert!(log.starts_with("setup\nsetup\n") && log.ends_with("cleanup\ncleanup\n"));
+
+    // A failing hook names itself and its command; the cleanup still runs.
+    std::fs::remove_file(d.0.join("log")).unwrap();
+    let o = rtcompare(
+        &d.0,
+        &[
+            "cmd",
+            "-w",
+            "0",
+            "--conclude",
+            "exit 7",
+            "--cleanup",
+            "echo cleanup >> log",
+            "true",
+            "true",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("--conclude for") && e.contains("exit status 7"),
+        "{e}"
+    );
+    let log = std::fs::read_to_string(d.0.join("log")).unwrap();
+    assert_eq!(log, "cleanup\ncleanup\n");
+}
+
+#[test]
+fn only_the_listed_exit_codes_are_ignored() {
+    let d = TempDir::new("codes");
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.extend(["r.json", "--ignore-failure=3,4", "true", "exit 3"]);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = rtcompare(
+        &d.0,
+        &["cmd", "-w", "0", "--ignore-failure=3", "true", "exit 5"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("exit status 5"));
+    // -N runs without a shell.
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.extend(["r.json", "-N", "true", "true"]);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+}
+
+#[test]
+fn a_run_that_fails_keeps_every_run_before_it() {
+    let d = TempDir::new("fails");
+    // B succeeds 14 times, then fails: the 14 rounds before are in the file.
+    let b = "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; [ $n -le 14 ]";
+    let o = rtcompare(
+        &d.0,
+        &[
+            "cmd",
+            "-w",
+            "0",
+            "--no-validation",
+            "--json",
+            "r.json",
+            "true",
+            b,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let v = json(&d.0);
+    assert_eq!(v["stopped"], "run_failed");
+    assert!(v["stopped_message"].as_str().unwrap().contains("B `"));
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.iter().filter(|r| r["command"] == 1).count(), 14);
+    // With enough rounds for a verdict the file is a whole result.
+    assert!(v["comparisons"].as_array().is_some_and(|c| c.len() == 1));
+
+    // Too few rounds for a verdict: the runs alone, still with `stopped`.
+    std::fs::remove_file(d.0.join("count")).unwrap();
+    let b = b.replace("14", "2");
+    let o = rtcompare(
+        &d.0,
+        &[
+            "cmd",
+            "-w",
+            "0",
+            "--no-validation",
+            "--json",
+            "r.json",
+            "true",
+            &b,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let v = json(&d.0);
+    assert_eq!(v["stopped"], "run_failed");
+    assert_eq!(v["runs"].as_array().unwrap().len(), 5);
+}
