@@ -180,8 +180,10 @@ fn sigterm_kills_and_reaps_the_running_child() {
     // A pipeline under the shell: both sleeps must go, not only the shell.
     let marker = format!("4{}.{}", std::process::id() % 1000, 137);
     let command = format!("sleep {marker} | sleep {marker}");
+    let dir = TempDir::new("sigterm");
+    let json = dir.path("r.json");
     let mut child = Command::new(BIN)
-        .args(["cmd", "--warmup", "1", "true", &command])
+        .args(["cmd", "--warmup", "1", "--json", json.to_str().unwrap(), "true", &command])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -204,6 +206,11 @@ fn sigterm_kills_and_reaps_the_running_child() {
     let mut err = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
     assert!(err.contains("interrupted"), "{err}");
+    // The JSON says why it stopped, with the runs measured before (A's warm-up here).
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["stopped"], "interrupted");
+    assert_eq!(v["warmup_runs"], 0);
     // The killed processes may take a moment to be reaped by init.
     let t = Instant::now();
     while !processes_with(&marker).is_empty() {
