@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::cli::GitArgs;
 use crate::error::{CliError, Result};
 use crate::process::{RunFailure, Runner, Shell};
-use crate::session::{self, CmdResult};
+use crate::result::CmdResult;
+use crate::session;
 
 /// What the JSON result records about the two trees.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,7 +14,7 @@ use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, dete
 use crate::analysis::Rule;
 use crate::error::{CliError, Result};
 use crate::output::{bytes, duration, outcome_word};
-use crate::session::{CmdResult, CommandSide, RunRecord};
+use crate::result::{CmdResult, CommandSide, RunRecord};
 
 /// How many quantiles of each A/A bootstrap distribution the page draws as dots (100): the
 /// floor is the 0.9 quantile of their absolute values, and a hundred dots show the spread

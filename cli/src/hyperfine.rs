@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{CliError, Result};
-use crate::session::CmdResult;
+use crate::result::CmdResult;
 
 /// One command's entry in hyperfine's `results` array (times in seconds).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,7 +48,7 @@ pub struct HyperfineExport {
 
 /// Writes `result`'s timed runs in hyperfine's layout to `path`.
 pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
-    let entry = |side: crate::session::CommandSide, summary: &crate::session::SideResult| {
+    let entry = |side: crate::result::CommandSide, summary: &crate::result::SideResult| {
         let runs: Vec<_> = result.runs.iter().filter(|r| r.side == side).collect();
         let s = |ns: f64| ns / 1e9;
         let n = runs.len().max(1) as f64;
@@ -68,8 +68,8 @@ pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
     };
     let doc = HyperfineExport {
         results: vec![
-            entry(crate::session::CommandSide::A, &result.a),
-            entry(crate::session::CommandSide::B, &result.b),
+            entry(crate::result::CommandSide::A, &result.a),
+            entry(crate::result::CommandSide::B, &result.b),
         ],
     };
     let text = serde_json::to_string_pretty(&doc).map_err(|e| CliError::BadFile {

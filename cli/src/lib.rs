@@ -19,6 +19,7 @@ pub mod html;
 pub mod hyperfine;
 pub mod output;
 pub mod process;
+pub mod result;
 pub mod scan;
 pub mod selftest;
 pub mod session;
@@ -176,22 +177,22 @@ fn command_specs(args: &cli::CmdArgs) -> Result<Vec<session::CommandSpec>, CliEr
 }
 
 /// [`finish`] for a result whose summary is already printed.
-fn finish_quietly(result: session::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
+fn finish_quietly(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
     write_outputs(&result, options)?;
     Ok(exit_status(&result, options))
 }
 
 /// Prints the summary, writes the JSON file, and picks the exit status.
-fn finish(result: session::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
+fn finish(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
     print!("{}", session::summary(&result));
     write_outputs(&result, options)?;
     Ok(exit_status(&result, options))
 }
 
 /// Writes the JSON, the HTML page and the hyperfine export that `options` ask for.
-fn write_outputs(result: &session::CmdResult, options: &cli::CompareArgs) -> Result<(), CliError> {
+fn write_outputs(result: &result::CmdResult, options: &cli::CompareArgs) -> Result<(), CliError> {
     if let Some(path) = &options.json {
-        session::write_json(result, path)?;
+        result::write_json(result, path)?;
     }
     if let Some(path) = &options.html {
         html::write(result, path)?;
@@ -203,7 +204,7 @@ fn write_outputs(result: &session::CmdResult, options: &cli::CompareArgs) -> Res
 }
 
 /// 1 with `--fail-on-regression` when some command was found slower than the reference, else 0.
-fn exit_status(result: &session::CmdResult, options: &cli::CompareArgs) -> i32 {
+fn exit_status(result: &result::CmdResult, options: &cli::CompareArgs) -> i32 {
     let regression = result
         .comparisons
         .iter()

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rtcompare::measure::counters::{CounterStatus, CounterSummary};
 
 use crate::analysis::{CommandOutcome, Rule};
-use crate::session::CmdResult;
+use crate::result::CmdResult;
 
 /// A duration in nanoseconds as `812 ns`, `45.3 µs`, `21.34 ms` or `1.234 s`.
 pub fn duration(ns: f64) -> String {

@@ -1,25 +1,29 @@
-//! `rtcompare cmd`: the measuring protocol for two whole programs.
+//! `rtcompare cmd`: the measuring protocol for two or more whole programs.
 //!
-//! 1. **Start floor**: five runs of an empty command under the same shell, to know how much of
+//! 1. **Setup**: each command's `--setup`, once.
+//! 2. **Start floor**: five runs of an empty command under the same shell, to know how much of
 //!    a run is process start (only used for a warning).
-//! 2. **Warm-up**: `--warmup` runs of each command, alternating A, B; discarded.
-//! 3. **Comparison with its A/A validation**: pairs in ABBA order (A B, then B A, …) until
-//!    `--runs N` pairs, or from 11 pairs on until the interval's half-width is at most
-//!    `--width`, within `--max-time` and `--max-runs`. Unless `--no-validation`, every pair
-//!    comes with an A/A pair per command, in rounds A′ A B B′ and B′ B A A′, so each command
-//!    is measured against itself in adjacent runs at the comparison's own number of pairs; the
+//! 3. **Warm-up**: `--warmup` runs of each command, in turn; discarded.
+//! 4. **Rounds with their A/A validation**: every command once per round, two in ABBA order
+//!    (A B, then B A, …), more in a fresh seeded order, until `--runs N` rounds, or from 11 on
+//!    until every comparison's interval is within `--width`, within `--max-time` and
+//!    `--max-runs`. Unless `--no-validation`, every run comes with an A/A partner run of the
+//!    same command beside it (for two commands: A′ A B B′ and B′ B A A′), so each command is
+//!    measured against itself in adjacent runs at the comparison's own number of pairs; the
 //!    floor is the library's [`aa_noise_floor`](rtcompare::stats::aa_noise_floor) of each
 //!    side, the larger one counts.
-//! 4. **Verdict**: [`analysis::analyse`].
+//! 5. **Cleanup**: each command's `--cleanup`, on every path.
+//! 6. **Verdicts**: [`analysis::analyse`] of each command against the reference, at
+//!    1 − 0.05/m for m comparisons.
 //!
-//! `--prepare` runs before every run and is not timed. A failing run stops everything (unless
-//! `--ignore-failure`); so do Ctrl-C and SIGTERM, after the running child is killed and reaped.
+//! `--prepare` runs before every run and `--conclude` after it, untimed. A failing run stops
+//! everything (unless `--ignore-failure` accepts its exit code); so do Ctrl-C and SIGTERM,
+//! after the running child is killed and reaped; the JSON file then still receives every run
+//! measured, with `stopped` saying why ([`crate::result`]).
 
 use std::cell::RefCell;
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
-
-use serde::{Deserialize, Serialize};
 
 use rtcompare::env::Environment;
 use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
@@ -31,9 +35,10 @@ use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::output::{self, Progress};
 use crate::process::{Measured, RunFailure, Runner, Shell};
-
-/// Version of the JSON result's layout (`schema_version`). Readers should check it.
-pub const SCHEMA_VERSION: u32 = 1;
+use crate::result::{
+    CmdResult, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult, Snapshot,
+    StopReason, Stopped, WarningEntry,
+};
 
 /// Runs of the empty command that measure the process-start floor: 5.
 const START_FLOOR_RUNS: usize = 5;
@@ -128,247 +133,6 @@ impl CommandSpec {
             ..CommandSpec::default()
         }
     }
-}
-
-/// Which command a run belongs to. Serialised as `"a"`, `"b"` (and, for A/A validation runs,
-/// `"a2"`, `"b2"` for the second copies A′ and B′).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CommandSide {
-    /// Command A.
-    A,
-    /// Command B.
-    B,
-    /// Command A as its own A/A partner (A′).
-    A2,
-    /// Command B as its own A/A partner (B′).
-    B2,
-}
-
-/// One timed run, as written to the JSON result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunRecord {
-    /// Which command: `a` for the reference, `b` for the others (`a2`/`b2` for their A/A
-    /// partner runs); [`command`](Self::command) says which one.
-    pub side: CommandSide,
-    /// The command's index in [`CmdResult::commands`] (0 is the reference).
-    #[serde(default)]
-    pub command: usize,
-    /// Wall time from spawn to reap, monotonic clock, ns.
-    pub wall_ns: u64,
-    /// User CPU time (`wait4`), ns.
-    pub user_ns: u64,
-    /// System CPU time (`wait4`), ns.
-    pub sys_ns: u64,
-    /// Maximum resident set size (`wait4`'s `ru_maxrss`), bytes.
-    pub max_rss_bytes: u64,
-    /// Exit code; `null` when a signal ended the run.
-    pub exit_code: Option<i32>,
-    /// The signal that ended the run, if one did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signal: Option<i32>,
-    /// With `--counters`: the hardware counts of the run's process and its descendants (user
-    /// space; `cycles`, `instructions`, `cache_misses`, `branch_misses`, each `null` where
-    /// unknown, and `enabled_ns`/`running_ns`). `null` without `--counters` or where counters
-    /// are unavailable (the result's `counters` says why).
-    #[serde(default)]
-    pub counters: Option<CounterDelta>,
-}
-
-impl RunRecord {
-    fn new(
-        side: CommandSide,
-        command: usize,
-        (m, counters): &(Measured, Option<CounterDelta>),
-    ) -> RunRecord {
-        RunRecord {
-            side,
-            command,
-            wall_ns: m.wall_ns,
-            user_ns: m.user_ns,
-            sys_ns: m.sys_ns,
-            max_rss_bytes: m.max_rss_bytes,
-            exit_code: m.exit_code,
-            signal: m.signal,
-            counters: *counters,
-        }
-    }
-}
-
-/// Why the comparison stage stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// `--runs N` pairs were measured.
-    Runs,
-    /// The interval reached `--width`.
-    Precision,
-    /// `--max-time` ran out.
-    MaxTime,
-    /// `--max-runs` pairs were measured.
-    MaxRuns,
-    /// The session stopped early (a failure, a timeout, a signal): the result's `stopped`
-    /// says why.
-    Stopped,
-}
-
-/// One side's summary, with its command.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SideResult {
-    /// Its label: `A`, `B`, or its `--command-name`.
-    #[serde(default)]
-    pub name: String,
-    /// The command as given.
-    pub command: String,
-    /// Its summary over the timed runs.
-    #[serde(flatten)]
-    pub summary: SideSummary,
-}
-
-/// A warning with its plain sentence.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WarningEntry {
-    /// The warning's data.
-    pub warning: Warning,
-    /// The same as one sentence.
-    pub message: String,
-}
-
-/// Why a session ended before its stopping rule, as the JSON's `stopped` field says it
-/// (`null` when it ended normally).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Stopped {
-    /// Still measuring: the file is a snapshot written while the session ran (a process
-    /// killed outright leaves it so).
-    Running,
-    /// A run (or a hook) failed without `--ignore-failure`.
-    RunFailed,
-    /// Ctrl-C or SIGTERM.
-    Interrupted,
-    /// A run passed its time limit.
-    Timeout,
-    /// A command could not be started.
-    SpawnFailed,
-    /// Anything else (a system call, the statistics).
-    Error,
-}
-
-impl Stopped {
-    /// The reason an error stopped the session.
-    pub fn of(e: &CliError) -> Stopped {
-        match e {
-            CliError::Failed { .. } => Stopped::RunFailed,
-            CliError::Interrupted => Stopped::Interrupted,
-            CliError::Timeout { .. } => Stopped::Timeout,
-            CliError::Spawn { .. } => Stopped::SpawnFailed,
-            _ => Stopped::Error,
-        }
-    }
-}
-
-/// One command compared with the reference.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Comparison {
-    /// The command's label.
-    pub name: String,
-    /// The reference's label.
-    pub reference: String,
-    /// The command's index in [`CmdResult::commands`].
-    pub index: usize,
-    /// Which rule decided.
-    pub rule: Rule,
-    /// The verdict, the command as B against the reference as A: `outcome`, `ratio` (its time
-    /// over the reference's), the interval at `level`.
-    pub verdict: analysis::VerdictSummary,
-    /// The library's estimate (bootstrap rule).
-    #[serde(default)]
-    pub estimate: Option<rtcompare::Estimate>,
-    /// The library's few-runs verdict (few-runs rule).
-    #[serde(default)]
-    pub few_runs: Option<stats::FewRunsVerdict>,
-    /// The A/A floor of the pair; `null` with `--no-validation`.
-    pub floor: Option<Floor>,
-    /// Timed pairs (rounds) behind it.
-    pub pairs: usize,
-}
-
-/// The JSON result of `rtcompare cmd --json FILE` (layout [`SCHEMA_VERSION`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CmdResult {
-    /// Layout version, [`SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// `rtcompare-cli` and its version.
-    pub tool: String,
-    /// Which rule decided: `bootstrap` (11 or more pairs) or `few_runs`.
-    pub rule: Rule,
-    /// The verdict: `outcome`, `ratio` (B's time over A's), `best_ratio`, `tolerance`, `noise`.
-    pub verdict: analysis::VerdictSummary,
-    /// Command A and its summary.
-    pub a: SideResult,
-    /// Command B and its summary.
-    pub b: SideResult,
-    /// Timed pairs.
-    pub pairs: usize,
-    /// Why measuring stopped.
-    pub stop: StopReason,
-    /// `--threshold` (fraction).
-    pub threshold: f64,
-    /// `--width` (fraction).
-    pub width: f64,
-    /// The bootstrap's seed; pass it with `--seed` to recompute the same interval.
-    pub seed: u64,
-    /// The library's estimate (bootstrap rule).
-    #[serde(default)]
-    pub estimate: Option<rtcompare::Estimate>,
-    /// The library's few-runs verdict (few-runs rule), B as the candidate.
-    #[serde(default)]
-    pub few_runs: Option<stats::FewRunsVerdict>,
-    /// The A/A floor; `null` with `--no-validation`.
-    pub floor: Option<Floor>,
-    /// With `--counters`: per command, the median over its timed runs of each hardware count
-    /// per run (the library's `CounterSummary` with one "operation" per run: `inner_loops` is
-    /// 1), or `status.state = "unavailable"` with the reason. Diagnostics only: the verdict
-    /// never uses them. `null` without `--counters`.
-    #[serde(default)]
-    pub counters: Option<CounterSummary>,
-    /// Median wall time of an empty command under the same shell (ns).
-    pub start_floor_ns: Option<f64>,
-    /// Warnings.
-    pub warnings: Vec<WarningEntry>,
-    /// Discarded warm-up runs per command.
-    pub warmup_runs: usize,
-    /// Every timed run of the comparison, in the order run (ABBA).
-    pub runs: Vec<RunRecord>,
-    /// Every A/A partner run (A′ and B′), in the order run; the A/A pairs are these with the
-    /// `runs` of the same side, in order.
-    pub validation_runs: Vec<RunRecord>,
-    /// With `rtcompare git`: the two trees' commits and whether the working tree was dirty.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub git: Option<crate::git::GitInfo>,
-    /// The machine and the session (the library's environment stamp).
-    pub environment: Environment,
-    /// Wall time of the whole invocation, seconds.
-    pub elapsed_s: f64,
-    /// Every command in order, the reference first, with its summary (`a` and `b` repeat the
-    /// first two).
-    #[serde(default)]
-    pub commands: Vec<SideResult>,
-    /// Every command against the reference, in command order (one entry for two commands:
-    /// the same verdict as the top-level `verdict`).
-    #[serde(default)]
-    pub comparisons: Vec<Comparison>,
-    /// With more than one comparison, the coverage each was judged at so that all hold
-    /// together at 95 % (Bonferroni: 1 − 0.05/m for m comparisons); `null` for one.
-    #[serde(default)]
-    pub family_level: Option<f64>,
-    /// `null` when the session ended normally; otherwise why it stopped early. The runs
-    /// measured before are all in the file.
-    #[serde(default)]
-    pub stopped: Option<Stopped>,
-    /// The error's sentence when `stopped` is not `null`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stopped_message: Option<String>,
 }
 
 struct Session<'a> {
@@ -521,18 +285,18 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
 
 /// Everything measured so far: per command its timed wall times and its A/A partners', and
 /// the run records. A session that stops early still has all of it.
-struct Measurements {
+pub(crate) struct Collected {
     main: Vec<Vec<f64>>,
     partner: Vec<Vec<f64>>,
-    runs: Vec<RunRecord>,
-    validation_runs: Vec<RunRecord>,
+    pub(crate) runs: Vec<RunRecord>,
+    pub(crate) validation_runs: Vec<RunRecord>,
     start_floor_ns: Option<f64>,
-    warmup_done: usize,
+    pub(crate) warmup_done: usize,
 }
 
-impl Measurements {
-    fn new(k: usize) -> Measurements {
-        Measurements {
+impl Collected {
+    fn new(k: usize) -> Collected {
+        Collected {
             main: vec![Vec::new(); k],
             partner: vec![Vec::new(); k],
             runs: Vec::new(),
@@ -621,7 +385,7 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
         limit: args.max_time,
         counters: RefCell::default(),
     };
-    let mut m = Measurements::new(specs.len());
+    let mut m = Collected::new(specs.len());
     let mut snapshot = Snapshot::new(args, specs);
     // The setups that ran get their cleanups, whatever happens after.
     let mut set_up = 0;
@@ -689,7 +453,7 @@ fn measure(
     empty: &Program,
     opts: &AnalysisOptions,
     seed: u64,
-    m: &mut Measurements,
+    m: &mut Collected,
     snapshot: &mut Snapshot,
 ) -> Result<StopReason> {
     let args = session.args;
@@ -815,7 +579,7 @@ fn assemble(
     opts: &AnalysisOptions,
     seed: u64,
     stop: StopReason,
-    m: &Measurements,
+    m: &Collected,
     counters: Option<CounterSummary>,
     environment: Environment,
     started: Instant,
@@ -947,116 +711,6 @@ fn assemble(
     })
 }
 
-/// The JSON file kept current while measuring: a snapshot of the runs at most every
-/// [`SNAPSHOT_EVERY`], and the final word on every early exit. Nothing when `--json` is not
-/// given or is stdout (`-`). Each write goes to a temporary file renamed over the target, so
-/// a reader never sees half a file.
-struct Snapshot {
-    path: Option<std::path::PathBuf>,
-    commands: Vec<(String, String)>,
-    last: Instant,
-    tool: String,
-}
-
-/// Least time between two snapshots of the JSON while measuring.
-const SNAPSHOT_EVERY: Duration = Duration::from_secs(2);
-
-/// The JSON of a session stopped before any verdict could be computed (or still running):
-/// the commands and every run measured.
-#[derive(Debug, Serialize)]
-struct RunsOnly<'a> {
-    schema_version: u32,
-    tool: &'a str,
-    stopped: Stopped,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stopped_message: Option<String>,
-    commands: Vec<RunsOnlyCommand<'a>>,
-    warmup_runs: usize,
-    runs: &'a [RunRecord],
-    validation_runs: &'a [RunRecord],
-}
-
-#[derive(Debug, Serialize)]
-struct RunsOnlyCommand<'a> {
-    name: &'a str,
-    command: &'a str,
-}
-
-impl Snapshot {
-    fn new(args: &CompareArgs, specs: &[CommandSpec]) -> Snapshot {
-        Snapshot {
-            path: args.json.clone().filter(|p| p.as_os_str() != "-"),
-            commands: specs
-                .iter()
-                .map(|s| (s.name.clone(), s.command.clone()))
-                .collect(),
-            last: Instant::now(),
-            tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
-        }
-    }
-
-    /// After a round: a snapshot when the last is old enough.
-    fn tick(&mut self, m: &Measurements) {
-        if self.path.is_some() && self.last.elapsed() >= SNAPSHOT_EVERY {
-            self.write_runs(m, Stopped::Running, None, false);
-            self.last = Instant::now();
-        }
-    }
-
-    /// Writes the runs alone with `stopped`. Errors are reported on stderr when `loud`, and
-    /// never stop the session (the final write reports its own).
-    fn write_runs(&self, m: &Measurements, stopped: Stopped, message: Option<String>, loud: bool) {
-        let Some(path) = &self.path else { return };
-        let doc = RunsOnly {
-            schema_version: SCHEMA_VERSION,
-            tool: &self.tool,
-            stopped,
-            stopped_message: message,
-            commands: self
-                .commands
-                .iter()
-                .map(|(name, command)| RunsOnlyCommand { name, command })
-                .collect(),
-            warmup_runs: m.warmup_done,
-            runs: &m.runs,
-            validation_runs: &m.validation_runs,
-        };
-        if let Err(e) = serde_json::to_string_pretty(&doc)
-            .map_err(|e| CliError::BadFile {
-                path: path.clone(),
-                reason: e.to_string(),
-            })
-            .and_then(|text| write_atomically(path, &text))
-            && loud
-        {
-            eprintln!("error: {e}");
-        }
-    }
-
-    /// Writes a whole result (of a stopped session).
-    fn write_result(&self, result: &CmdResult) {
-        if let Some(path) = &self.path
-            && let Err(e) = write_json(result, path)
-        {
-            eprintln!("error: {e}");
-        }
-    }
-}
-
-/// Writes `text` to a temporary file beside `path` and renames it over `path`.
-fn write_atomically(path: &std::path::Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    let io = |source| CliError::File {
-        action: "write",
-        path: path.into(),
-        source,
-    };
-    std::fs::write(&tmp, format!("{text}\n")).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
-}
-
 /// The `--counters` summary of the timed runs: per side, the median per run of each count
 /// (one "operation" per run), or "unavailable" with the first refusal's reason.
 fn counter_summary(runs: &[RunRecord], notes: CounterNotes) -> CounterSummary {
@@ -1074,15 +728,6 @@ fn counter_summary(runs: &[RunRecord], notes: CounterNotes) -> CounterSummary {
         return CounterSummary::unavailable(reason);
     }
     CounterSummary::from_batches(&a, &b, 1).with_failures(&notes.failures)
-}
-
-/// Writes `result` as pretty JSON to `path`.
-pub fn write_json(result: &CmdResult, path: &std::path::Path) -> Result<()> {
-    let text = serde_json::to_string_pretty(result).map_err(|e| CliError::BadFile {
-        path: path.into(),
-        reason: format!("cannot encode the result: {e}"),
-    })?;
-    write_atomically(path, &text)
 }
 
 /// The terminal summary of `result`, several lines.

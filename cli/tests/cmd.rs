@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use rtcompare_cli::session::{CmdResult, SCHEMA_VERSION};
+use rtcompare_cli::result::{CmdResult, SCHEMA_VERSION};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
 
@@ -183,7 +183,15 @@ fn sigterm_kills_and_reaps_the_running_child() {
     let dir = TempDir::new("sigterm");
     let json = dir.path("r.json");
     let mut child = Command::new(BIN)
-        .args(["cmd", "--warmup", "1", "--json", json.to_str().unwrap(), "true", &command])
+        .args([
+            "cmd",
+            "--warmup",
+            "1",
+            "--json",
+            json.to_str().unwrap(),
+            "true",
+            &command,
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
