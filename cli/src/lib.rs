@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod bench;
 pub mod cli;
 pub mod error;
+pub mod export;
 pub mod git;
 pub mod html;
 pub mod hyperfine;
@@ -56,6 +57,7 @@ where
 fn execute(cli: &Cli) -> Result<i32, CliError> {
     match &cli.command {
         Commands::Cmd(args) => {
+            export::check_outputs(&args.options)?;
             if let Some(path) = &args.import_hyperfine {
                 return finish(session::from_hyperfine(path, &args.options)?, &args.options);
             }
@@ -72,14 +74,31 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
             };
             finish(session::run(&commands, &args.options)?, &args.options)
         }
-        Commands::Git(args) => finish(git::run(args)?, &args.options),
+        Commands::Git(args) => {
+            export::check_outputs(&args.options)?;
+            finish(git::run(args)?, &args.options)
+        }
         Commands::Bench(args) => bench::run(args),
         Commands::Selftest(args) => {
+            selftest::check(args)?;
+            export::check_outputs(&args.options)?;
             let report = selftest::run(args)?;
-            print!("{report}");
+            // With `--json -`, standard output carries the JSON alone.
+            let to_stderr = export::summary_to_stderr(&args.options);
+            let say = |text: String| {
+                if to_stderr {
+                    eprint!("{text}");
+                } else {
+                    print!("{text}");
+                }
+            };
+            say(report.to_string());
             if let Some(dir) = &args.record {
                 let path = selftest::record(&report, dir)?;
-                println!("recorded in {}", path.display());
+                say(format!("recorded in {}\n", path.display()));
+            }
+            if let Some(path) = &args.options.json {
+                selftest::write_json(&report, path)?;
             }
             Ok(if report.passed {
                 EXIT_OK
@@ -90,18 +109,16 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
     }
 }
 
-/// Prints the summary, writes the JSON file, and picks the exit status.
+/// Prints the summary (on stderr when an output goes to stdout), writes the outputs, and picks
+/// the exit status.
 fn finish(result: session::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
-    print!("{}", session::summary(&result));
-    if let Some(path) = &options.json {
-        session::write_json(&result, path)?;
+    let summary = session::summary(&result);
+    if export::summary_to_stderr(options) {
+        eprint!("{summary}");
+    } else {
+        print!("{summary}");
     }
-    if let Some(path) = &options.html {
-        html::write(&result, path)?;
-    }
-    if let Some(path) = &options.export_hyperfine {
-        hyperfine::export(&result, path)?;
-    }
+    export::write_outputs(&result, options)?;
     Ok(
         if options.fail_on_regression && result.verdict.outcome.is_regression() {
             EXIT_REGRESSION
