@@ -83,7 +83,8 @@ pub struct VerdictSummary {
     /// rule (`median(B) / median(A)` for unpaired imported runs), `median(B) / median(A)`
     /// under the few-runs rule.
     pub ratio: f64,
-    /// `min(B) / min(A)`: the ratio of the best runs.
+    /// `min(B) / min(A)`: the ratio of the best runs (under the bootstrap rule over the times
+    /// above 0: an imported hyperfine time of 0 is its clamp, not a best run).
     pub best_ratio: f64,
     /// What the difference was judged against, a fraction: under the bootstrap rule
     /// `max(threshold, A/A floor)`, which the interval's lower bound on the relative
@@ -300,6 +301,22 @@ pub fn analyse(
             let noise = floor.map_or(0.0, |f| f.floor);
             let tolerance = opts.threshold.max(noise);
             let ratio = est.ratio();
+            // δ = 1 exactly, a median of A of 0, makes the ratio infinite; only imported times
+            // of 0 can do that, and JSON has no number for it.
+            if ![ratio.ratio, ratio.low, ratio.high]
+                .iter()
+                .all(|r| r.is_finite())
+            {
+                return Err(rtcompare::Error::Undefined {
+                    what: "B's time over A's",
+                    reason: format!(
+                        "the interval [{}, {}] around {} is not finite: A's median time is 0 in \
+                         too many bootstrap replicates (its times hold too many zeros)",
+                        ratio.low, ratio.high, ratio.ratio
+                    ),
+                }
+                .into());
+            }
             let (outcome, reason) = match decide(&est, noise, 0.0) {
                 Verdict::CannotTell(why) => (CommandOutcome::CannotTell, why.to_string()),
                 direction => {
@@ -350,7 +367,7 @@ pub fn analyse(
                 verdict: VerdictSummary {
                     outcome,
                     ratio: ratio.ratio,
-                    best_ratio: stats::min(b)? / stats::min(a)?,
+                    best_ratio: best(b)? / best(a)?,
                     tolerance,
                     noise,
                     low: Some(ratio.low),
@@ -363,6 +380,14 @@ pub fn analyse(
             })
         }
     }
+}
+
+/// The fastest run above 0. A time of 0 is hyperfine's clamp of a shell-corrected time (see
+/// [`crate::hyperfine::import`]), not a run faster than every other, and would make the ratio
+/// of best runs 0 or infinite.
+fn best(xs: &[f64]) -> Result<f64> {
+    let positive: Vec<f64> = xs.iter().copied().filter(|&x| x > 0.0).collect();
+    Ok(stats::min(&positive)?)
 }
 
 /// A side's summary for the terminal and the JSON result (times in ns, sizes in bytes).
@@ -475,6 +500,16 @@ pub enum Warning {
         /// How many timed runs failed.
         failed: usize,
     },
+    /// Some of a side's times are 0: hyperfine clamps its shell-corrected times at 0, so an
+    /// imported export of a fast command holds them.
+    ZeroTimes {
+        /// `A` or `B`.
+        side: String,
+        /// How many times are 0.
+        zeros: usize,
+        /// How many times the side has.
+        runs: usize,
+    },
 }
 
 impl std::fmt::Display for Warning {
@@ -546,12 +581,19 @@ impl std::fmt::Display for Warning {
                 f,
                 "{failed} timed runs failed and were timed anyway (--ignore-failure)"
             ),
+            Warning::ZeroTimes { side, zeros, runs } => write!(
+                f,
+                "{zeros} of {side}'s {runs} times are 0 (hyperfine clamps its shell-corrected \
+                 times at 0): they count in the medians and the interval, the ratio of best runs \
+                 is over the times above 0, and a command this close to the shell's own cost is \
+                 better timed without a shell (`hyperfine -N`)"
+            ),
         }
     }
 }
 
-/// The warnings that the run times alone support: drift, a slow first run, timing modes, and
-/// runs near the process-start floor (`start_floor_ns`, the empty command's median, if
+/// The warnings that the run times alone support: times of 0 (imported), drift, a slow first
+/// run, timing modes, and runs near the process-start floor (`start_floor_ns`, the empty command's median, if
 /// measured). `a` and `b` are in measurement order.
 pub fn series_warnings(
     a: &[f64],
@@ -561,6 +603,14 @@ pub fn series_warnings(
 ) -> Vec<Warning> {
     let mut out = Vec::new();
     for (side, xs) in [("A", a), ("B", b)] {
+        let zeros = xs.iter().filter(|&&x| x == 0.0).count();
+        if zeros > 0 {
+            out.push(Warning::ZeroTimes {
+                side: side.into(),
+                zeros,
+                runs: xs.len(),
+            });
+        }
         if xs.len() >= DRIFT_MIN_SAMPLES.max(8)
             && let Ok(d) = detect_drift(xs)
             && d.drifted(DRIFT_LEVEL)
@@ -675,6 +725,24 @@ mod tests {
             "{}",
             v.verdict.reason
         );
+    }
+
+    #[test]
+    fn times_of_zero_give_a_finite_best_ratio_or_an_error() {
+        let o = AnalysisOptions {
+            paired: false,
+            ..AnalysisOptions::default()
+        };
+        let b = series(2e6, 12);
+        let mut a = series(1e6, 12);
+        a[0] = 0.0;
+        let v = analyse(&a, &b, None, &o).unwrap();
+        // The fastest run above 0 (a[5] = 1e6), not the zero: B's best over it.
+        assert!((v.verdict.best_ratio - 2.0).abs() < 1e-9, "{v:?}");
+        // A's median is 0: B's time over A's is infinite, which JSON cannot hold.
+        a[..7].fill(0.0);
+        let err = analyse(&a, &b, None, &o).unwrap_err();
+        assert!(err.to_string().contains("not finite"), "{err}");
     }
 
     #[test]

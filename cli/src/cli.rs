@@ -43,7 +43,9 @@ pub enum Commands {
     Bench(BenchArgs),
     /// Calibration before trust: A/A comparisons of the command against itself must give no
     /// verdict, and a real 5 % extra cost (a busy-wait in the timed window) must be detected in
-    /// at least 95 % of comparisons. Exits 1 when a bar fails.
+    /// at least 95 % of comparisons. Exits 1 when a bar fails. `--json FILE` writes the result
+    /// (both bars, their counts and whether each passed); `--html`, the `--export-*` flags and
+    /// `--fail-on-regression` describe one comparison and are refused.
     Selftest(SelftestArgs),
 }
 
@@ -145,8 +147,11 @@ pub struct CmdArgs {
     /// Order of the summary table: `command` (as given) or `mean-time` (fastest first).
     #[arg(long, value_name = "ORDER", default_value = "command", value_parser = ["command", "mean-time"])]
     pub sort: String,
-    /// Instead of running commands, analyse the first two commands' `times` in a hyperfine
-    /// JSON export (unpaired: hyperfine does not interleave; no A/A floor).
+    /// Instead of running commands, analyse the two commands' `times` in a hyperfine JSON
+    /// export (unpaired: hyperfine does not interleave; no A/A floor). The export must hold
+    /// exactly two results: with more, there is no way to choose two, so it is refused with
+    /// their commands listed. Times of 0 (hyperfine clamps its shell-corrected times at 0) are
+    /// kept, with a warning.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["commands"])]
     pub import_hyperfine: Option<PathBuf>,
     /// How to measure and decide.
@@ -236,15 +241,19 @@ pub struct CompareArgs {
     /// Most timed pairs, whatever the time budget.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PAIRS)]
     pub max_runs: usize,
-    /// Write the full result (every run, the environment, the verdict) as JSON to FILE.
+    /// Write the full result (every run, the environment, the verdict) as JSON to FILE (`-`:
+    /// standard output). Whenever an output goes to standard output, the summary goes to
+    /// standard error, and at most one output may. Every output file is opened before the
+    /// first run, so a path that cannot be written fails at once.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Write the comparison as one self-contained HTML page to FILE (inline SVG, no script):
     /// the answer, the runs in order, the distributions, the bootstrap beside the A/A floor,
-    /// the commands and the machine.
+    /// the commands and the machine. `-`: standard output.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Also write the timed runs in hyperfine's JSON export layout to FILE.
+    /// Also write the timed runs in hyperfine's JSON export layout to FILE (`-`: standard
+    /// output).
     #[arg(long, value_name = "FILE")]
     pub export_hyperfine: Option<PathBuf>,
     /// Seed of the bootstrap (0 or absent: draw one; the result records it).
@@ -259,6 +268,25 @@ pub struct CompareArgs {
     /// refuses, the output says "unavailable" and why; that is never an error.
     #[arg(long)]
     pub counters: bool,
+    /// Also write the table people paste into pull requests to FILE (`-`: standard output), as
+    /// hyperfine's `--export-markdown` (mean ± σ, min, max in one unit, relative to the
+    /// fastest), with rtcompare's ratio to A, its interval and the verdict, and the verdict's
+    /// sentence under the table.
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+    /// Also write one row per command to FILE (`-`: standard output) with hyperfine's
+    /// `--export-csv` columns (command, mean, stddev, median, user, system, min, max; seconds),
+    /// then `ratio`, `low`, `high` (B's time over A's and its interval) and `verdict`, empty
+    /// on A's row.
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<PathBuf>,
+    /// Also write the `--export-markdown` table as AsciiDoc to FILE (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub export_asciidoc: Option<PathBuf>,
+    /// Also write the `--export-markdown` table as an Emacs Org-mode table to FILE (`-`:
+    /// standard output).
+    #[arg(long, value_name = "FILE")]
+    pub export_orgmode: Option<PathBuf>,
 }
 
 /// Which non-zero exit codes `--ignore-failure` accepts.

@@ -7,8 +7,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use rtcompare::stats;
+
+use crate::analysis::Rule;
 use crate::error::{CliError, Result};
-use crate::result::CmdResult;
+use crate::result::{CmdResult, SideResult};
 
 /// One command's entry in hyperfine's `results` array (times in seconds).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,10 +49,15 @@ pub struct HyperfineExport {
     pub results: Vec<HyperfineResult>,
 }
 
-/// Writes `result`'s timed runs in hyperfine's layout to `path`.
-pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
-    let entry = |side: crate::result::CommandSide, summary: &crate::result::SideResult| {
-        let runs: Vec<_> = result.runs.iter().filter(|r| r.side == side).collect();
+/// `result`'s timed runs in hyperfine's layout, one entry per command in order, the
+/// reference first.
+pub fn document(result: &CmdResult) -> HyperfineExport {
+    let entry = |command: usize, summary: &SideResult| {
+        let runs: Vec<_> = result
+            .runs
+            .iter()
+            .filter(|r| r.command == command)
+            .collect();
         let s = |ns: f64| ns / 1e9;
         let n = runs.len().max(1) as f64;
         HyperfineResult {
@@ -66,26 +74,51 @@ pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
             memory_usage_byte: Some(runs.iter().map(|r| r.max_rss_bytes).collect()),
         }
     };
-    let doc = HyperfineExport {
-        results: vec![
-            entry(crate::result::CommandSide::A, &result.a),
-            entry(crate::result::CommandSide::B, &result.b),
-        ],
-    };
-    let text = serde_json::to_string_pretty(&doc).map_err(|e| CliError::BadFile {
-        path: path.into(),
-        reason: format!("cannot encode the export: {e}"),
-    })?;
-    std::fs::write(path, text + "\n").map_err(|source| CliError::File {
+    HyperfineExport {
+        results: if result.commands.is_empty() {
+            vec![entry(0, &result.a), entry(1, &result.b)]
+        } else {
+            result
+                .commands
+                .iter()
+                .enumerate()
+                .map(|(c, summary)| entry(c, summary))
+                .collect()
+        },
+    }
+}
+
+/// [`document`] as pretty JSON with a final newline, as `--export-hyperfine` writes it to
+/// `path` (named in the error, which no result of ours can cause: every key is a string).
+pub fn text(result: &CmdResult, path: &Path) -> Result<String> {
+    serde_json::to_string_pretty(&document(result))
+        .map(|t| t + "\n")
+        .map_err(|e| CliError::BadFile {
+            path: path.into(),
+            reason: format!("cannot encode the export: {e}"),
+        })
+}
+
+/// Writes `result`'s timed runs in hyperfine's layout to `path`.
+pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
+    std::fs::write(path, text(result, path)?).map_err(|source| CliError::File {
         action: "write",
         path: path.into(),
         source,
     })
 }
 
-/// Reads the first two commands' `command` and `times` (converted to ns) from a hyperfine
-/// export. Errors: the file cannot be read, is not hyperfine's JSON, has fewer than two
-/// results, or holds a time that is not a positive finite number.
+/// Reads the two commands' `command` and `times` (converted to ns) from a hyperfine export.
+///
+/// Times of 0 are kept: hyperfine subtracts the shell's spawning time from every run and
+/// clamps the result at 0, so a fast command's export holds them. They are refused only where
+/// they leave the analysis undefined: under the few-runs rule (fewer than 11 runs of a
+/// command), which needs every time above 0, and when a command's median is 0.
+///
+/// Errors: the file cannot be read, is not hyperfine's JSON, does not hold exactly two results
+/// (more are refused with their commands listed, since nothing chooses two of them), or a
+/// command has no times, a time that is negative or not finite, or zeros where they are
+/// refused.
 pub fn import(path: &Path) -> Result<[(String, Vec<f64>); 2]> {
     let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
         action: "read",
@@ -110,17 +143,51 @@ pub fn import(path: &Path) -> Result<[(String, Vec<f64>); 2]> {
             "not a hyperfine JSON export ({e}); write one with `hyperfine --export-json FILE A B`"
         ))
     })?;
-    let mut it = doc.results.into_iter();
-    let (Some(a), Some(b)) = (it.next(), it.next()) else {
-        return Err(bad(
-            "holds fewer than two results; export both commands in one hyperfine run".into(),
-        ));
+    let [a, b]: [Entry; 2] = match doc.results.try_into() {
+        Ok(two) => two,
+        Err(results) if results.len() < 2 => {
+            return Err(bad(
+                "holds fewer than two results; export both commands in one hyperfine run".into(),
+            ));
+        }
+        Err(results) => {
+            let names: Vec<String> = results.iter().map(|e| format!("`{}`", e.command)).collect();
+            return Err(bad(format!(
+                "holds {} results ({}); rtcompare compares exactly two commands and nothing \
+                 chooses two of these, so none is dropped silently: export the two to compare \
+                 (`hyperfine --export-json FILE A B`)",
+                results.len(),
+                names.join(", ")
+            )));
+        }
     };
+    let few_runs = Rule::for_pairs(a.times.len().min(b.times.len())) == Rule::FewRuns;
+    let clamp = "hyperfine clamps its shell-corrected times at 0";
     let mut out = Vec::new();
     for e in [a, b] {
-        if let Some(t) = e.times.iter().find(|t| !(t.is_finite() && **t > 0.0)) {
+        if e.times.is_empty() {
+            return Err(bad(format!("`{}` has no times", e.command)));
+        }
+        if let Some(t) = e.times.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
             return Err(bad(format!(
-                "the times of `{}` hold {t}, not a positive number of seconds",
+                "the times of `{}` hold {t}, not a number of seconds (0 or more)",
+                e.command
+            )));
+        }
+        let zeros = e.times.iter().filter(|&&t| t == 0.0).count();
+        if zeros > 0 && few_runs {
+            return Err(bad(format!(
+                "{zeros} of `{}`'s times are 0 ({clamp}), and with fewer than 11 runs of each \
+                 command the few-runs rule decides, which needs every time above 0: export at \
+                 least 11 runs of each, or time without a shell (`hyperfine -N`)",
+                e.command
+            )));
+        }
+        if stats::median(&e.times)? == 0.0 {
+            return Err(bad(format!(
+                "`{}`'s median time is 0 ({clamp}): the command is too fast for the correction \
+                 to leave a time, so no ratio is defined; time it without a shell \
+                 (`hyperfine -N`) or give each run more work",
                 e.command
             )));
         }

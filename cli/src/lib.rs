@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod bench;
 pub mod cli;
 pub mod error;
+pub mod export;
 pub mod git;
 pub mod html;
 pub mod hyperfine;
@@ -58,25 +59,43 @@ where
 fn execute(cli: &Cli) -> Result<i32, CliError> {
     match &cli.command {
         Commands::Cmd(args) => {
+            export::check_outputs(&args.options)?;
             if let Some(path) = &args.import_hyperfine {
                 return finish(session::from_hyperfine(path, &args.options)?, &args.options);
             }
             let specs = command_specs(args)?;
             let result = session::run_many(&specs, &args.options)?;
             if result.commands.len() > 2 {
-                print!("{}", output::summary_many(&result, &args.sort));
+                print_summary(&output::summary_many(&result, &args.sort), &args.options);
                 return finish_quietly(result, &args.options);
             }
             finish(result, &args.options)
         }
-        Commands::Git(args) => finish(git::run(args)?, &args.options),
+        Commands::Git(args) => {
+            export::check_outputs(&args.options)?;
+            finish(git::run(args)?, &args.options)
+        }
         Commands::Bench(args) => bench::run(args),
         Commands::Selftest(args) => {
+            selftest::check(args)?;
+            export::check_outputs(&args.options)?;
             let report = selftest::run(args)?;
-            print!("{report}");
+            // With `--json -`, standard output carries the JSON alone.
+            let to_stderr = export::summary_to_stderr(&args.options);
+            let say = |text: String| {
+                if to_stderr {
+                    eprint!("{text}");
+                } else {
+                    print!("{text}");
+                }
+            };
+            say(report.to_string());
             if let Some(dir) = &args.record {
                 let path = selftest::record(&report, dir)?;
-                println!("recorded in {}", path.display());
+                say(format!("recorded in {}\n", path.display()));
+            }
+            if let Some(path) = &args.options.json {
+                selftest::write_json(&report, path)?;
             }
             Ok(if report.passed {
                 EXIT_OK
@@ -178,29 +197,24 @@ fn command_specs(args: &cli::CmdArgs) -> Result<Vec<session::CommandSpec>, CliEr
 
 /// [`finish`] for a result whose summary is already printed.
 fn finish_quietly(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
-    write_outputs(&result, options)?;
+    export::write_outputs(&result, options)?;
     Ok(exit_status(&result, options))
 }
 
-/// Prints the summary, writes the JSON file, and picks the exit status.
+/// Prints the summary (on stderr when an output goes to stdout), writes the outputs, and picks
+/// the exit status.
 fn finish(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
-    print!("{}", session::summary(&result));
-    write_outputs(&result, options)?;
-    Ok(exit_status(&result, options))
+    print_summary(&session::summary(&result), options);
+    finish_quietly(result, options)
 }
 
-/// Writes the JSON, the HTML page and the hyperfine export that `options` ask for.
-fn write_outputs(result: &result::CmdResult, options: &cli::CompareArgs) -> Result<(), CliError> {
-    if let Some(path) = &options.json {
-        result::write_json(result, path)?;
+/// Prints a summary on stdout, or on stderr when an output goes to stdout.
+fn print_summary(summary: &str, options: &cli::CompareArgs) {
+    if export::summary_to_stderr(options) {
+        eprint!("{summary}");
+    } else {
+        print!("{summary}");
     }
-    if let Some(path) = &options.html {
-        html::write(result, path)?;
-    }
-    if let Some(path) = &options.export_hyperfine {
-        hyperfine::export(result, path)?;
-    }
-    Ok(())
 }
 
 /// 1 with `--fail-on-regression` when some command was found slower than the reference, else 0.
