@@ -310,7 +310,9 @@ fn failed(p: &Program, m: &Measured) -> CliError {
     }
 }
 
-fn check(args: &CompareArgs) -> Result<()> {
+/// Checks the flags that clap cannot check on its own (one against another, values clap
+/// accepts but the protocol cannot use); `rtcompare git` calls it before any build.
+pub fn check(args: &CompareArgs) -> Result<()> {
     if let Some(n) = args.runs {
         if n < stats::FEW_RUNS_MIN_RUNS {
             return Err(CliError::Usage(format!(
@@ -384,7 +386,7 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
     let mut environment = Environment::capture();
     let session = Session {
         args,
-        runner: Runner::new(args.show_output),
+        runner: Runner::new(args.show_output)?,
         prepare,
         progress: Progress::new(),
         limit: args.max_time,
