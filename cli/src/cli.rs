@@ -162,15 +162,26 @@ pub struct CmdArgs {
 /// Arguments of `rtcompare git`.
 #[derive(Debug, Clone, Args)]
 pub struct GitArgs {
-    /// The build command, run in the baseline tree and then in the working tree.
+    /// The build command, run in the baseline tree and then in the head (the working tree, or
+    /// the tree checked out at --head). In a checked-out tree it runs with CARGO_TARGET_DIR
+    /// set to a directory of its own, `<target>/rtcompare/git-base` or `.../git-head` under the
+    /// working tree's target directory (`$CARGO_TARGET_DIR`, else `target` at the repository's
+    /// top), kept between runs so that rebuilds are incremental; when the tree has a
+    /// Cargo.toml at its top, its `./target` is a link to that directory, so the run command
+    /// finds the build's output where it would in the working tree. The working tree builds
+    /// with your environment unchanged.
     #[arg(long, value_name = "CMD")]
     pub build: String,
-    /// The command to compare, run in each tree (A: the baseline, B: the working tree).
+    /// The command to compare, run in each tree (A: the baseline, B: the head).
     #[arg(long, value_name = "CMD")]
     pub run: String,
     /// The baseline: any commit-ish, checked out pristine into a temporary worktree.
     #[arg(long, value_name = "REF", default_value = "HEAD")]
     pub base: String,
+    /// The head: any commit-ish, checked out into a temporary worktree of its own like the
+    /// baseline; without it, the working tree as it is, uncommitted changes included.
+    #[arg(long, value_name = "REF")]
+    pub head: Option<String>,
     /// How to measure and decide.
     #[command(flatten)]
     pub options: CompareArgs,
@@ -398,6 +409,18 @@ mod tests {
         assert!(parse(&["rtcompare", "cmd", "--counters", "true", "false"]));
         assert!(!parse(&["rtcompare", "cmd", "true", "false"]));
         assert!(Cli::try_parse_from(["rtcompare", "cmd", "--counters=yes", "a", "b"]).is_err());
+    }
+
+    #[test]
+    fn git_takes_an_optional_head() {
+        let parse = |args: &[&str]| match Cli::try_parse_from(args).unwrap().command {
+            Commands::Git(g) => (g.base, g.head),
+            _ => unreachable!("a git line"),
+        };
+        let git = ["rtcompare", "git", "--build", "make", "--run", "./app"];
+        assert_eq!(parse(&git), ("HEAD".into(), None));
+        let both = [&git[..], &["--base", "v1", "--head", "main"]].concat();
+        assert_eq!(parse(&both), ("v1".into(), Some("main".into())));
     }
 
     #[test]

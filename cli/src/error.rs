@@ -64,6 +64,17 @@ pub enum CliError {
     /// SIGINT or SIGTERM arrived; the running child was killed and reaped.
     #[error("interrupted; the running command was killed and reaped")]
     Interrupted,
+    /// The watchdog thread, which enforces the time limit and passes Ctrl-C on to the running
+    /// command, could not be started; nothing is run without it.
+    #[error(
+        "cannot start the watchdog thread that enforces --max-time and passes Ctrl-C on to the \
+         commands ({source}); refusing to run commands without it. The system may be out of \
+         threads or memory: try again, or raise the process or thread limit (ulimit -u)"
+    )]
+    Watchdog {
+        /// Why `std::thread::Builder::spawn` refused.
+        source: std::io::Error,
+    },
     /// A system call the runner depends on failed.
     #[error("{call} failed: {source}")]
     System {
@@ -75,7 +86,7 @@ pub enum CliError {
     /// A file could not be read or written.
     #[error("cannot {action} {}: {source}", path.display())]
     File {
-        /// `read` or `write`.
+        /// `read`, `write` or `create`.
         action: &'static str,
         /// The file.
         path: PathBuf,

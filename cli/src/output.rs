@@ -255,17 +255,23 @@ pub fn summary(r: &CmdResult) -> String {
     }
     if let Some(g) = &r.git {
         let short = |c: &str| c.chars().take(12).collect::<String>();
+        let b = match &g.head_ref {
+            Some(head) => format!("B the pristine head {head} ({})", short(&g.head_commit)),
+            None => format!(
+                "B the working tree (HEAD {}{})",
+                short(&g.head_commit),
+                if g.dirty {
+                    " with uncommitted changes"
+                } else {
+                    ", clean"
+                }
+            ),
+        };
         let _ = writeln!(
             s,
-            "A is the pristine baseline {} ({}), B the working tree (HEAD {}{})",
+            "A is the pristine baseline {} ({}), {b}",
             g.base_ref,
-            short(&g.base_commit),
-            short(&g.head_commit),
-            if g.dirty {
-                " with uncommitted changes"
-            } else {
-                ", clean"
-            }
+            short(&g.base_commit)
         );
     }
     if let Some(c) = &r.counters {

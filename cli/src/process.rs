@@ -4,9 +4,11 @@
 //!
 //! Every child runs in a process group of its own, with stdin from `/dev/null` and its output
 //! discarded unless asked for. A watchdog thread kills the whole group (a shell, and the
-//! pipeline it started) when the run's time limit passes or SIGINT/SIGTERM arrives; the main
-//! thread waits with `waitid(WNOWAIT)` first and tells the watchdog before it reaps, so the
-//! watchdog can never signal a process id that has been reused.
+//! pipeline it started) when the run's time limit passes. When SIGINT or SIGTERM arrives it
+//! passes SIGINT on to the group first, as Ctrl-C would have had the child been in the
+//! terminal's foreground, and kills the group only if the child is still there after
+//! [`INTERRUPT_GRACE`]. The main thread waits with `waitid(WNOWAIT)` first and tells the
+//! watchdog before it reaps, so the watchdog can never signal a process id that has been reused.
 
 use std::ffi::OsString;
 use std::process::{Command, Stdio};
@@ -22,6 +24,12 @@ use crate::signals;
 /// How often the watchdog looks at the interrupt flag: 20 ms, so Ctrl-C takes effect at once to
 /// a person while the idle thread costs nothing measurable (50 wake-ups a second).
 const WATCHDOG_POLL: Duration = Duration::from_millis(20);
+
+/// How long a child has, after the SIGINT that Ctrl-C (or SIGTERM to `rtcompare`) passes on to
+/// its process group, to clean up and exit before the group is killed with SIGKILL: 2 s, long
+/// enough for a build tool to remove its lock and temporary files, short enough that a child
+/// ignoring SIGINT does not leave a person waiting at a terminal that looks stuck.
+pub const INTERRUPT_GRACE: Duration = Duration::from_secs(2);
 
 /// How a command string becomes a program and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,6 +201,9 @@ impl Measured {
 #[derive(Debug, Default)]
 struct Slot {
     watched: Option<(libc::pid_t, Option<Instant>)>,
+    /// When the watchdog passed SIGINT on to the watched child's group (after Ctrl-C); the
+    /// group is killed once [`INTERRUPT_GRACE`] has passed since.
+    interrupt_sent: Option<Instant>,
     /// Set by the watchdog when it killed the watched child because its time was up.
     timed_out: bool,
     shutdown: bool,
@@ -204,6 +215,8 @@ pub struct Runner {
     watchdog: Option<thread::JoinHandle<()>>,
     show_output: bool,
     stdout_to_stderr: bool,
+    /// Variables set in every child's environment on top of this process's own.
+    env: Vec<(OsString, OsString)>,
 }
 
 /// Why a run did not produce a measurement.
@@ -222,27 +235,40 @@ pub enum RunFailure {
 impl Runner {
     /// A runner whose children inherit stdout and stderr when `show_output` is set (else both
     /// go to `/dev/null`). Starts the watchdog thread.
-    pub fn new(show_output: bool) -> Runner {
+    ///
+    /// Errors: [`CliError::Watchdog`] when the thread cannot be started. There is no running
+    /// without it: the watchdog is what enforces the time limit and passes Ctrl-C on, so a
+    /// runner without one could hang forever on a stuck child and leave it running after
+    /// Ctrl-C.
+    pub fn new(show_output: bool) -> Result<Runner> {
         let shared = Arc::new((Mutex::new(Slot::default()), Condvar::new()));
         let watched = Arc::clone(&shared);
         let watchdog = thread::Builder::new()
             .name("rtcompare-watchdog".into())
             .spawn(move || watch(&watched))
-            .ok();
-        Runner {
+            .map_err(|source| CliError::Watchdog { source })?;
+        Ok(Runner {
             shared,
-            watchdog,
+            watchdog: Some(watchdog),
             show_output,
             stdout_to_stderr: false,
-        }
+            env: Vec::new(),
+        })
     }
 
     /// A runner for build commands: their stdout and stderr both go to this process's stderr,
     /// so the summary on stdout stays clean and a failing build's messages are seen.
-    pub fn for_builds() -> Runner {
-        let mut runner = Runner::new(true);
+    pub fn for_builds() -> Result<Runner> {
+        let mut runner = Runner::new(true)?;
         runner.stdout_to_stderr = true;
-        runner
+        Ok(runner)
+    }
+
+    /// Sets `key` to `value` in the environment of every child this runner starts (the rest
+    /// of the environment is inherited).
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Runner {
+        self.env.push((key.into(), value.into()));
+        self
     }
 
     /// Runs `argv` once and measures it; the process group is killed after `limit`.
@@ -296,6 +322,7 @@ impl Runner {
             .stdin(Stdio::null())
             .stdout(stdout)
             .stderr(output())
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .process_group(0);
         if let Some(dir) = dir {
             command.current_dir(dir);
@@ -309,6 +336,7 @@ impl Runner {
             let (lock, cvar) = &*self.shared;
             let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
             slot.watched = Some((pid, limit.map(|l| start + l)));
+            slot.interrupt_sent = None;
             slot.timed_out = false;
             cvar.notify_one();
         }
@@ -322,8 +350,10 @@ impl Runner {
             slot.timed_out
         };
         // The leader has exited but is not reaped, so its group id is still ours: anything it
-        // left running in the group (a background job) goes with it.
-        kill_group(pid);
+        // left running in the group (a background job) goes with it. After Ctrl-C that is at
+        // once, not after the rest of the grace: the group had its SIGINT, and the leader,
+        // which answers for its children, has finished cleaning up.
+        signal_group(pid, libc::SIGKILL);
         if let Err(e) = waited {
             let _ = reap(pid);
             return Err(RunFailure::System("waitid", e));
@@ -375,8 +405,14 @@ impl Drop for Runner {
     }
 }
 
-/// The watchdog's loop: kill the watched group when its deadline passes or a signal arrived.
-/// Bounded: it ends when the runner drops.
+/// The watchdog's loop: kill the watched group when its deadline passes; after a signal, pass
+/// SIGINT on and kill the group if it is still there [`INTERRUPT_GRACE`] later. Bounded: it
+/// ends when the runner drops.
+///
+/// A timeout kills at once, without the grace: it is `rtcompare`'s own judgement that the run
+/// is stuck, and a stuck process is the one least likely to answer SIGINT, so the grace would
+/// only stretch every `--max-time` by 2 s. Ctrl-C is a person's request to stop, which the
+/// child deserves to see as the terminal would have delivered it.
 fn watch(shared: &(Mutex<Slot>, Condvar)) {
     let (lock, cvar) = shared;
     let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -386,20 +422,28 @@ fn watch(shared: &(Mutex<Slot>, Condvar)) {
         }
         if let Some((pid, deadline)) = slot.watched {
             let now = Instant::now();
-            let late = deadline.is_some_and(|d| now >= d);
-            if late || signals::interrupted() {
-                kill_group(pid);
-                slot.timed_out = late;
+            if slot.interrupt_sent.is_none() && deadline.is_some_and(|d| now >= d) {
+                signal_group(pid, libc::SIGKILL);
+                slot.timed_out = true;
                 // Killed once; the main thread reaps it.
                 slot.watched = None;
+            } else if let Some(sent) = slot.interrupt_sent {
+                if now >= sent + INTERRUPT_GRACE {
+                    signal_group(pid, libc::SIGKILL);
+                    slot.watched = None;
+                }
+            } else if signals::interrupted() {
+                signal_group(pid, libc::SIGINT);
+                slot.interrupt_sent = Some(now);
             }
         }
-        let wait = match slot.watched {
-            Some((_, Some(d))) => d
-                .saturating_duration_since(Instant::now())
-                .min(WATCHDOG_POLL),
+        let now = Instant::now();
+        let wait = match (slot.watched, slot.interrupt_sent) {
+            (Some(_), Some(sent)) => (sent + INTERRUPT_GRACE).saturating_duration_since(now),
+            (Some((_, Some(d))), None) => d.saturating_duration_since(now),
             _ => WATCHDOG_POLL,
-        };
+        }
+        .min(WATCHDOG_POLL);
         slot = cvar
             .wait_timeout(slot, wait)
             .map(|(s, _)| s)
@@ -407,12 +451,12 @@ fn watch(shared: &(Mutex<Slot>, Condvar)) {
     }
 }
 
-/// SIGKILL to the process group `pgid` (the child made itself its leader). Errors (the group
+/// `signal` to the process group `pgid` (the child made itself its leader). Errors (the group
 /// is already empty) are ignored.
-fn kill_group(pgid: libc::pid_t) {
+fn signal_group(pgid: libc::pid_t, signal: libc::c_int) {
     // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
     unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
+        libc::kill(-pgid, signal);
     }
 }
 
@@ -503,7 +547,7 @@ mod tests {
 
     #[test]
     fn a_run_is_measured_and_a_missing_program_is_a_spawn_error() {
-        let runner = Runner::new(false);
+        let runner = Runner::new(false).unwrap();
         let m = runner
             .run(&Shell::None.argv("true").unwrap(), None, None)
             .unwrap();
@@ -524,7 +568,7 @@ mod tests {
 
     #[test]
     fn a_run_past_its_limit_is_killed() {
-        let runner = Runner::new(false);
+        let runner = Runner::new(false).unwrap();
         let t = Instant::now();
         let r = runner.run(
             &Shell::default().argv("sleep 5").unwrap(),

@@ -245,8 +245,8 @@ fn failed(p: &Program, m: &Measured) -> CliError {
     }
 }
 
-/// Checks the measuring flags, before anything runs. Public so that `rtcompare git` can
-/// check them before its builds.
+/// Checks the flags that clap cannot check on its own (one against another, values clap
+/// accepts but the protocol cannot use); `rtcompare git` calls it before any build.
 pub fn check(args: &CompareArgs) -> Result<()> {
     if let Some(n) = args.runs {
         if n < stats::FEW_RUNS_MIN_RUNS {
@@ -380,7 +380,7 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
     let mut environment = Environment::capture();
     let session = Session {
         args,
-        runner: Runner::new(args.show_output),
+        runner: Runner::new(args.show_output)?,
         progress: Progress::new(),
         limit: args.max_time,
         counters: RefCell::default(),

@@ -11,8 +11,9 @@ extern "C" fn note(_signal: libc::c_int) {
 }
 
 /// Installs the handler for SIGINT and SIGTERM for the rest of the process's life. The
-/// [`Watchdog`](crate::process) polls [`interrupted`] and kills the running child's process
-/// group; the measuring loop checks it between runs.
+/// [`Watchdog`](crate::process) polls [`interrupted`], passes SIGINT on to the running child's
+/// process group and kills the group if it outlives the grace; the measuring loop checks it
+/// between runs.
 pub fn install() {
     // SAFETY: sigaction with a handler that only stores an atomic. SA_RESTART is not set, so a
     // blocking wait returns EINTR, which the callers retry after checking the flag.
