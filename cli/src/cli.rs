@@ -215,9 +215,17 @@ pub struct CompareArgs {
     #[arg(short = 'N', conflicts_with = "shell")]
     pub no_shell: bool,
     /// Let the commands write to this terminal (by default stdout and stderr go to
-    /// /dev/null; stdin is always /dev/null).
+    /// /dev/null); the same as `--output inherit`.
     #[arg(long)]
     pub show_output: bool,
+    /// Feed every run's stdin from FILE (opened afresh for each run) instead of /dev/null.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Where each run's stdout goes: `null` (default), `pipe` (read and discarded by
+    /// rtcompare: a program may write differently to a pipe), `inherit` (this terminal, as
+    /// --show-output) or a file name (truncated before every run).
+    #[arg(long, value_name = "WHERE", value_parser = crate::process::Output::parse, conflicts_with = "show_output")]
+    pub output: Option<crate::process::Output>,
     /// Time runs that exit non-zero instead of stopping: all of them, or with
     /// `--ignore-failure=1,3` only those exit codes. A run killed by a signal always stops.
     #[arg(

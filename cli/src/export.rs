@@ -82,7 +82,7 @@ pub fn check_outputs(args: &CompareArgs) -> Result<()> {
         )));
     }
     if let [flag] = to_stdout[..]
-        && args.show_output
+        && (args.show_output || args.output == Some(crate::process::Output::Inherit))
     {
         return Err(CliError::Usage(format!(
             "{flag} - writes to standard output, where --show-output would mix in the commands' \

@@ -147,6 +147,32 @@ impl Default for Progress {
     }
 }
 
+/// The sentence that says how much of each run is process start: times are spawn to reap and
+/// include it (hyperfine subtracts its shell's start instead), so ratios of short commands lie
+/// closer to 1 than hyperfine's. Empty without a start floor.
+pub fn start_note(r: &CmdResult) -> String {
+    let (Some(floor), Some(reference)) = (r.start_floor_ns, r.commands.first().or(Some(&r.a)))
+    else {
+        return String::new();
+    };
+    let median = reference.summary.median_ns;
+    if !(median > 0.0) {
+        return String::new();
+    }
+    format!(
+        "Times run from spawn to reap and include starting the process: an empty command under \
+         the same shell took {} (median; {:.1} % of {}'s median). hyperfine subtracts its \
+         shell's start, so for short commands its ratios lie further from 1 than these.\n",
+        duration(floor),
+        100.0 * floor / median,
+        if reference.name.is_empty() {
+            "A"
+        } else {
+            &reference.name
+        }
+    )
+}
+
 /// The terminal summary of more than two commands: one row per command (its median time, its
 /// time over the reference's with the interval, the verdict), sorted by `sort` (`command`:
 /// as given; `mean-time`: fastest first), then the family-wise note and the warnings.
@@ -221,6 +247,7 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
             r.pairs
         );
     }
+    s.push_str(&start_note(r));
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {}", w.message);
     }
@@ -345,6 +372,7 @@ pub fn summary(r: &CmdResult) -> String {
     };
     let _ = writeln!(s, "Verdict: {word} ({rule}).");
     let _ = writeln!(s, "   {}", v.reason);
+    s.push_str(&start_note(r));
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {}", w.message);
     }

@@ -217,6 +217,39 @@ pub struct Runner {
     stdout_to_stderr: bool,
     /// Variables set in every child's environment on top of this process's own.
     env: Vec<(OsString, OsString)>,
+    /// `--input`: each run's stdin, opened afresh for every run (`None`: `/dev/null`).
+    input: Option<std::path::PathBuf>,
+    /// `--output`: where each run's stdout goes (stderr goes to `/dev/null` unless it is
+    /// [`Output::Inherit`]).
+    output: Output,
+}
+
+/// Where a timed command's standard output goes (`--output`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Output {
+    /// `/dev/null` (the default).
+    #[default]
+    Null,
+    /// A pipe that this process reads and discards: a program may write differently to a
+    /// pipe than to `/dev/null` (buffering, `isatty`, skipped work).
+    Pipe,
+    /// This terminal (as `--show-output`), stderr too.
+    Inherit,
+    /// A file, truncated before every run.
+    File(std::path::PathBuf),
+}
+
+impl Output {
+    /// Parses `null`, `pipe`, `inherit` or a file name.
+    pub fn parse(s: &str) -> Result<Output, String> {
+        Ok(match s {
+            "null" => Output::Null,
+            "pipe" => Output::Pipe,
+            "inherit" => Output::Inherit,
+            "" => return Err("--output needs null, pipe, inherit or a file name".into()),
+            file => Output::File(file.into()),
+        })
+    }
 }
 
 /// Why a run did not produce a measurement.
@@ -253,7 +286,27 @@ impl Runner {
             show_output,
             stdout_to_stderr: false,
             env: Vec::new(),
+            input: None,
+            output: if show_output {
+                Output::Inherit
+            } else {
+                Output::Null
+            },
         })
+    }
+
+    /// Feeds every run's stdin from `file` (opened afresh for each run) instead of
+    /// `/dev/null`.
+    pub fn input(mut self, file: Option<std::path::PathBuf>) -> Runner {
+        self.input = file;
+        self
+    }
+
+    /// Sends every run's stdout to `output`.
+    pub fn output(mut self, output: Output) -> Runner {
+        self.show_output = output == Output::Inherit;
+        self.output = output;
+        self
     }
 
     /// A runner for build commands: their stdout and stderr both go to this process's stderr,
@@ -291,6 +344,42 @@ impl Runner {
         limit: Option<Duration>,
         inject: Duration,
     ) -> std::result::Result<Measured, RunFailure> {
+        self.spawn_and_measure(
+            argv,
+            dir,
+            limit,
+            inject,
+            self.input.as_deref(),
+            &self.output,
+        )
+    }
+
+    /// [`Runner::run`] for a hook (`--prepare`, `--setup`, …): `--input` and `--output` are
+    /// the timed commands' alone (as in hyperfine), so a hook reads `/dev/null` and writes
+    /// where `--show-output` says.
+    pub fn run_hook(
+        &self,
+        argv: &[OsString],
+        dir: Option<&std::path::Path>,
+        limit: Option<Duration>,
+    ) -> std::result::Result<Measured, RunFailure> {
+        let output = if self.show_output {
+            Output::Inherit
+        } else {
+            Output::Null
+        };
+        self.spawn_and_measure(argv, dir, limit, Duration::ZERO, None, &output)
+    }
+
+    fn spawn_and_measure(
+        &self,
+        argv: &[OsString],
+        dir: Option<&std::path::Path>,
+        limit: Option<Duration>,
+        inject: Duration,
+        input: Option<&std::path::Path>,
+        output_to: &Output,
+    ) -> std::result::Result<Measured, RunFailure> {
         use std::os::fd::AsFd;
         use std::os::unix::process::CommandExt;
 
@@ -314,12 +403,22 @@ impl Runner {
                 .try_clone_to_owned()
                 .map_or_else(|_| Stdio::null(), Stdio::from)
         } else {
-            output()
+            match output_to {
+                Output::Pipe => Stdio::piped(),
+                Output::File(path) => {
+                    Stdio::from(std::fs::File::create(path).map_err(RunFailure::Spawn)?)
+                }
+                Output::Null | Output::Inherit => output(),
+            }
+        };
+        let stdin = match input {
+            Some(path) => Stdio::from(std::fs::File::open(path).map_err(RunFailure::Spawn)?),
+            None => Stdio::null(),
         };
         let mut command = Command::new(program);
         command
             .args(args)
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(stdout)
             .stderr(output())
             .envs(self.env.iter().map(|(k, v)| (k, v)))
@@ -329,7 +428,14 @@ impl Runner {
         }
 
         let start = Instant::now();
-        let child = command.spawn().map_err(RunFailure::Spawn)?;
+        let mut child = command.spawn().map_err(RunFailure::Spawn)?;
+        // `--output pipe`: the pipe is read to its end and discarded on a thread of its own,
+        // so a program that writes much never blocks on a full pipe. The thread ends when the
+        // process group closes its end (at the latest when it is killed).
+        let drain = child
+            .stdout
+            .take()
+            .map(|mut out| thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink())));
         // The pid fits: Linux pids are below 2^22.
         let pid = child.id() as libc::pid_t;
         {
@@ -359,6 +465,9 @@ impl Runner {
             return Err(RunFailure::System("waitid", e));
         }
         let (status, usage) = reap(pid).map_err(|e| RunFailure::System("wait4", e))?;
+        if let Some(drain) = drain {
+            let _ = drain.join();
+        }
         if !inject.is_zero() {
             let until = Instant::now() + inject;
             while Instant::now() < until {

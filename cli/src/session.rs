@@ -202,9 +202,10 @@ impl Session<'_> {
         Ok((m, counts))
     }
 
-    /// Runs a hook, untimed; its failure is an error naming it.
+    /// Runs a hook, untimed, without `--input` and `--output`; its failure is an error naming
+    /// it.
     fn hook(&self, p: &Program) -> Result<()> {
-        let m = self.exec(p)?;
+        let m = self.exec_with(p, true)?;
         if !m.success() {
             return Err(failed(p, &m));
         }
@@ -212,22 +213,31 @@ impl Session<'_> {
     }
 
     fn exec(&self, p: &Program) -> Result<Measured> {
-        self.runner
-            .run_injected(&p.argv, p.dir.as_deref(), Some(self.limit), p.inject)
-            .map_err(|f| match f {
-                RunFailure::Spawn(source) => CliError::Spawn {
-                    name: p.name.clone(),
-                    command: p.command.clone(),
-                    source,
-                },
-                RunFailure::Timeout => CliError::Timeout {
-                    name: p.name.clone(),
-                    command: p.command.clone(),
-                    limit_s: self.limit.as_secs_f64(),
-                },
-                RunFailure::Interrupted => CliError::Interrupted,
-                RunFailure::System(call, source) => CliError::System { call, source },
-            })
+        self.exec_with(p, false)
+    }
+
+    fn exec_with(&self, p: &Program, hook: bool) -> Result<Measured> {
+        let dir = p.dir.as_deref();
+        let run = if hook {
+            self.runner.run_hook(&p.argv, dir, Some(self.limit))
+        } else {
+            self.runner
+                .run_injected(&p.argv, dir, Some(self.limit), p.inject)
+        };
+        run.map_err(|f| match f {
+            RunFailure::Spawn(source) => CliError::Spawn {
+                name: p.name.clone(),
+                command: p.command.clone(),
+                source,
+            },
+            RunFailure::Timeout => CliError::Timeout {
+                name: p.name.clone(),
+                command: p.command.clone(),
+                limit_s: self.limit.as_secs_f64(),
+            },
+            RunFailure::Interrupted => CliError::Interrupted,
+            RunFailure::System(call, source) => CliError::System { call, source },
+        })
     }
 }
 
@@ -269,6 +279,15 @@ pub fn check(args: &CompareArgs) -> Result<()> {
              fewer runs",
             args.max_runs
         )));
+    }
+    if let Some(input) = &args.input
+        && let Err(e) = std::fs::File::open(input)
+    {
+        return Err(CliError::File {
+            action: "read",
+            path: input.clone(),
+            source: e,
+        });
     }
     if args.width <= 0.0 {
         return Err(CliError::Usage(
@@ -380,7 +399,13 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
     let mut environment = Environment::capture();
     let session = Session {
         args,
-        runner: Runner::new(args.show_output)?,
+        runner: Runner::new(args.show_output)?
+            .input(args.input.clone())
+            .output(args.output.clone().unwrap_or(if args.show_output {
+                crate::process::Output::Inherit
+            } else {
+                crate::process::Output::Null
+            })),
         progress: Progress::new(),
         limit: args.max_time,
         counters: RefCell::default(),

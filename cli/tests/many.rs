@@ -251,3 +251,48 @@ fn a_run_that_fails_keeps_every_run_before_it() {
     assert_eq!(v["stopped"], "run_failed");
     assert_eq!(v["runs"].as_array().unwrap().len(), 5);
 }
+
+#[test]
+fn input_and_output_go_where_they_are_told() {
+    let d = TempDir::new("io");
+    std::fs::write(d.0.join("in.txt"), "hello\n").unwrap();
+    // Each run reads the file on stdin (it is reopened for every run) and writes to a file
+    // truncated before each run.
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.extend([
+        "r.json",
+        "--input",
+        "in.txt",
+        "--output",
+        "out.txt",
+        "--conclude",
+        "cat out.txt >> seen",
+        "cat",
+        "cat",
+    ]);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let seen = std::fs::read_to_string(d.0.join("seen")).unwrap();
+    assert_eq!(seen, "hello\n".repeat(22));
+    // A pipe is drained however much is written (8 MiB here, far beyond a pipe's buffer).
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.extend([
+        "r.json",
+        "--output",
+        "pipe",
+        "head -c 8388608 /dev/zero",
+        "true",
+    ]);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    // A missing input is an error before anything runs.
+    let o = rtcompare(&d.0, &["cmd", "--input", "missing.txt", "true", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("missing.txt"),
+        "{}",
+        text(&o.stderr)
+    );
+}
