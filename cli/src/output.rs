@@ -156,7 +156,7 @@ pub fn start_note(r: &CmdResult) -> String {
         return String::new();
     };
     let median = reference.summary.median_ns;
-    if !(median > 0.0) {
+    if median.is_nan() || median <= 0.0 {
         return String::new();
     }
     format!(
