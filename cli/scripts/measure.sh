@@ -2,7 +2,8 @@
 # The measurements behind BACKGROUND.md's "Comparing whole programs" tables: for two command
 # pairs (md5sum of a file, CPU-bound ~20 ms; md5sum of a small file, ~2 ms), 20 A/A
 # comparisons and 20 with B's input 5 % larger, with `rtcompare cmd` and with hyperfine side by
-# side; and the tool's own cost per run against an empty command.
+# side; five identical commands 20 times (family-wise false signals); and the tool's own cost
+# per run against an empty command.
 #
 #   cargo build --release -p rtcompare-cli && bash cli/scripts/measure.sh [REPEATS] [OUT_DIR]
 #
@@ -74,6 +75,30 @@ for pair in cpu short; do
         done
     done
 done | tee "$OUT/comparisons.tsv"
+
+# Five identical commands, each compared with the first: a verdict on any of the four
+# comparisons is a family-wise false signal (rtcompare judges each at 1 − 0.05/4; hyperfine
+# has no verdict, so its "± times faster" range against the first command is read as above).
+A="md5sum $DATA/short_a"
+for i in $(seq 1 "$REPEATS"); do
+    json="$OUT/five.json"
+    "$BIN" cmd --shell none --max-time "$MAX_TIME" --json "$json" "$A" "$A" "$A" "$A" "$A" > /dev/null
+    printf 'five\tfamily\t%s\tours\t%s\n' "$i" "$(jq -r '[([.comparisons[]
+        | select(.verdict.outcome == "faster" or .verdict.outcome == "slower")] | length),
+        .elapsed_s] | @tsv' "$json")"
+    if command -v hyperfine > /dev/null; then
+        t0=$(date +%s.%N)
+        hyperfine -N --warmup 2 --style none --export-json "$OUT/hf5.json" "$A" "$A" "$A" "$A" "$A" \
+            > /dev/null 2>&1
+        t1=$(date +%s.%N)
+        printf 'five\tfamily\t%s\thyperfine\t%s\n' "$i" "$(jq -r --arg wall "$(echo "$t1 - $t0" | bc)" '
+            .results as $r | ($r[0].mean) as $ma | ($r[0].stddev / $ma) as $ca
+            | [$r[1:][] | (.mean) as $mb | (.stddev / $mb) as $cb
+                | (if $ma < $mb then $mb / $ma else $ma / $mb end) as $q
+                | ($q * (($ca * $ca + $cb * $cb) | sqrt)) as $e
+                | select($q - $e > 1)] | [length, $wall] | @tsv' "$OUT/hf5.json")"
+    fi
+done | tee -a "$OUT/comparisons.tsv"
 
 # Overhead: the tool's wall time per run beyond the empty program's own, against hyperfine's
 # figure for the same program (both without a shell).

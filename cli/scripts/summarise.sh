@@ -37,3 +37,15 @@ for pair in cpu short; do
         done
     done
 done
+# Five identical commands: runs with any signal among the four comparisons.
+awk -F'\t' '
+    $1 == "five" { n[$4]++; if ($5 > 0) any[$4]++; calls[$4] += $5; wall[$4] = wall[$4] " " $6 }
+    END {
+        print ""
+        print "| five identical commands (short pair) | runs | runs with any signal | signals in all | mean wall per run |"
+        print "|---|---|---|---|---|"
+        for (t in n) {
+            split(wall[t], w, " "); s = 0; for (i in w) s += w[i]
+            printf "| %s | %d | %d | %d | %.1f s |\n", (t == "ours") ? "rtcompare" : "hyperfine", n[t], any[t] + 0, calls[t] + 0, s / n[t]
+        }
+    }' "$TSV"

@@ -3,11 +3,14 @@
 //! `rtcompare cmd A B` runs the two commands interleaved (ABBA) as whole processes after
 //! discarded warm-ups, measures each against itself first for an A/A noise floor, stops when
 //! the paired bootstrap interval of B's time over A's is tight enough, and decides with the
-//! lower-bound rule, or with the few-runs rule for fewer than 11 pairs. Every statistic comes
-//! from the [`rtcompare`] library; this crate only runs processes and prints.
+//! lower-bound rule, or with the few-runs rule for fewer than 11 pairs. `rtcompare cmd A B C …`
+//! compares every command with the first (or `--reference`), all interleaved round by round,
+//! with hyperfine's parameters (`-L`, `-P`) and hooks. Every statistic comes from the
+//! [`rtcompare`] library; this crate only runs processes and prints.
 //!
 //! The binary is a thin `main` over [`run`]; the modules are public so the tool's pure parts
-//! (the analysis, the JSON layout) can be tested and reused.
+//! (the analysis, the JSON layout in [`result`], the parameter expansion in [`scan`], the
+//! exports in [`export`]) can be tested and reused.
 #![deny(missing_docs)]
 
 pub mod analysis;
