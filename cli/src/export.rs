@@ -124,7 +124,7 @@ fn probe(path: &Path) -> Result<()> {
 }
 
 /// Writes every output `args` asks for. Files go through their owners' writers
-/// ([`session::write_json`], [`crate::html::write`], [`hyperfine::export`]); `-` goes to
+/// ([`result::write_json`], [`crate::html::write`], [`hyperfine::export`]); `-` goes to
 /// standard output.
 pub fn write_outputs(result: &CmdResult, args: &CompareArgs) -> Result<()> {
     if let Some(path) = &args.json {
