@@ -8,7 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::check;
+use crate::stats::dist::student_t_cdf;
+use crate::stats::pool::{MIN_PROCESSES, sd};
+use crate::stats::{Pooled, Unresolved, Verdict, check, mean};
 use crate::{Error, Result};
 
 /// One test's place in Holm's procedure.
@@ -64,6 +66,49 @@ pub fn holm(p_values: &[f64], alpha: f64) -> Result<Vec<HolmStep>> {
         };
     }
     Ok(steps)
+}
+
+impl Pooled {
+    /// The two-sided p-value of "no difference" that matches the reported interval: the
+    /// interval at coverage `1 − p` just reaches zero. It is the larger of the plain t test's
+    /// over all processes and, after a first stage, Stein's (the interval is the wider of the
+    /// two). 1 when δ is 0 or fewer than two processes carry deltas; 0 when the deltas agree
+    /// exactly on a non-zero δ. For multiple-comparison control ([`holm`](crate::stats::holm));
+    /// the verdict's other bars (the floor, the quantization, drift) are not in it.
+    pub fn p_value(&self) -> f64 {
+        let k = self.deltas.len();
+        if k < 2 || self.delta == 0.0 {
+            return 1.0;
+        }
+        let root_k = (k as f64).sqrt();
+        let one = |xs: &[f64]| -> f64 {
+            let s = sd(xs, mean(xs).unwrap_or(0.0));
+            if s == 0.0 {
+                return 0.0;
+            }
+            let t = self.delta.abs() * root_k / s;
+            student_t_cdf(-t, (xs.len() - 1) as f64).map_or(1.0, |lower| (2.0 * lower).min(1.0))
+        };
+        let plain = one(&self.deltas);
+        if (MIN_PROCESSES..=k).contains(&self.first_stage) {
+            plain.max(one(&self.deltas[..self.first_stage]))
+        } else {
+            plain
+        }
+    }
+
+    /// Refuses the verdict as [`Unresolved::Multiplicity`]: Holm's procedure over the family
+    /// this comparison belongs to does not reject it. A no-op when it did not resolve anyway.
+    pub fn refuse_by_multiplicity(&mut self, adjusted_p: f64, alpha: f64, comparisons: usize) {
+        if self.resolved {
+            self.verdict = Verdict::CannotTell(Unresolved::Multiplicity {
+                adjusted_p,
+                alpha,
+                comparisons,
+            });
+            self.resolved = false;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::display::{Pct, Share};
 use crate::stats::check;
 use crate::stats::decision::{Unresolved, Verdict, decide};
-use crate::stats::dist::{normal_quantile, student_t_cdf, student_t_quantile};
+use crate::stats::dist::{normal_quantile, student_t_quantile};
 use crate::stats::drift::{DriftReport, detect_drift};
 use crate::stats::pool_plan::PlanEnd;
 use crate::stats::{Estimate, mean};
@@ -368,34 +368,6 @@ impl Pooled {
             return usize::MAX;
         }
         (need as usize).max(self.processes)
-    }
-
-    /// The two-sided p-value of "no difference" that matches the reported interval: the
-    /// interval at coverage `1 − p` just reaches zero. It is the larger of the plain t test's
-    /// over all processes and, after a first stage, Stein's (the interval is the wider of the
-    /// two). 1 when δ is 0 or fewer than two processes carry deltas; 0 when the deltas agree
-    /// exactly on a non-zero δ. For multiple-comparison control ([`holm`](crate::stats::holm));
-    /// the verdict's other bars (the floor, the quantization, drift) are not in it.
-    pub fn p_value(&self) -> f64 {
-        let k = self.deltas.len();
-        if k < 2 || self.delta == 0.0 {
-            return 1.0;
-        }
-        let root_k = (k as f64).sqrt();
-        let one = |xs: &[f64]| -> f64 {
-            let s = sd(xs, mean(xs).unwrap_or(0.0));
-            if s == 0.0 {
-                return 0.0;
-            }
-            let t = self.delta.abs() * root_k / s;
-            student_t_cdf(-t, (xs.len() - 1) as f64).map_or(1.0, |lower| (2.0 * lower).min(1.0))
-        };
-        let plain = one(&self.deltas);
-        if (MIN_PROCESSES..=k).contains(&self.first_stage) {
-            plain.max(one(&self.deltas[..self.first_stage]))
-        } else {
-            plain
-        }
     }
 
     /// Whether a warning with this [`code`](PoolWarning::code) is present.
@@ -955,19 +927,6 @@ impl Pooled {
         self.verdict = Verdict::CannotTell(Unresolved::FixedBuildOrder { bytes });
         self.resolved = false;
     }
-
-    /// Refuses the verdict as [`Unresolved::Multiplicity`]: Holm's procedure over the family
-    /// this comparison belongs to does not reject it. A no-op when it did not resolve anyway.
-    pub fn refuse_by_multiplicity(&mut self, adjusted_p: f64, alpha: f64, comparisons: usize) {
-        if self.resolved {
-            self.verdict = Verdict::CannotTell(Unresolved::Multiplicity {
-                adjusted_p,
-                alpha,
-                comparisons,
-            });
-            self.resolved = false;
-        }
-    }
 }
 
 /// Fewest processes for which the t quantile at `level` is within [`FEW_PROCESSES_T_RATIO`]
@@ -1042,7 +1001,7 @@ fn t_two_sided(level: f64, df: usize) -> Result<f64> {
 }
 
 /// Sample standard deviation around `m` (n − 1), 0 for fewer than two values.
-fn sd(xs: &[f64], m: f64) -> f64 {
+pub(crate) fn sd(xs: &[f64], m: f64) -> f64 {
     if xs.len() < 2 {
         return 0.0;
     }
