@@ -55,6 +55,16 @@ fn quick() -> CompareOptions {
         .warmup_duration(Duration::from_millis(20))
 }
 
+/// Held by every test that copies the binary or starts workers. A copy being written while
+/// another test's thread forks leaves the copy's write descriptor in that child until it
+/// execs, and starting the copy meanwhile fails with "Text file busy" (ETXTBSY): the tests
+/// of this file run one at a time.
+static SPAWNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn spawning() -> std::sync::MutexGuard<'static, ()> {
+    SPAWNING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The test binary under a second name.
 fn head_copy(tag: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -69,6 +79,7 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
     if std::env::var_os(bench::WORKER_ENV).is_some() {
         bench::run_main(register, std::iter::empty());
     }
+    let _serial = spawning();
     let base = std::env::current_exe().unwrap();
     let head = head_copy("two");
     let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -141,6 +152,7 @@ fn a_filter_selects_benchmarks_by_name() {
     if std::env::var_os(bench::WORKER_ENV).is_some() {
         bench::run_main(register, std::iter::empty());
     }
+    let _serial = spawning();
     let base = std::env::current_exe().unwrap();
     let head = head_copy("filter");
     let o = BuildsOptions::default().filter("only/").args([
@@ -167,6 +179,7 @@ fn a_filter_selects_benchmarks_by_name() {
 
 #[test]
 fn a_worker_that_leaves_mid_protocol_is_named() {
+    let _serial = spawning();
     // Started with a filter that matches no test, the worker exits without answering.
     let exe = std::env::current_exe().unwrap();
     let o = BuildsOptions::default()
