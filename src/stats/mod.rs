@@ -862,7 +862,8 @@
 //! - δ is the **unweighted** mean of the machine deltas with a Student t interval on k − 1
 //!   degrees of freedom, exactly as [`combine`] does for processes;
 //! - beside it, the DerSimonian–Laird random-effects estimate ([`MachinesPooled::re_delta`])
-//!   with the Hartung–Knapp–Sidik–Jonkman t interval, the between-machine variance τ²,
+//!   with the Hartung–Knapp–Sidik–Jonkman t interval (its scale floored at 1, so it is never
+//!   narrower than the plain random-effects t interval), the between-machine variance τ²,
 //!   Cochran's Q and I², each machine's standard error read from its interval as
 //!   `(high − low) / (2 z)`;
 //! - the noise floor is the median of the machines' floors, and the [`Verdict`] is [`decide`]
