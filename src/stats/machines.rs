@@ -193,9 +193,8 @@ impl fmt::Display for MachinesPooled {
 /// freedom: each machine's own interval covers only the noise inside it, so weighting by it
 /// would trust most the machines that understate their uncertainty most. Beside it stands the
 /// DerSimonian–Laird random-effects estimate with the Hartung–Knapp–Sidik–Jonkman interval
-/// (its variance scale floored at 1),
-/// each machine's standard error taken as `(high − low) / (2 z)`, z the normal quantile at
-/// `(1 + levelᵢ) / 2`. The verdict is [`decide`] on the t interval against the median noise
+/// (its variance scale floored at 1), each machine's standard error taken as
+/// `(high − low) / (2 z)`, z the normal quantile at `(1 + levelᵢ) / 2`. The verdict is [`decide`] on the t interval against the median noise
 /// floor. Outliers: a machine is flagged when its δ lies outside the others' prediction
 /// interval, `mean ± t(k − 2, 1 − α / (2k)) · sd · √(1 + 1/(k − 1))` with α
 /// [`OUTLIER_FLEET_ALPHA`]; it is reported with its influence, never dropped.
