@@ -34,6 +34,7 @@
 //! * [Few runs](#few-runs)
 //! * [Pooling across processes](#pooling-across-processes)
 //! * [Planning a pooled comparison](#planning-a-pooled-comparison)
+//! * [Across machines](#across-machines)
 //! * [Many comparisons at once](#many-comparisons-at-once)
 //!
 //! # Summaries of one sample
@@ -849,6 +850,51 @@
 //! # Ok::<(), rtcompare::Error>(())
 //! ```
 //!
+//! # Across machines
+//!
+//! Pooling one comparison across machines (CI runners): the machine, not the process, as the
+//! unit of replication.
+//!
+//! A machine's pooled result covers the processes *on that machine*; another CPU model, another
+//! kernel or another neighbour on the host can move δ beyond that interval. [`combine_machines`]
+//! takes one [`MachineEstimate`] per machine and treats each machine's δ as one observation:
+//!
+//! - δ is the **unweighted** mean of the machine deltas with a Student t interval on k − 1
+//!   degrees of freedom, exactly as [`combine`] does for processes;
+//! - beside it, the DerSimonian–Laird random-effects estimate ([`MachinesPooled::re_delta`])
+//!   with the Hartung–Knapp–Sidik–Jonkman t interval (its scale floored at 1, so it is never
+//!   narrower than the plain random-effects t interval), the between-machine variance τ²,
+//!   Cochran's Q and I², each machine's standard error read from its interval as
+//!   `(high − low) / (2 z)`;
+//! - the noise floor is the median of the machines' floors, and the [`Verdict`] is [`decide`]
+//!   on the t interval against it;
+//! - a machine whose δ lies outside the others' leave-one-out prediction interval (Bonferroni
+//!   over the fleet, [`OUTLIER_FLEET_ALPHA`]) is listed in [`MachinesPooled::outliers`] with
+//!   the pooled result without it, but never dropped from the main result.
+//!
+//! At least [`MIN_MACHINES`] (3) machines: two cannot estimate the spread between machines.
+//!
+//! ```
+//! use rtcompare::stats::{combine_machines, MachineEstimate};
+//! let machines: Vec<MachineEstimate> = [0.021, 0.015, 0.034, 0.019, 0.027]
+//!     .iter()
+//!     .enumerate()
+//!     .map(|(i, &d)| MachineEstimate {
+//!         delta: d,
+//!         low: d - 0.006,
+//!         high: d + 0.006,
+//!         level: 0.95,
+//!         noise_floor: 0.005,
+//!         label: format!("runner-{i}"),
+//!     })
+//!     .collect();
+//! let p = combine_machines(&machines, 0.95)?;
+//! assert!((p.delta - 0.0232).abs() < 1e-12);
+//! assert!(p.low > 0.0 && p.resolved); // the interval excludes 0 and δ clears the 0.5 % floor
+//! assert!(p.tau2 > 0.0 && p.outliers.is_empty());
+//! # Ok::<(), rtcompare::Error>(())
+//! ```
+//!
 //! # Many comparisons at once
 //!
 //! A bench target of twenty benchmarks, each judged at 95 %, gives a false verdict somewhere in
@@ -878,6 +924,7 @@ mod dist;
 mod drift;
 mod few_runs;
 mod hypothesis;
+mod machines;
 mod multiplicity;
 mod pool;
 mod pool_plan;
@@ -921,6 +968,10 @@ pub use few_runs::{
     FewRunsVerdict, few_runs_verdict,
 };
 pub use hypothesis::{WelchTest, welch_t_test};
+pub use machines::{
+    MIN_MACHINES, MachineEstimate, MachineInfluence, MachinesPooled, OUTLIER_FLEET_ALPHA,
+    combine_machines,
+};
 pub use multiplicity::{HolmStep, holm};
 pub use pool::{
     FEW_PROCESSES_T_RATIO, HIGH_I2, HIGH_INFLATION, MIN_PROCESSES, MODE_GAP_CLUSTER_SD,

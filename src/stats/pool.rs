@@ -622,25 +622,26 @@ fn check_inputs(processes: &[ProcessEstimate], first_stage: usize, level: f64) -
     Ok(level)
 }
 
-/// The pooled mean of the per-process deltas and its interval.
-struct PooledInterval {
+/// The pooled mean of the per-process deltas and its interval. Shared with
+/// `stats::machines`, which pools machines with the same t interval.
+pub(super) struct PooledInterval {
     /// The unweighted mean of the deltas (fraction).
-    delta: f64,
+    pub(super) delta: f64,
     /// Sample standard deviation of the deltas (fraction).
-    spread_between: f64,
+    pub(super) spread_between: f64,
     /// The two-sided t quantile at the level on k − 1 degrees of freedom.
-    t: f64,
+    pub(super) t: f64,
     /// Half the interval's width (fraction).
-    half: f64,
-    low: f64,
-    high: f64,
+    pub(super) half: f64,
+    pub(super) low: f64,
+    pub(super) high: f64,
 }
 
 impl PooledInterval {
     /// The unweighted mean with a Student t interval on all k deltas or, with a first stage,
     /// Stein's two-stage interval, never narrower than the plain one. Errors: those of the t
     /// quantile (none for checked input).
-    fn of(deltas: &[f64], first_stage: usize, level: f64) -> Result<PooledInterval> {
+    pub(super) fn of(deltas: &[f64], first_stage: usize, level: f64) -> Result<PooledInterval> {
         let k = deltas.len();
         let delta = mean(deltas)?;
         let spread_between = sd(deltas, delta);
@@ -996,12 +997,12 @@ fn find_modes(deltas: &[f64], resolution: f64) -> Vec<Mode> {
 }
 
 /// Two-sided t quantile at `level` on `df` degrees of freedom.
-fn t_two_sided(level: f64, df: usize) -> Result<f64> {
+pub(super) fn t_two_sided(level: f64, df: usize) -> Result<f64> {
     student_t_quantile(0.5 + level / 2.0, df as f64)
 }
 
 /// Sample standard deviation around `m` (n − 1), 0 for fewer than two values.
-pub(crate) fn sd(xs: &[f64], m: f64) -> f64 {
+pub(super) fn sd(xs: &[f64], m: f64) -> f64 {
     if xs.len() < 2 {
         return 0.0;
     }
@@ -1017,7 +1018,7 @@ fn sd_or_zero(xs: &[f64]) -> f64 {
 }
 
 /// Median of finite values; 0 for none.
-fn median_of(xs: &[f64]) -> f64 {
+pub(super) fn median_of(xs: &[f64]) -> f64 {
     crate::stats::median(xs).unwrap_or(0.0)
 }
 
