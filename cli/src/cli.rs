@@ -47,6 +47,30 @@ pub enum Commands {
     /// (both bars, their counts and whether each passed); `--html`, the `--export-*` flags and
     /// `--fail-on-regression` describe one comparison and are refused.
     Selftest(SelftestArgs),
+    /// Pool one comparison across machines: each FILE is one machine's JSON (a pooled
+    /// `compare` example run, `rtcompare cmd --json` or `rtcompare bench --json`), and every
+    /// comparison they share is pooled with the machine as the unit (a t interval over
+    /// machines, random effects and I² beside it, outlier machines named). At least 3 files.
+    Combine(CombineArgs),
+}
+
+/// Arguments of `rtcompare combine`.
+#[derive(Debug, Clone, Args)]
+pub struct CombineArgs {
+    /// The machines' JSON files, one per machine.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Write every pooled comparison as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the Markdown summary to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Exit 1 when some comparison is proven slower over the machines by more than BUDGET (the
+    /// whole pooled interval beyond it; for `bench` and `compare` inputs δ < −BUDGET, for
+    /// `cmd` inputs δ > BUDGET).
+    #[arg(long, value_name = "BUDGET", value_parser = parse_fraction)]
+    pub fail_on_regression: Option<f64>,
 }
 
 /// Arguments of `rtcompare bench`.

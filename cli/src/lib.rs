@@ -16,6 +16,7 @@
 pub mod analysis;
 pub mod bench;
 pub mod cli;
+pub mod combine;
 pub mod error;
 pub mod export;
 pub mod git;
@@ -79,6 +80,7 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
             finish(git::run(args)?, &args.options)
         }
         Commands::Bench(args) => bench::run(args),
+        Commands::Combine(args) => combine::run(args),
         Commands::Selftest(args) => {
             selftest::check(args)?;
             export::check_outputs(&args.options)?;

@@ -1,0 +1,436 @@
+//! `rtcompare combine FILE…`: one comparison pooled across machines. Each file is one machine's
+//! result (a CI runner's artifact): the JSON of a pooled `compare` example run, of `rtcompare
+//! cmd --json` or of `rtcompare bench --json`. Per comparison name, the machines' estimates
+//! are pooled with the machine as the unit ([`rtcompare::stats::combine_machines`]): a t
+//! interval over machines, the random-effects estimate and I² beside it, outlier machines named
+//! with their influence, never dropped.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use rtcompare::stats::{MachineEstimate, MachinesPooled, combine_machines};
+
+use crate::cli::CombineArgs;
+use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
+
+/// Version of the JSON `rtcompare combine --json` writes.
+pub const COMBINE_JSON_VERSION: u32 = 1;
+
+/// What kind of result a file holds, which fixes the sign of its δ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A pooled `compare()` (the `compare` example): δ positive when A needs less time.
+    Pooled,
+    /// `rtcompare cmd`: δ positive when the command is slower than the reference.
+    Cmd,
+    /// `rtcompare bench`: δ = 1 − head/baseline, negative when the head is slower.
+    Bench,
+}
+
+/// One input file read as one machine.
+#[derive(Debug, Clone)]
+pub struct MachineFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Its kind.
+    pub kind: Kind,
+    /// The machine: CPU model, kernel and core count where the file records them.
+    pub machine: Machine,
+    /// The commits compared (`bench` only): baseline and head.
+    pub commits: Option<(String, String)>,
+    /// One estimate per comparison name, in the file's order.
+    pub estimates: Vec<(String, MachineEstimate)>,
+}
+
+/// What a file says about the machine it ran on.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Machine {
+    /// CPU model, or `unknown`.
+    pub cpu: String,
+    /// Kernel release, or `unknown`.
+    pub kernel: String,
+    /// Logical cores, 0 when unknown.
+    pub cores: usize,
+}
+
+/// Reads one file. Errors: unreadable, not JSON, or of none of the three kinds.
+pub fn read(path: &Path) -> Result<MachineFile> {
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
+        action: "read",
+        path: path.into(),
+        source,
+    })?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| CliError::BadFile {
+        path: path.into(),
+        reason: format!("not JSON: {e}"),
+    })?;
+    let bad = |reason: &str| CliError::BadFile {
+        path: path.into(),
+        reason: reason.into(),
+    };
+    let num = |x: &Value| x.as_f64();
+    let estimate = |x: &Value, floor: f64, label: &str| -> Option<MachineEstimate> {
+        Some(MachineEstimate {
+            delta: num(&x["delta"])?,
+            low: num(&x["low"])?,
+            high: num(&x["high"])?,
+            level: num(&x["level"]).unwrap_or(0.95),
+            noise_floor: floor,
+            label: label.to_string(),
+        })
+    };
+    let label = path.display().to_string();
+    if v.get("benchmarks").is_some() && v.get("details").is_some() {
+        let machine = v["details"]["benchmarks"]
+            .as_array()
+            .and_then(|bs| bs.iter().find_map(|b| b["reports"].get(0)))
+            .map_or_else(Machine::unknown, |r| Machine::of(&r["environment"]));
+        let mut estimates = Vec::new();
+        for b in v["details"]["benchmarks"].as_array().into_iter().flatten() {
+            let Some(p) = b.get("pooled").filter(|p| !p.is_null()) else {
+                continue;
+            };
+            let floor = num(&p["noise_floor"]).unwrap_or(0.0);
+            let name = b["name"]
+                .as_str()
+                .ok_or_else(|| bad("a benchmark without a name"))?;
+            let e = estimate(p, floor, &label).ok_or_else(|| bad("a pooled result without δ"))?;
+            estimates.push((name.to_string(), e));
+        }
+        let commit = |k: &str| v[k].as_str().unwrap_or("").to_string();
+        return Ok(MachineFile {
+            path: path.into(),
+            kind: Kind::Bench,
+            machine,
+            commits: Some((commit("baseline_commit"), commit("head_commit"))),
+            estimates,
+        });
+    }
+    if let Some(comparisons) = v.get("comparisons").and_then(Value::as_array) {
+        let mut estimates = Vec::new();
+        for c in comparisons {
+            let name = format!(
+                "{} vs {}",
+                c["name"].as_str().unwrap_or("?"),
+                c["reference"].as_str().unwrap_or("?")
+            );
+            let floor = [&c["floor"]["a"], &c["floor"]["b"]]
+                .iter()
+                .filter_map(|x| x.as_f64())
+                .fold(0.0, f64::max);
+            let e = estimate(&c["estimate"], floor, &label).ok_or_else(|| {
+                bad("a comparison without a bootstrap estimate (the few-runs rule cannot be pooled)")
+            })?;
+            estimates.push((name, e));
+        }
+        return Ok(MachineFile {
+            path: path.into(),
+            kind: Kind::Cmd,
+            machine: Machine::of(&v["environment"]),
+            commits: None,
+            estimates,
+        });
+    }
+    if v.get("processes").is_some() && v.get("deltas").is_some() {
+        let floor = num(&v["noise_floor"]).unwrap_or(0.0);
+        let e = estimate(&v, floor, &label).ok_or_else(|| bad("a pooled result without δ"))?;
+        return Ok(MachineFile {
+            path: path.into(),
+            kind: Kind::Pooled,
+            machine: Machine::unknown(),
+            commits: None,
+            estimates: vec![("compare".into(), e)],
+        });
+    }
+    Err(bad(
+        "neither a pooled compare result, an `rtcompare cmd --json` nor an `rtcompare bench \
+         --json` file",
+    ))
+}
+
+impl Machine {
+    fn unknown() -> Machine {
+        Machine {
+            cpu: "unknown".into(),
+            kernel: "unknown".into(),
+            cores: 0,
+        }
+    }
+
+    fn of(env: &Value) -> Machine {
+        let s = |k: &str| env[k].as_str().unwrap_or("unknown").to_string();
+        Machine {
+            cpu: s("cpu_model"),
+            kernel: s("kernel"),
+            cores: env["logical_cores"].as_u64().unwrap_or(0) as usize,
+        }
+    }
+}
+
+/// One comparison pooled over the machines, as the JSON and the tables show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CombinedResult {
+    /// The comparison's name (a benchmark, `B vs A`, or `compare`).
+    pub name: String,
+    /// δ, the mean over machines (fraction, in the inputs' sign convention).
+    pub delta: f64,
+    /// Lower end of the t interval over machines.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+    /// The verdict over machines.
+    pub resolved: bool,
+    /// I², the share of the spread between machines beyond their own noise, in [0, 1].
+    pub i2: f64,
+    /// Whether this comparison is a proven regression beyond `--fail-on-regression`.
+    pub regression: bool,
+    /// Everything behind it: the random-effects estimate, τ², the outliers and their influence.
+    pub pooled: MachinesPooled,
+    /// Each machine's own δ with its interval, in input order.
+    pub per_machine: Vec<MachineEstimate>,
+}
+
+/// What `--json` writes.
+#[derive(Debug, Clone, Serialize)]
+pub struct CombineJson {
+    /// [`COMBINE_JSON_VERSION`].
+    pub schema_version: u32,
+    /// The kind of the inputs.
+    pub kind: Kind,
+    /// Machines pooled (input files).
+    pub machines: usize,
+    /// The distinct machines (CPU model, kernel, cores) with how many inputs each; more than
+    /// one entry means a mixed fleet.
+    pub fleet: Vec<(Machine, usize)>,
+    /// One result per comparison.
+    pub results: Vec<CombinedResult>,
+}
+
+/// Runs `rtcompare combine`; returns the exit status.
+pub fn run(args: &CombineArgs) -> Result<i32> {
+    let files = args
+        .files
+        .iter()
+        .map(|p| read(p))
+        .collect::<Result<Vec<_>>>()?;
+    let combined = combine(&files, args.fail_on_regression)?;
+    print!("{}", table(&combined));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&combined)
+            .map_err(|e| CliError::Stats(rtcompare::Error::Json(e.to_string())))?;
+        crate::result::write_atomically(path, &text)?;
+    }
+    if let Some(path) = &args.markdown {
+        crate::result::write_atomically(path, &markdown(&combined))?;
+    }
+    Ok(if combined.results.iter().any(|r| r.regression) {
+        EXIT_REGRESSION
+    } else {
+        EXIT_OK
+    })
+}
+
+/// Pools the files' comparisons machine by machine. Errors: files of different kinds, `bench`
+/// files of different commits, files that do not describe the same comparisons (the names that
+/// differ are listed), or fewer than three machines.
+pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson> {
+    let Some(first) = files.first() else {
+        return Err(CliError::Usage("give the JSON files to combine".into()));
+    };
+    for f in files {
+        if f.kind != first.kind {
+            return Err(CliError::Usage(format!(
+                "{} is a {:?} result and {} a {:?} result: combine results of one kind",
+                first.path.display(),
+                first.kind,
+                f.path.display(),
+                f.kind
+            )));
+        }
+        if f.commits != first.commits {
+            return Err(CliError::Usage(format!(
+                "{} compares other commits than {} ({:?} against {:?}): runners must build the \
+                 same two revisions",
+                f.path.display(),
+                first.path.display(),
+                f.commits,
+                first.commits
+            )));
+        }
+        let names = |m: &MachineFile| m.estimates.iter().map(|(n, _)| n.clone()).collect();
+        let (a, b): (BTreeSet<String>, BTreeSet<String>) = (names(first), names(f));
+        if a != b {
+            let differ: Vec<String> = a.symmetric_difference(&b).cloned().collect();
+            return Err(CliError::Usage(format!(
+                "{} and {} do not describe the same comparisons; these are in one only: {}",
+                first.path.display(),
+                f.path.display(),
+                differ.join(", ")
+            )));
+        }
+    }
+    let mut fleet: Vec<(Machine, usize)> = Vec::new();
+    for f in files {
+        match fleet.iter_mut().find(|(m, _)| *m == f.machine) {
+            Some((_, n)) => *n += 1,
+            None => fleet.push((f.machine.clone(), 1)),
+        }
+    }
+    let mut results = Vec::new();
+    for (name, _) in &first.estimates {
+        let per_machine: Vec<MachineEstimate> = files
+            .iter()
+            .filter_map(|f| f.estimates.iter().find(|(n, _)| n == name))
+            .map(|(_, e)| e.clone())
+            .collect();
+        let pooled = combine_machines(&per_machine, 0.95).map_err(|e| match e {
+            rtcompare::Error::TooFewSamples { got, .. } => CliError::Usage(format!(
+                "{got} machines: pooling needs at least 3, because two cannot estimate how much \
+                 machines differ; the comparison on each machine stands on its own"
+            )),
+            other => CliError::Stats(other),
+        })?;
+        // The gate's lower-bound rule, in each kind's own direction of "slower".
+        let regression = budget.is_some_and(|b| {
+            pooled.resolved
+                && match first.kind {
+                    Kind::Bench => pooled.high < -b,
+                    Kind::Cmd => pooled.low > b,
+                    Kind::Pooled => pooled.high < -b,
+                }
+        });
+        results.push(CombinedResult {
+            name: name.clone(),
+            delta: pooled.delta,
+            low: pooled.low,
+            high: pooled.high,
+            resolved: pooled.resolved,
+            i2: pooled.i2,
+            regression,
+            pooled,
+            per_machine,
+        });
+    }
+    Ok(CombineJson {
+        schema_version: COMBINE_JSON_VERSION,
+        kind: first.kind,
+        machines: files.len(),
+        fleet,
+        results,
+    })
+}
+
+/// The terminal table: per comparison the pooled δ with its interval, the verdict, I², the
+/// spread of the machines' deltas and the outliers; then the fleet.
+pub fn table(c: &CombineJson) -> String {
+    let mut s = format!(
+        "{:<28} {:<32} {:<12} {:>5}  machines' δ\n",
+        "comparison", "δ over machines [95 %]", "verdict", "I²"
+    );
+    for r in &c.results {
+        let (lo, hi) = r
+            .per_machine
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), m| {
+                (l.min(m.delta), h.max(m.delta))
+            });
+        let _ = writeln!(
+            s,
+            "{:<28} {:<32} {:<12} {:>4.0}%  {:+.2} … {:+.2} %{}",
+            r.name,
+            format!(
+                "{:+.2} % [{:+.2}, {:+.2}]",
+                100.0 * r.delta,
+                100.0 * r.low,
+                100.0 * r.high
+            ),
+            if r.regression {
+                "REGRESSION"
+            } else if r.resolved {
+                "resolved"
+            } else {
+                "cannot tell"
+            },
+            100.0 * r.i2,
+            100.0 * lo,
+            100.0 * hi,
+            if r.pooled.outliers.is_empty() {
+                String::new()
+            } else {
+                format!("; {} outlier machine(s)", r.pooled.outliers.len())
+            }
+        );
+        for o in &r.pooled.outliers {
+            let _ = writeln!(s, "    outlier: {o}");
+        }
+    }
+    let _ = writeln!(s, "{}", fleet_note(c));
+    s
+}
+
+/// One sentence on the fleet: how many machines, and whether they differ.
+fn fleet_note(c: &CombineJson) -> String {
+    if c.fleet.len() <= 1 {
+        let m = c.fleet.first().map(|(m, _)| m.clone());
+        format!(
+            "{} machines, all alike ({}).",
+            c.machines,
+            m.map_or("unknown".into(), |m| format!(
+                "{}, {} cores, kernel {}",
+                m.cpu, m.cores, m.kernel
+            ))
+        )
+    } else {
+        let parts: Vec<String> = c
+            .fleet
+            .iter()
+            .map(|(m, n)| format!("{n} × {} ({} cores, kernel {})", m.cpu, m.cores, m.kernel))
+            .collect();
+        format!(
+            "A mixed fleet of {} machines: {}. The pooled δ is an average over this mix; I² \
+             says how much of the spread between machines is beyond their own noise.",
+            c.machines,
+            parts.join("; ")
+        )
+    }
+}
+
+/// The Markdown summary for a pull request: one row per comparison, the machines' spread
+/// beside the pooled interval.
+pub fn markdown(c: &CombineJson) -> String {
+    let mut s = format!(
+        "### rtcompare combine: {} machines\n\n| comparison | δ over machines [95 %] | verdict | I² | machines' δ |\n|---|---|---|--:|---|\n",
+        c.machines
+    );
+    for r in &c.results {
+        let spread: Vec<String> = r
+            .per_machine
+            .iter()
+            .map(|m| format!("{:+.2}", 100.0 * m.delta))
+            .collect();
+        let _ = writeln!(
+            s,
+            "| `{}` | {:+.2} % [{:+.2}, {:+.2}] | {} | {:.0} % | {} % |",
+            r.name,
+            100.0 * r.delta,
+            100.0 * r.low,
+            100.0 * r.high,
+            if r.regression {
+                "**REGRESSION**"
+            } else if r.resolved {
+                "resolved"
+            } else {
+                "cannot tell"
+            },
+            100.0 * r.i2,
+            spread.join(", ")
+        );
+    }
+    let _ = writeln!(s, "\n{}", fleet_note(c));
+    s
+}

@@ -1,0 +1,158 @@
+//! `rtcompare combine`: one comparison pooled across machines, from the JSON files of runs on
+//! several machines. The files are one real `rtcompare cmd --json` result with its estimate
+//! set to chosen values, so the pooled numbers are known.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
+
+fn rtcompare(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the rtcompare binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("rtcompare-combine-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A real result of `rtcompare cmd`, to be edited into machines.
+fn template(dir: &Path) -> serde_json::Value {
+    let o = rtcompare(
+        dir,
+        &[
+            "cmd",
+            "-r",
+            "11",
+            "-w",
+            "0",
+            "--no-validation",
+            "--json",
+            "t.json",
+            "true",
+            "true",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    serde_json::from_str(&std::fs::read_to_string(dir.join("t.json")).unwrap()).unwrap()
+}
+
+/// Writes machine files with these deltas (each ±1 point) and returns their names.
+fn machines(dir: &Path, t: &serde_json::Value, deltas: &[f64], name: &str) -> Vec<String> {
+    deltas
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| {
+            let mut v = t.clone();
+            let e = &mut v["comparisons"][0]["estimate"];
+            e["delta"] = d.into();
+            e["low"] = (d - 0.01).into();
+            e["high"] = (d + 0.01).into();
+            v["comparisons"][0]["name"] = name.into();
+            let file = format!("{name}-{i}.json");
+            std::fs::write(dir.join(&file), v.to_string()).unwrap();
+            file
+        })
+        .collect()
+}
+
+#[test]
+fn machines_are_pooled_with_the_machine_as_the_unit() {
+    let d = TempDir::new("pool");
+    let t = template(&d.0);
+    let files = machines(&d.0, &t, &[0.10, 0.11, 0.12], "B");
+    let mut args = vec!["combine", "--json", "out.json", "--markdown", "out.md"];
+    args.extend(files.iter().map(String::as_str));
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.0.join("out.json")).unwrap()).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["machines"], 3);
+    let r = &v["results"][0];
+    assert_eq!(r["name"], "B vs A");
+    // The mean of 0.10, 0.11, 0.12 with a t interval on 2 degrees of freedom:
+    // scipy.stats.t.ppf(0.975, 2) = 4.302652729911275; sd 0.01 → ±0.024841.
+    assert!((r["delta"].as_f64().unwrap() - 0.11).abs() < 1e-12);
+    assert!((r["high"].as_f64().unwrap() - 0.134841).abs() < 1e-5, "{r}");
+    assert_eq!(r["resolved"], true);
+    assert!(r["i2"].as_f64().is_some());
+    let md = std::fs::read_to_string(d.0.join("out.md")).unwrap();
+    assert!(
+        md.contains("| `B vs A` |") && md.contains("+10.00, +11.00, +12.00"),
+        "{md}"
+    );
+    // The gate: every machine says the command is 10–12 % slower.
+    let mut args = vec!["combine", "--fail-on-regression", "5%"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(rtcompare(&d.0, &args).status.code(), Some(1));
+}
+
+#[test]
+fn an_outlier_machine_is_named_and_kept() {
+    let d = TempDir::new("outlier");
+    let t = template(&d.0);
+    let files = machines(
+        &d.0,
+        &t,
+        &[
+            0.100, 0.101, 0.099, 0.100, 0.102, 0.098, 0.101, 0.099, 0.100, 0.300,
+        ],
+        "B",
+    );
+    let mut args = vec!["combine"];
+    args.extend(files.iter().map(String::as_str));
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("outlier") && out.contains("B-9.json"), "{out}");
+}
+
+#[test]
+fn inputs_that_do_not_match_are_refused() {
+    let d = TempDir::new("refused");
+    let t = template(&d.0);
+    // Two machines cannot estimate how much machines differ.
+    let two = machines(&d.0, &t, &[0.1, 0.1], "B");
+    let o = rtcompare(&d.0, &["combine", &two[0], &two[1]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("at least 3"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Different comparisons: the names that differ are listed.
+    let other = machines(&d.0, &t, &[0.1], "C");
+    let o = rtcompare(&d.0, &["combine", &two[0], &two[1], &other[0]]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(e.contains("B vs A") && e.contains("C vs A"), "{e}");
+    // Not a result at all.
+    std::fs::write(d.0.join("x.json"), "{\"hello\": 1}").unwrap();
+    let o = rtcompare(&d.0, &["combine", &two[0], &two[1], "x.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("x.json"), "{}", text(&o.stderr));
+}
