@@ -156,3 +156,61 @@ fn inputs_that_do_not_match_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("x.json"), "{}", text(&o.stderr));
 }
+
+/// The ready workflow in docs/ci: every `rtcompare` command line in it parses with this
+/// version's flags (the YAML's own structure is checked by the keys a runner needs).
+#[test]
+fn the_ci_workflow_calls_flags_that_exist() {
+    use clap::Parser;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let yml = std::fs::read_to_string(root.join("docs/ci/bench-matrix.yml")).unwrap();
+    for key in [
+        "jobs:",
+        "matrix:",
+        "needs: measure",
+        "upload-artifact",
+        "download-artifact",
+    ] {
+        assert!(yml.contains(key), "{key}");
+    }
+    let env: Vec<(String, String)> = yml
+        .split("\nenv:\n")
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| {
+            let (k, v) = l.trim().split_once(':')?;
+            let v = v.split('#').next()?.trim();
+            Some((k.to_string(), v.to_string()))
+        })
+        .collect();
+    assert!(env.iter().any(|(k, _)| k == "BUDGET"), "{env:?}");
+    let lines: Vec<&str> = yml
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("rtcompare "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for line in lines {
+        // Shell words, with the workflow's variables and the `|| status=$?` tail left out.
+        let mut command = line.split(" || ").next().unwrap().to_string();
+        // The workflow's `env:` values stand in for their variables.
+        for (key, value) in &env {
+            command = command.replace(&format!("\"${key}\""), value);
+        }
+        // GitHub's `${{ … }}` expressions become one word.
+        while let Some(start) = command.find("${{") {
+            let end = command[start..]
+                .find("}}")
+                .map_or(command.len(), |e| start + e + 2);
+            command.replace_range(start..end, "X");
+        }
+        let words: Vec<String> = command
+            .split_whitespace()
+            .map(|w| w.trim_matches('"').to_string())
+            .collect();
+        let parsed = rtcompare_cli::cli::Cli::try_parse_from(&words);
+        assert!(parsed.is_ok(), "{command}: {:?}", parsed.err());
+    }
+}
