@@ -2,42 +2,11 @@
 //! several machines. The files are one real `rtcompare cmd --json` result with its estimate
 //! set to chosen values, so the pooled numbers are known.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
+use std::path::Path;
 
-fn rtcompare(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the rtcompare binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A fresh directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("rtcompare-combine-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{TempDir, rtcompare, text};
 
 /// A real result of `rtcompare cmd`, to be edited into machines.
 fn template(dir: &Path) -> serde_json::Value {
@@ -81,7 +50,7 @@ fn machines(dir: &Path, t: &serde_json::Value, deltas: &[f64], name: &str) -> Ve
 
 #[test]
 fn machines_are_pooled_with_the_machine_as_the_unit() {
-    let d = TempDir::new("pool");
+    let d = TempDir::new("combine-pool");
     let t = template(&d.0);
     let files = machines(&d.0, &t, &[0.10, 0.11, 0.12], "B");
     let mut args = vec!["combine", "--json", "out.json", "--markdown", "out.md"];
@@ -113,7 +82,7 @@ fn machines_are_pooled_with_the_machine_as_the_unit() {
 
 #[test]
 fn an_outlier_machine_is_named_and_kept() {
-    let d = TempDir::new("outlier");
+    let d = TempDir::new("combine-outlier");
     let t = template(&d.0);
     let files = machines(
         &d.0,
@@ -133,7 +102,7 @@ fn an_outlier_machine_is_named_and_kept() {
 
 #[test]
 fn inputs_that_do_not_match_are_refused() {
-    let d = TempDir::new("refused");
+    let d = TempDir::new("combine-refused");
     let t = template(&d.0);
     // Two machines cannot estimate how much machines differ.
     let two = machines(&d.0, &t, &[0.1, 0.1], "B");

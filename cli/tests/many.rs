@@ -1,42 +1,11 @@
 //! `rtcompare cmd` as hyperfine's users call it: more than two commands, parameters, labels,
 //! hooks, accepted exit codes, and a JSON file that survives a failed run.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
+use std::path::Path;
 
-fn rtcompare(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the rtcompare binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A fresh directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("rtcompare-many-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{TempDir, rtcompare, text};
 
 fn json(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap()
@@ -47,7 +16,7 @@ const QUICK: [&str; 6] = ["-w", "0", "--no-validation", "-r", "11", "--json"];
 
 #[test]
 fn three_commands_are_each_compared_with_the_first() {
-    let d = TempDir::new("three");
+    let d = TempDir::new("many-three");
     let mut args = vec!["cmd"];
     args.extend(QUICK);
     args.extend([
@@ -79,7 +48,7 @@ fn three_commands_are_each_compared_with_the_first() {
 
 #[test]
 fn a_parameter_list_expands_commands_and_labels() {
-    let d = TempDir::new("params");
+    let d = TempDir::new("many-params");
     let mut args = vec!["cmd"];
     args.extend(QUICK);
     args.extend(["r.json", "-L", "n", "1,2,3", "-n", "n={n}", "true {n}"]);
@@ -126,7 +95,7 @@ fn a_parameter_list_expands_commands_and_labels() {
 
 #[test]
 fn hooks_run_when_hyperfine_runs_them() {
-    let d = TempDir::new("hooks");
+    let d = TempDir::new("many-hooks");
     let mut args = vec!["cmd"];
     args.extend(QUICK);
     args.extend([
@@ -183,7 +152,7 @@ fn hooks_run_when_hyperfine_runs_them() {
 
 #[test]
 fn only_the_listed_exit_codes_are_ignored() {
-    let d = TempDir::new("codes");
+    let d = TempDir::new("many-codes");
     let mut args = vec!["cmd"];
     args.extend(QUICK);
     args.extend(["r.json", "--ignore-failure=3,4", "true", "exit 3"]);
@@ -205,7 +174,7 @@ fn only_the_listed_exit_codes_are_ignored() {
 
 #[test]
 fn a_run_that_fails_keeps_every_run_before_it() {
-    let d = TempDir::new("fails");
+    let d = TempDir::new("many-fails");
     // B succeeds 14 times, then fails: the 14 rounds before are in the file.
     let b = "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; [ $n -le 14 ]";
     let o = rtcompare(
@@ -254,7 +223,7 @@ fn a_run_that_fails_keeps_every_run_before_it() {
 
 #[test]
 fn input_and_output_go_where_they_are_told() {
-    let d = TempDir::new("io");
+    let d = TempDir::new("many-io");
     std::fs::write(d.0.join("in.txt"), "hello\n").unwrap();
     // Each run reads the file on stdin (it is reopened for every run) and writes to a file
     // truncated before each run.

@@ -1,0 +1,44 @@
+//! What the command's integration tests share: running the binary in a directory, and a
+//! temporary directory removed when dropped.
+
+#![allow(dead_code)] // each test binary uses its own part of it
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The `rtcompare` binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
+
+/// Runs `rtcompare ARGS` in `dir` with stdin from `/dev/null`.
+pub fn rtcompare(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the rtcompare binary runs")
+}
+
+/// Bytes of an output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory under the system's temporary directory, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// `rtcompare-<name>-<pid>`, emptied first.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("rtcompare-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
