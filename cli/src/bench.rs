@@ -66,8 +66,8 @@ impl BenchRow {
             resolved,
             regression: resolved && p.is_some_and(|p| p.delta < 0.0),
             processes: p.map_or(0, |p| p.processes),
-            baseline_ns: median(b.reports.iter().map(|r| r.ns_per_op_b)),
-            head_ns: median(b.reports.iter().map(|r| r.ns_per_op_a)),
+            baseline_ns: median_over(&b.reports, |r| r.ns_per_op_b),
+            head_ns: median_over(&b.reports, |r| r.ns_per_op_a),
         }
     }
 
@@ -87,6 +87,18 @@ impl BenchRow {
         }
     }
 
+    /// The row's cells after the name: baseline and head per operation, δ with its interval,
+    /// the verdict and the pairs, as the terminal table and the Markdown show them.
+    fn cells(&self) -> [String; 5] {
+        [
+            per_op(self.baseline_ns),
+            per_op(self.head_ns),
+            self.interval(),
+            self.verdict().to_string(),
+            self.processes.to_string(),
+        ]
+    }
+
     fn interval(&self) -> String {
         match (self.delta, self.low, self.high) {
             (Some(d), Some(l), Some(h)) => {
@@ -97,11 +109,10 @@ impl BenchRow {
     }
 }
 
-/// The median of some numbers (the lower middle one for an even count); `None` for none.
-fn median(xs: impl Iterator<Item = f64>) -> Option<f64> {
-    let mut v: Vec<f64> = xs.collect();
-    v.sort_by(f64::total_cmp);
-    v.get(v.len().checked_sub(1)? / 2).copied()
+/// The median over worker pairs of one number of their reports; `None` without reports.
+fn median_over(reports: &[rtcompare::Report], f: fn(&rtcompare::Report) -> f64) -> Option<f64> {
+    let xs: Vec<f64> = reports.iter().map(f).collect();
+    rtcompare::stats::median(&xs).ok()
 }
 
 /// A time per operation, or a dash when there is none.
@@ -461,14 +472,10 @@ pub fn table(rows: &[BenchRow]) -> String {
         "benchmark", "baseline/op", "head/op", "δ = 1 − head/baseline", "verdict", "pairs"
     );
     for r in rows {
+        let [base, head, delta, verdict, pairs] = r.cells();
         s.push_str(&format!(
-            "{:<28} {:>11} {:>11} {:<32} {:<12} {}\n",
-            r.name,
-            per_op(r.baseline_ns),
-            per_op(r.head_ns),
-            r.interval(),
-            r.verdict(),
-            r.processes
+            "{:<28} {base:>11} {head:>11} {delta:<32} {verdict:<12} {pairs}\n",
+            r.name
         ));
     }
     s
@@ -488,15 +495,7 @@ pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirt
         }
     );
     for r in rows {
-        s.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} |\n",
-            r.name,
-            per_op(r.baseline_ns),
-            per_op(r.head_ns),
-            r.interval(),
-            r.verdict(),
-            r.processes
-        ));
+        s.push_str(&format!("| `{}` | {} |\n", r.name, r.cells().join(" | ")));
     }
     s.push_str(&format!(
         "\nNegative δ: the head is slower. {}\n",

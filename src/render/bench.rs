@@ -161,10 +161,8 @@ fn page_name(stem: &str, n: usize, name: &str) -> String {
 /// The index row of one benchmark.
 fn row(b: &BuildComparison) -> Vec<String> {
     let per_op = |pick: fn(&crate::Report) -> f64| {
-        let mut v: Vec<f64> = b.reports.iter().map(pick).collect();
-        v.sort_by(f64::total_cmp);
-        v.get(v.len().saturating_sub(1) / 2)
-            .map_or("–".to_string(), |&ns| Ns(ns).to_string())
+        let v: Vec<f64> = b.reports.iter().map(pick).collect();
+        crate::stats::median(&v).map_or("–".to_string(), |ns| Ns(ns).to_string())
     };
     match (&b.status, &b.pooled) {
         (BuildStatus::Compared, Some(p)) => vec![
