@@ -23,6 +23,9 @@ fn chain(steps: u64) -> u64 {
     black_box(x)
 }
 
+/// A file whose presence in a worker's directory registers the benchmark `cwd/marked`.
+const CWD_MARKER: &str = "rtcompare-cwd-marker";
+
 fn register(b: &mut Bencher) {
     let head = std::env::current_exe()
         .ok()
@@ -38,6 +41,10 @@ fn register(b: &mut Bencher) {
         b.bench("only/head", || chain(10));
     } else {
         b.bench("only/base", || chain(10));
+    }
+    // Registered only by a worker started in a directory holding the marker file.
+    if Path::new(CWD_MARKER).exists() {
+        b.bench("cwd/marked", || chain(10));
     }
     // In-binary pairs are not served by workers.
     b.compare(
@@ -197,4 +204,37 @@ fn a_worker_that_leaves_mid_protocol_is_named() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn each_builds_workers_start_in_its_own_directory() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register, std::iter::empty());
+    }
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    // The marker is in the head's directory only; the test's own directory has none.
+    assert!(!Path::new(CWD_MARKER).exists());
+    let root = std::env::temp_dir().join(format!("rtcompare-dirs-{}", std::process::id()));
+    let (base_dir, head_dir) = (root.join("base"), root.join("head"));
+    std::fs::create_dir_all(&base_dir).unwrap();
+    std::fs::create_dir_all(&head_dir).unwrap();
+    std::fs::write(head_dir.join(CWD_MARKER), "").unwrap();
+    let o = BuildsOptions::default()
+        .filter("cwd/")
+        .working_dirs(&base_dir, &head_dir)
+        .args([
+            "--exact",
+            "each_builds_workers_start_in_its_own_directory",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&exe, &exe, &o);
+    let _ = std::fs::remove_dir_all(&root);
+    let seen: Vec<(String, BuildStatus)> = run
+        .unwrap()
+        .benchmarks
+        .into_iter()
+        .map(|b| (b.name, b.status))
+        .collect();
+    assert_eq!(seen, [("cwd/marked".to_string(), BuildStatus::New)]);
 }

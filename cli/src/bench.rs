@@ -243,7 +243,14 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         )?,
         None => build(&cwd, &target, &bench, "the working tree")?,
     };
+    // Each build's workers start in its own tree's package directory, as `cargo bench` runs a
+    // bench binary in its package's root: data files read by relative path are each
+    // revision's own.
+    let head_dir = head_tree
+        .as_ref()
+        .map_or_else(|| cwd.clone(), |t| t.path().join(&rel));
     let options = BuildsOptions::default()
+        .working_dirs(base_tree.path().join(&rel), head_dir)
         .pairs(args.pairs)
         .max_pairs(args.max_pairs)
         .family_wise(!args.per_benchmark)

@@ -3,7 +3,7 @@
 //! pooled.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -85,6 +85,11 @@ pub struct BuildsOptions {
     pub filter: Option<String>,
     /// Called after every worker pair (default none).
     pub progress: Option<BuildsProgressFn>,
+    /// The directories the baseline's and the head's workers run in (default none: both in
+    /// this process's directory). `cargo bench` runs a bench binary in its package's root, so
+    /// a benchmark that reads `benches/data.json` reads its own revision's file only when its
+    /// workers start in its own tree.
+    pub working_dirs: Option<(PathBuf, PathBuf)>,
 }
 
 impl std::fmt::Debug for BuildsOptions {
@@ -103,6 +108,7 @@ impl std::fmt::Debug for BuildsOptions {
             .field("seed", &self.seed)
             .field("filter", &self.filter)
             .field("progress", &self.progress.as_ref().map(|_| "Fn"))
+            .field("working_dirs", &self.working_dirs)
             .finish()
     }
 }
@@ -123,6 +129,7 @@ impl Default for BuildsOptions {
             seed: 0,
             filter: None,
             progress: None,
+            working_dirs: None,
         }
     }
 }
@@ -188,6 +195,13 @@ impl BuildsOptions {
     /// Sets [`seed`](Self::seed).
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
+        self
+    }
+    /// Sets [`working_dirs`](Self::working_dirs): the baseline's workers start in `base`, the
+    /// head's in `head`. A directory that does not exist fails the first worker's start with
+    /// [`Error::Worker`].
+    pub fn working_dirs(mut self, base: impl Into<PathBuf>, head: impl Into<PathBuf>) -> Self {
+        self.working_dirs = Some((base.into(), head.into()));
         self
     }
 }
@@ -265,6 +279,11 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
     }
     let seed = resolve_seed(o.seed);
     let mut rng = Rng::new(derive_seed(seed, 0));
+    let (base_dir, head_dir) = match &o.working_dirs {
+        Some((b, h)) => (Some(b.as_path()), Some(h.as_path())),
+        None => (None, None),
+    };
+    let (base, head) = ((base, base_dir), (head, head_dir));
     let base_names = Worker::list(&launch(base, o, 0))?;
     let head_names = Worker::list(&launch(head, o, 0))?;
     let selected = |names: Vec<String>| -> Vec<String> {
@@ -323,8 +342,10 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
 
 /// The two builds and the options: what every worker pair of every benchmark needs.
 struct Builds<'a> {
-    base: &'a Path,
-    head: &'a Path,
+    /// The baseline's executable and the directory its workers start in.
+    base: (&'a Path, Option<&'a Path>),
+    /// The head's.
+    head: (&'a Path, Option<&'a Path>),
     o: &'a BuildsOptions,
     /// The benchmark's position and the number of benchmarks, for the progress reports.
     position: (usize, usize),
@@ -474,9 +495,14 @@ fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result
     Ok(())
 }
 
-fn launch<'a>(exe: &'a Path, o: &'a BuildsOptions, padding: usize) -> Launch<'a> {
+fn launch<'a>(
+    (exe, dir): (&'a Path, Option<&'a Path>),
+    o: &'a BuildsOptions,
+    padding: usize,
+) -> Launch<'a> {
     Launch {
         exe,
+        dir,
         args: &o.args,
         timeout: o.answer_timeout,
         padding,

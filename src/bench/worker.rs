@@ -201,6 +201,8 @@ pub(crate) struct Worker {
 #[derive(Debug, Clone)]
 pub(crate) struct Launch<'a> {
     pub(crate) exe: &'a Path,
+    /// The directory the worker starts in (none: the parent's).
+    pub(crate) dir: Option<&'a Path>,
     pub(crate) args: &'a [OsString],
     pub(crate) timeout: Duration,
     /// Bytes of environment padding (moves the initial stack, as in pool children).
@@ -235,6 +237,9 @@ impl Worker {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(err_file);
+        if let Some(dir) = launch.dir {
+            cmd.current_dir(dir);
+        }
         // SAFETY: between fork and exec only async-signal-safe calls (dup2, fcntl) run.
         unsafe {
             cmd.pre_exec(move || {
