@@ -9,7 +9,10 @@
 //! - `--early off` turns off the perturbation before `main` (on by default), to measure what
 //!   it does for lists built in `main`;
 //! - `--accept` sets `PoolOptions::accept_fixed_build_order(true)`, so that lists built in
-//!   `main` are not refused for their order and the statistics alone decide.
+//!   `main` are not refused for their order and the statistics alone decide;
+//! - `--positions N` pools nothing: in this one process it compares the two lists N times
+//!   with `compare()` (20 s each at most), swapping which list sits in the A position every
+//!   time, to see whether the A position itself leans.
 //!
 //! Without `--accept`, lists built in `main` are refused as `fixed_build_order`; the line
 //! still prints the pooled interval and whether it excluded zero, which is what the
@@ -21,7 +24,7 @@
 //! (and `--build pool`, `--early off`).
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rtcompare::pool::{self, PoolOptions};
 use rtcompare::rng::Rng;
@@ -42,12 +45,12 @@ fn cycle(n: usize) -> Vec<u32> {
     next
 }
 
-fn chase(name: &'static str, next: Vec<u32>) -> Candidate<'static> {
+fn chase<'a>(name: &'static str, next: impl AsRef<[u32]> + 'a) -> Candidate<'a> {
     let mut at = 0u32;
     Candidate::new(name, move |n| {
         for _ in 0..n {
             for _ in 0..STEPS {
-                at = next[at as usize];
+                at = next.as_ref()[at as usize];
             }
             black_box(at);
         }
@@ -60,6 +63,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut seed = 1u64;
     let mut light = false;
     let mut accept = false;
+    let mut positions = None::<usize>;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -75,9 +79,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             },
             "--light" => light = true,
             "--accept" => accept = true,
+            "--positions" => {
+                positions = Some(args.next().ok_or("--positions needs a count")?.parse()?)
+            }
             "--seed" => seed = args.next().ok_or("--seed needs a number")?.parse()?,
             other => return Err(format!("unknown argument {other:?}").into()),
         }
+    }
+    if let Some(n) = positions {
+        return swap_positions(n);
     }
     let started = Instant::now();
     // The way most programs are written: the fixtures first, A then B, then the comparison.
@@ -144,6 +154,40 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     walls.sort_by(f64::total_cmp);
     if let Some(median) = walls.get(walls.len() / 2) {
         println!("  median process: {median:.1} s wall");
+    }
+    Ok(())
+}
+
+/// Two identical lists compared `n` times in one process, the list in the A position swapped
+/// every time: a lean of the position shows as the same sign whichever list sits there.
+fn swap_positions(n: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let (x, y) = (cycle(SLOTS), cycle(SLOTS));
+    println!("x at {:p}, y at {:p}", x.as_ptr(), y.as_ptr());
+    let opts = rtcompare::CompareOptions::default().max_duration(Duration::from_secs(20));
+    let mut deltas = [Vec::new(), Vec::new()];
+    for i in 0..n {
+        let (a, b, in_a) = if i % 2 == 0 {
+            (&x, &y, "x")
+        } else {
+            (&y, &x, "y")
+        };
+        let r = compare(chase("a", a.as_slice()), chase("a′", b.as_slice()), &opts)?;
+        let e = &r.estimate;
+        println!(
+            "comparison {i}: {in_a} in A, δ {:+.2} % [{:+.2}, {:+.2}]",
+            100.0 * e.delta,
+            100.0 * e.low,
+            100.0 * e.high
+        );
+        deltas[i % 2].push(e.delta);
+    }
+    for (list, d) in ["x", "y"].iter().zip(&deltas) {
+        let mean = d.iter().sum::<f64>() / d.len().max(1) as f64;
+        println!(
+            "{list} in A: mean δ {:+.2} % over {}",
+            100.0 * mean,
+            d.len()
+        );
     }
     Ok(())
 }
