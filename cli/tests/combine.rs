@@ -126,13 +126,13 @@ fn inputs_that_do_not_match_are_refused() {
     assert!(text(&o.stderr).contains("x.json"), "{}", text(&o.stderr));
 }
 
-/// The ready workflow in docs/ci: every `rtcompare` command line in it parses with this
-/// version's flags (the YAML's own structure is checked by the keys a runner needs).
+/// The ready pipelines in docs/ci, for GitHub Actions and GitLab CI: every `rtcompare` command
+/// line in them parses with this version's flags (the YAML's own structure is checked by the
+/// keys a runner needs; `.ci/run` lints the YAML itself).
 #[test]
 fn the_ci_workflow_calls_flags_that_exist() {
-    use clap::Parser;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let yml = std::fs::read_to_string(root.join("docs/ci/bench-matrix.yml")).unwrap();
+    let github = std::fs::read_to_string(root.join("docs/ci/bench-matrix.yml")).unwrap();
     for key in [
         "jobs:",
         "matrix:",
@@ -140,10 +140,30 @@ fn the_ci_workflow_calls_flags_that_exist() {
         "upload-artifact",
         "download-artifact",
     ] {
-        assert!(yml.contains(key), "{key}");
+        assert!(github.contains(key), "{key}");
     }
+    commands_parse(&github, "env");
+    let gitlab = std::fs::read_to_string(root.join("docs/ci/bench-matrix.gitlab-ci.yml")).unwrap();
+    for key in [
+        "parallel: 5",
+        "needs:",
+        "- job: measure",
+        "runner-$CI_NODE_INDEX.json",
+        "expose_as:",
+        "when: always",
+    ] {
+        assert!(gitlab.contains(key), "{key}");
+    }
+    commands_parse(&gitlab, "variables");
+}
+
+/// Checks that the pipeline's two `rtcompare` command lines (bench, then combine) parse, each
+/// `"$NAME"` replaced by its value from the top-level `block:` mapping (GitHub's `env:`,
+/// GitLab's `variables:`), which must define BUDGET.
+fn commands_parse(yml: &str, block: &str) {
+    use clap::Parser;
     let env: Vec<(String, String)> = yml
-        .split("\nenv:\n")
+        .split(&format!("\n{block}:\n"))
         .nth(1)
         .unwrap_or("")
         .lines()
@@ -155,16 +175,22 @@ fn the_ci_workflow_calls_flags_that_exist() {
         })
         .collect();
     assert!(env.iter().any(|(k, _)| k == "BUDGET"), "{env:?}");
+    // A command is a line of its own in a `run: |` or `- |` block, or a `- ` script item.
     let lines: Vec<&str> = yml
         .lines()
-        .map(str::trim)
+        .map(|l| l.trim().trim_start_matches("- "))
         .filter(|l| l.starts_with("rtcompare "))
         .collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("rtcompare bench ") && lines[1].starts_with("rtcompare combine "),
+        "{lines:?}"
+    );
     for line in lines {
-        // Shell words, with the workflow's variables and the `|| status=$?` tail left out.
+        // Shell words, with the `|| status=$?` tail left out.
         let mut command = line.split(" || ").next().unwrap().to_string();
-        // The workflow's `env:` values stand in for their variables.
+        // The pipeline's own variables take their values; the CI system's (such as GitLab's
+        // `$CI_NODE_INDEX`) stay as they are, one word each.
         for (key, value) in &env {
             command = command.replace(&format!("\"${key}\""), value);
         }
