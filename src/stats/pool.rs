@@ -154,9 +154,9 @@ pub enum PoolWarning {
     },
     /// The program held this much memory before the pool's closure began, in every process,
     /// and built no fixture through the pool's `Child::build`: whatever it built there was
-    /// built in the same order in every process, which the pool cannot randomise (a structure
-    /// built second can stay faster in every process; BACKGROUND.md, "Fixtures built in a
-    /// fixed order").
+    /// built in the same order in every process, which the pool cannot randomise (one of two
+    /// identical structures can stay faster in every process; BACKGROUND.md, "Fixtures built
+    /// in a fixed order").
     FixedBuildOrder {
         /// Median over processes of the resident memory added between the start of the
         /// process (after the early perturbation) and the start of the closure, in bytes.
@@ -234,8 +234,8 @@ impl fmt::Display for PoolWarning {
                 f,
                 "the program built {:.0} MiB before the pool's closure began, in the same order \
                  in every process: the pool perturbs their layout but cannot alternate their \
-                 order, and the one built second can stay faster; build what you compare with \
-                 ctx.build(a, b)",
+                 order, and one of the two can stay faster in every process; build what you \
+                 compare with ctx.build(a, b)",
                 *bytes as f64 / (1u64 << 20) as f64
             ),
             PoolWarning::Modes { modes } => {
