@@ -13,7 +13,7 @@
 //!    `run`; then [`perturb_heap`] fills the small size classes and reserves a large block, and
 //!    the parent gives each child an environment padded by 0–4 KiB, which moves the initial
 //!    stack. [`Child::build`] builds A's fixture first in even processes and B's first in odd
-//!    ones (the structure built second tends to stay faster).
+//!    ones (one of two identical structures can stay faster in every process).
 //! 3. The child runs the closure once, writes its [`Report`] as JSON to a temporary file the
 //!    parent named, and exits; the parent reads and removes the file.
 //! 4. **Stein's two-stage plan**: after a first stage ([`PoolOptions::first_stage`], default 5)
