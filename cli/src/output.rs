@@ -108,6 +108,32 @@ pub fn outcome_word(outcome: CommandOutcome) -> &'static str {
     }
 }
 
+/// [`outcome_word`] for the command labelled `name` compared with the reference (with more
+/// than two commands B is only one of them): `C is FASTER`, `CANNOT TELL for C`, `WIN for C`.
+pub fn outcome_phrase(outcome: CommandOutcome, name: &str) -> String {
+    match outcome {
+        CommandOutcome::Faster => format!("{name} is FASTER"),
+        CommandOutcome::Slower => format!("{name} is SLOWER"),
+        CommandOutcome::CannotTell => format!("CANNOT TELL for {name}"),
+        CommandOutcome::Win => format!("WIN for {name}"),
+        CommandOutcome::Parity => format!("PARITY for {name}"),
+        CommandOutcome::Loss => format!("LOSS for {name}"),
+    }
+}
+
+/// The family-wise sentence of a result with more than one comparison: how many, at which
+/// level each was judged and why; `None` with one comparison.
+pub fn family_note(r: &CmdResult) -> Option<String> {
+    let level = r.family_level?;
+    let reference = r.commands.first().map_or("A", |c| c.name.as_str());
+    Some(format!(
+        "{} comparisons with {reference}, each judged at {:.2} % (Bonferroni) so that all \
+         verdicts hold together at 95 %",
+        r.comparisons.len(),
+        100.0 * level
+    ))
+}
+
 /// The progress line: a spinner with a message on stderr when it is a terminal, nothing
 /// otherwise.
 pub struct Progress(Option<ProgressBar>);
@@ -236,14 +262,10 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
             let _ = writeln!(s, "  {}: {}", c.name, c.command);
         }
     }
-    if let Some(level) = r.family_level {
+    if let Some(note) = family_note(r) {
         let _ = writeln!(
             s,
-            "{} comparisons with {reference}, each judged at {:.2} % (Bonferroni) so that all \
-             verdicts hold together at 95 %; {} rounds, every command once per round in a \
-             fresh order.",
-            r.comparisons.len(),
-            100.0 * level,
+            "{note}; {} rounds, every command once per round in a fresh order.",
             r.pairs
         );
     }

@@ -265,3 +265,43 @@ fn input_and_output_go_where_they_are_told() {
         text(&o.stderr)
     );
 }
+
+/// Runs `rtcompare cmd` quickly (see [`QUICK`]) in `d` with `extra` flags and `commands`,
+/// and checks that it exits 0.
+fn quick(d: &TempDir, extra: &[&str], commands: &[&str]) -> std::process::Output {
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.push("r.json");
+    args.extend(extra);
+    args.extend(commands);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    o
+}
+
+#[test]
+fn the_markdown_export_gives_every_comparison_and_the_family_note() {
+    let d = TempDir::new("many-markdown");
+    quick(&d, &["--export-markdown", "t.md"], &["true", "true", ": x"]);
+    let md = std::fs::read_to_string(d.0.join("t.md")).unwrap();
+    // A row per command, the reference's marked.
+    assert!(
+        md.contains("| `true` |") && md.contains("| `: x` |"),
+        "{md}"
+    );
+    assert!(md.contains("| reference |"), "{md}");
+    // Under the table: the family-wise note, then one line per comparison naming its command
+    // (before, one sentence on A against B alone).
+    assert!(
+        md.contains("2 comparisons with A") && md.contains("Bonferroni"),
+        "{md}"
+    );
+    let lines: Vec<&str> = md.lines().filter(|l| l.starts_with("- **")).collect();
+    assert_eq!(lines.len(), 2, "{md}");
+    assert!(
+        lines[0].contains("B") && lines[0].contains("`true`"),
+        "{md}"
+    );
+    assert!(lines[1].contains("C") && lines[1].contains("`: x`"), "{md}");
+    assert!(!md.contains("(A: `true`, B: `true`"), "{md}");
+}
