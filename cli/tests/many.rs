@@ -305,3 +305,26 @@ fn the_markdown_export_gives_every_comparison_and_the_family_note() {
     assert!(lines[1].contains("C") && lines[1].contains("`: x`"), "{md}");
     assert!(!md.contains("(A: `true`, B: `true`"), "{md}");
 }
+
+#[test]
+fn the_html_page_shows_every_comparison_and_which_pair_its_figures_draw() {
+    let d = TempDir::new("many-html");
+    quick(&d, &["--html", "p.html"], &["true", "true", ": x"]);
+    let page = std::fs::read_to_string(d.0.join("p.html")).unwrap();
+    // Every comparison's estimate and verdict: a row each in the table, and an answer each
+    // (before, A against B alone).
+    assert!(page.contains("3 commands against A"), "{page}");
+    assert!(page.contains("id=\"comparisons\""), "{page}");
+    for (i, name) in [(1, "B"), (2, "C")] {
+        assert!(page.contains(&format!("id=\"answer-{i}\"")), "{page}");
+        assert!(page.contains(&format!("{name} takes ")), "{page}");
+        assert!(
+            page.contains(&format!("The answer: {name} against A")),
+            "{page}"
+        );
+    }
+    // The two-command figures say which pair they show, and draw that pair's runs alone
+    // (before, every non-reference command's runs were B's: 22 here).
+    assert!(page.contains("Run order: A against B"), "{page}");
+    assert!(page.contains("11 runs of A and 11 of B"), "{page}");
+}
