@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rtcompare::measure::counters::{CounterStatus, CounterSummary};
+use rtcompare::measure::counters::{CounterStatus, CounterSummary, SideCounters};
 
 use crate::analysis::{CommandOutcome, Rule};
-use crate::result::CmdResult;
+use crate::result::{CmdResult, CommandCounters};
 
 /// A duration in nanoseconds as `812 ns`, `45.3 µs`, `21.34 ms` or `1.234 s`.
 pub fn duration(ns: f64) -> String {
@@ -54,6 +54,22 @@ pub fn count(v: f64) -> String {
 
 /// The `--counters` lines: per command the median counts per run, or "unavailable" with why.
 pub fn counters(summary: &CounterSummary) -> String {
+    counter_lines(summary, &[("A", &summary.a), ("B", &summary.b)])
+}
+
+/// [`counters`] for more than two commands: a line for each of `per_command` (every command,
+/// the reference first), where the summary's two sides would name only the first two.
+pub fn counters_many(summary: &CounterSummary, per_command: &[CommandCounters]) -> String {
+    let sides: Vec<(&str, &SideCounters)> = per_command
+        .iter()
+        .map(|c| (c.name.as_str(), &c.counters))
+        .collect();
+    counter_lines(summary, &sides)
+}
+
+/// The counter lines of `sides` (a label and its medians each), with the summary's status and
+/// the counters that could not be opened.
+fn counter_lines(summary: &CounterSummary, sides: &[(&str, &SideCounters)]) -> String {
     let mut s = String::new();
     if let CounterStatus::Unavailable { reason } = &summary.status {
         let _ = writeln!(s, "Hardware counters: unavailable: {reason}");
@@ -64,7 +80,7 @@ pub fn counters(summary: &CounterSummary) -> String {
         "Hardware counters (user space, this process's children only, median per run; \
          diagnostics, not used by the verdict):"
     );
-    for (name, side) in [("A", &summary.a), ("B", &summary.b)] {
+    for &(name, side) in sides {
         let part = |v: Option<f64>, what: &str| match v {
             Some(v) => format!("{} {what}", count(v)),
             None => format!("n/a {what}"),
@@ -201,7 +217,8 @@ pub fn start_note(r: &CmdResult) -> String {
 
 /// The terminal summary of more than two commands: one row per command (its median time, its
 /// time over the reference's with the interval, the verdict), sorted by `sort` (`command`:
-/// as given; `mean-time`: fastest first), then the family-wise note and the warnings.
+/// as given; `mean-time`: fastest first), then the family-wise note, each command's hardware
+/// counts with `--counters`, and the warnings.
 pub fn summary_many(r: &CmdResult, sort: &str) -> String {
     let mut s = String::new();
     let reference = r.commands.first().map_or("", |c| c.name.as_str());
@@ -268,6 +285,9 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
             "{note}; {} rounds, every command once per round in a fresh order.",
             r.pairs
         );
+    }
+    if let Some(c) = &r.counters {
+        s.push_str(&counters_many(c, &r.command_counters));
     }
     s.push_str(&start_note(r));
     for w in &r.warnings {
@@ -445,6 +465,17 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("B: 3.00 M cycles"), "{text}");
+        // More commands: a line each, named.
+        let per: Vec<CommandCounters> = [("A", 2_000_000), ("B", 3_000_000), ("C", 5_000_000)]
+            .into_iter()
+            .map(|(name, cycles)| CommandCounters {
+                name: name.into(),
+                counters: CounterSummary::from_batches(&[run(cycles, cycles)], &[], 1).a,
+            })
+            .collect();
+        let text = counters_many(&summary, &per);
+        assert!(text.contains("   C: 5.00 M cycles"), "{text}");
+        assert_eq!(text.lines().filter(|l| l.starts_with("   ")).count(), 3);
         let none = counters(&CounterSummary::unavailable("no PMU"));
         assert_eq!(none, "Hardware counters: unavailable: no PMU\n");
     }

@@ -36,8 +36,8 @@ use crate::error::{CliError, Result};
 use crate::output::{self, Progress};
 use crate::process::{Measured, RunFailure, Runner, Shell};
 use crate::result::{
-    CmdResult, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult, Snapshot,
-    StopReason, Stopped, WarningEntry,
+    CmdResult, CommandCounters, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult,
+    Snapshot, StopReason, Stopped, WarningEntry, counter_summaries,
 };
 
 /// Runs of the empty command that measure the process-start floor: 5.
@@ -436,9 +436,11 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
             outcome = Err(e);
         }
     }
-    let counters = args
-        .counters
-        .then(|| counter_summary(&m.runs, session.counters.into_inner()));
+    let counters = args.counters.then(|| {
+        let notes = session.counters.into_inner();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        counter_summaries(&m.runs, &names, notes.unavailable, &notes.failures)
+    });
     environment.finish();
     let assembled = |stop: StopReason| {
         assemble(
@@ -605,11 +607,12 @@ fn assemble(
     seed: u64,
     stop: StopReason,
     m: &Collected,
-    counters: Option<CounterSummary>,
+    counters: Option<(CounterSummary, Vec<CommandCounters>)>,
     environment: Environment,
     started: Instant,
 ) -> Result<CmdResult> {
     let validate = !args.no_validation;
+    let (counters, command_counters) = counters.map_or((None, Vec::new()), |(s, c)| (Some(s), c));
     let rounds = m.rounds();
     let cut = |xs: &[f64]| xs[..rounds.min(xs.len())].to_vec();
     let reference = cut(&m.main[0]);
@@ -714,6 +717,7 @@ fn assemble(
         few_runs: first.few_runs,
         floor: first.floor.clone(),
         counters,
+        command_counters,
         start_floor_ns: m.start_floor_ns,
         warnings: warnings
             .into_iter()
@@ -734,25 +738,6 @@ fn assemble(
         stopped: None,
         stopped_message: None,
     })
-}
-
-/// The `--counters` summary of the timed runs: per side, the median per run of each count
-/// (one "operation" per run), or "unavailable" with the first refusal's reason.
-fn counter_summary(runs: &[RunRecord], notes: CounterNotes) -> CounterSummary {
-    let of = |side: CommandSide| -> Vec<CounterDelta> {
-        runs.iter()
-            .filter(|r| r.side == side)
-            .filter_map(|r| r.counters)
-            .collect()
-    };
-    let (a, b) = (of(CommandSide::A), of(CommandSide::B));
-    if a.is_empty() && b.is_empty() {
-        let reason = notes
-            .unavailable
-            .unwrap_or_else(|| "no timed run was counted".into());
-        return CounterSummary::unavailable(reason);
-    }
-    CounterSummary::from_batches(&a, &b, 1).with_failures(&notes.failures)
 }
 
 /// The terminal summary of `result`, several lines.
@@ -829,6 +814,7 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         few_runs: analysis.few_runs,
         floor: None,
         counters: None,
+        command_counters: Vec::new(),
         start_floor_ns: None,
         warnings: warnings
             .into_iter()

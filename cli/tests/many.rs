@@ -328,3 +328,27 @@ fn the_html_page_shows_every_comparison_and_which_pair_its_figures_draw() {
     assert!(page.contains("Run order: A against B"), "{page}");
     assert!(page.contains("11 runs of A and 11 of B"), "{page}");
 }
+
+#[test]
+fn counters_are_summarised_per_command() {
+    let d = TempDir::new("many-counters");
+    let o = quick(&d, &["--counters"], &["true", "true", ": x"]);
+    let v = json(&d.0);
+    // One entry per command, whether or not this machine has counters (most virtual machines
+    // have none); before, two sides only, B's holding every command but the reference.
+    let per = v["command_counters"].as_array().expect("command_counters");
+    let names: Vec<&str> = per.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["A", "B", "C"], "{v}");
+    let out = text(&o.stdout);
+    assert!(out.contains("Hardware counters"), "{out}");
+    if v["counters"]["status"]["state"] == "available" {
+        // Each command's own 11 runs (before, B's side counted B's and C's: 22).
+        for c in per {
+            assert_eq!(c["batches"], 11, "{v}");
+        }
+        assert_eq!(v["counters"]["b"]["batches"], 11, "{v}");
+        for name in ["A", "B", "C"] {
+            assert!(out.contains(&format!("   {name}: ")), "{out}");
+        }
+    }
+}
