@@ -30,7 +30,9 @@ use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, Cou
 use rtcompare::rng::{Rng, derive_seed, resolve_seed};
 use rtcompare::stats::{self, FewRunsRule, MINIMUM_DATA_POINTS};
 
-use crate::analysis::{self, AnalysisOptions, CommandAnalysis, Floor, Rule, SideSummary, Warning};
+use crate::analysis::{
+    self, AnalysisOptions, CommandAnalysis, Compared, Floor, SideSummary, Warning,
+};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::output::{self, Progress};
@@ -597,8 +599,8 @@ fn measure(
     Ok(StopReason::MaxRuns)
 }
 
-/// The result from what was measured: every comparison's verdict, the summaries, the
-/// warnings (the first comparison's, as the top-level fields carry it).
+/// The result from what was measured: every comparison's verdict (the top-level fields carry
+/// the first's), the summaries, and the warnings over every comparison.
 #[allow(clippy::too_many_arguments)]
 fn assemble(
     specs: &[CommandSpec],
@@ -650,37 +652,25 @@ fn assemble(
         });
     }
     let first = &comparisons[0];
-    let (wa, wb) = (reference.clone(), cut(&m.main[1]));
-    let mut warnings =
-        analysis::series_warnings(&wa, &wb, m.start_floor_ns, &FewRunsRule::default());
-    if !validate {
-        warnings.push(Warning::NoValidation);
-    }
-    if let Some(Floor {
-        few_runs: Some(v), ..
-    }) = &first.floor
-    {
-        for (side, v) in ["A", "B"].iter().zip(v) {
-            if v.outcome != stats::FewRunsOutcome::Parity {
-                warnings.push(Warning::AaNotParity {
-                    side: (*side).into(),
-                    outcome: v.outcome,
-                });
-            }
-        }
-    }
-    if stop == StopReason::MaxTime {
-        if first.rule == Rule::FewRuns {
-            warnings.push(Warning::CutShort { pairs: rounds });
-        } else if let Some(e) = &first.estimate
-            && e.half_width() > args.width
-        {
-            warnings.push(Warning::NotPrecise {
-                half_width: e.half_width(),
-                width: args.width,
-            });
-        }
-    }
+    let series: Vec<Vec<f64>> = comparisons.iter().map(|c| cut(&m.main[c.index])).collect();
+    let compared: Vec<Compared<'_>> = comparisons
+        .iter()
+        .zip(&series)
+        .map(|(c, series)| Compared {
+            name: &c.name,
+            series,
+            rule: c.rule,
+            estimate: c.estimate.as_ref(),
+            floor: c.floor.as_ref(),
+        })
+        .collect();
+    let mut warnings = analysis::comparison_warnings(
+        (&specs[0].name, &reference),
+        &compared,
+        m.start_floor_ns,
+        validate,
+        (stop == StopReason::MaxTime).then_some(args.width),
+    );
     let failed = m.runs.iter().filter(|r| r.exit_code != Some(0)).count();
     if failed > 0 {
         warnings.push(Warning::FailuresIgnored { failed });

@@ -352,3 +352,57 @@ fn counters_are_summarised_per_command() {
         }
     }
 }
+
+#[test]
+fn a_wide_interval_of_any_comparison_is_warned_about_by_name() {
+    let d = TempDir::new("many-precise");
+    // A against B is tight (twice the same sleep); C alternates 20 ms and 80 ms, so its
+    // interval stays far wider than 20 % until --max-time runs out.
+    let c = "n=$(cat c 2>/dev/null || echo 0); echo $((n+1)) > c; \
+             if [ $((n % 2)) = 0 ]; then sleep 0.02; else sleep 0.08; fi";
+    let o = rtcompare(
+        &d.0,
+        &[
+            "cmd",
+            "-w",
+            "0",
+            "--no-validation",
+            "--width",
+            "20%",
+            "--max-time",
+            "3s",
+            "--json",
+            "r.json",
+            "sleep 0.05",
+            "sleep 0.05",
+            c,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v = json(&d.0);
+    assert_eq!(v["stop"], "max_time", "{v}");
+    let half = |i: usize| {
+        let e = &v["comparisons"][i]["estimate"];
+        (e["high"].as_f64().unwrap() - e["low"].as_f64().unwrap()) / 2.0
+    };
+    assert!(half(1) > 0.2, "C's interval: {v}");
+    // Before, only A against B was looked at: no warning unless its own interval was wide.
+    let not_precise: Vec<&serde_json::Value> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| &w["warning"])
+        .filter(|w| w["kind"] == "not_precise")
+        .collect();
+    assert!(
+        not_precise.iter().any(|w| w["command"] == "C"),
+        "{}",
+        v["warnings"]
+    );
+    assert_eq!(not_precise.len(), if half(0) > 0.2 { 2 } else { 1 });
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("warning: --max-time ran out with C's interval"),
+        "{out}"
+    );
+}
