@@ -440,7 +440,7 @@ pub enum Warning {
     /// A side's run times trend with their position (Spearman test, p < 0.05, and the halves'
     /// medians differ by more than 1 %).
     Drift {
-        /// `A` or `B`.
+        /// `A` or `B` (with more than two commands, the command's label).
         side: String,
         /// Second half's median over the first's, minus 1 (fraction).
         shift: f64,
@@ -449,7 +449,7 @@ pub enum Warning {
     },
     /// A side's first timed run was much slower than the rest: a cache not yet warm.
     SlowFirstRun {
-        /// `A` or `B`.
+        /// `A` or `B` (with more than two commands, the command's label).
         side: String,
         /// The first run (ns).
         first_ns: f64,
@@ -462,10 +462,13 @@ pub enum Warning {
         ratio: f64,
         /// `min(B) / min(A)`.
         best_ratio: f64,
+        /// With more than two commands, the label of the command compared with the reference.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
     },
     /// A side's median run is less than twice the time to start and reap an empty command.
     NearStartFloor {
-        /// `A` or `B`.
+        /// `A` or `B` (with more than two commands, the command's label).
         side: String,
         /// The side's median (ns).
         median_ns: f64,
@@ -476,7 +479,7 @@ pub enum Warning {
     NoValidation,
     /// Under the few-runs rule, identical commands were not judged parity.
     AaNotParity {
-        /// `A` or `B`.
+        /// `A` or `B` (with more than two commands, the command's label).
         side: String,
         /// The outcome for the identical pair.
         outcome: FewRunsOutcome,
@@ -487,6 +490,10 @@ pub enum Warning {
         half_width: f64,
         /// The requested `--width` (fraction).
         width: f64,
+        /// With more than two commands, the label of the command whose comparison with the
+        /// reference this interval is (each too wide one gets its own warning).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
     },
     /// The time budget ran out before 11 pairs, so the few-runs rule decided.
     CutShort {
@@ -503,7 +510,7 @@ pub enum Warning {
     /// Some of a side's times are 0: hyperfine clamps its shell-corrected times at 0, so an
     /// imported export of a fast command holds them.
     ZeroTimes {
-        /// `A` or `B`.
+        /// `A` or `B` (with more than two commands, the command's label).
         side: String,
         /// How many times are 0.
         zeros: usize,
@@ -536,10 +543,17 @@ impl std::fmt::Display for Warning {
                 crate::output::duration(*first_ns),
                 crate::output::duration(*median_ns)
             ),
-            Warning::TimingModes { ratio, best_ratio } => write!(
+            Warning::TimingModes {
+                ratio,
+                best_ratio,
+                command,
+            } => write!(
                 f,
-                "the medians differ (ratio {ratio:.3}) but the best runs do not (ratio \
-                 {best_ratio:.3}): the signature of two timing modes, not of different code"
+                "the medians{} differ (ratio {ratio:.3}) but the best runs do not (ratio \
+                 {best_ratio:.3}): the signature of two timing modes, not of different code",
+                command
+                    .as_ref()
+                    .map_or(String::new(), |c| format!(" of {c} and the reference"))
             ),
             Warning::NearStartFloor {
                 side,
@@ -561,9 +575,16 @@ impl std::fmt::Display for Warning {
                 "identical runs of {side} were judged a {outcome} by the few-runs rule: this \
                  machine is too noisy for so few runs; use more --runs"
             ),
-            Warning::NotPrecise { half_width, width } => write!(
+            Warning::NotPrecise {
+                half_width,
+                width,
+                command,
+            } => write!(
                 f,
-                "--max-time ran out with the interval at ±{:.2} %, wider than --width {:.2} %",
+                "--max-time ran out with {} at ±{:.2} %, wider than --width {:.2} %",
+                command
+                    .as_ref()
+                    .map_or("the interval".into(), |c| format!("{c}'s interval")),
                 100.0 * half_width,
                 100.0 * width
             ),
@@ -639,6 +660,7 @@ pub fn series_warnings(
             out.push(Warning::TimingModes {
                 ratio: v.ratio,
                 best_ratio: v.best_ratio,
+                command: None,
             });
         }
     }
@@ -652,6 +674,158 @@ pub fn series_warnings(
                     median_ns: m,
                     floor_ns: floor,
                 });
+            }
+        }
+    }
+    out
+}
+
+impl Warning {
+    /// The warning with its sides labelled `a` (the reference) and `b` (the command compared)
+    /// and a comparison's warning naming `b`: with more than two commands, `A` and `B` would
+    /// not say which command is meant.
+    fn named(self, a: &str, b: &str) -> Warning {
+        let label = |side: String| if side == "A" { a.into() } else { b.into() };
+        match self {
+            Warning::Drift {
+                side,
+                shift,
+                p_value,
+            } => Warning::Drift {
+                side: label(side),
+                shift,
+                p_value,
+            },
+            Warning::SlowFirstRun {
+                side,
+                first_ns,
+                median_ns,
+            } => Warning::SlowFirstRun {
+                side: label(side),
+                first_ns,
+                median_ns,
+            },
+            Warning::NearStartFloor {
+                side,
+                median_ns,
+                floor_ns,
+            } => Warning::NearStartFloor {
+                side: label(side),
+                median_ns,
+                floor_ns,
+            },
+            Warning::ZeroTimes { side, zeros, runs } => Warning::ZeroTimes {
+                side: label(side),
+                zeros,
+                runs,
+            },
+            Warning::AaNotParity { side, outcome } => Warning::AaNotParity {
+                side: label(side),
+                outcome,
+            },
+            Warning::TimingModes {
+                ratio, best_ratio, ..
+            } => Warning::TimingModes {
+                ratio,
+                best_ratio,
+                command: Some(b.into()),
+            },
+            Warning::NotPrecise {
+                half_width, width, ..
+            } => Warning::NotPrecise {
+                half_width,
+                width,
+                command: Some(b.into()),
+            },
+            other => other,
+        }
+    }
+}
+
+/// One command compared with the reference, as [`comparison_warnings`] reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct Compared<'a> {
+    /// The command's label.
+    pub name: &'a str,
+    /// Its timed wall times, one per round, in measurement order.
+    pub series: &'a [f64],
+    /// The rule that decided its comparison.
+    pub rule: Rule,
+    /// Its interval (bootstrap rule).
+    pub estimate: Option<&'a Estimate>,
+    /// Its A/A floor (`None` with `--no-validation`).
+    pub floor: Option<&'a Floor>,
+}
+
+/// The warnings of a session over every comparison of `compared` with the reference
+/// (`reference`: its label and its series): each pair's [`series_warnings`], no validation
+/// (unless `validated`), identical runs not judged parity, and when `--max-time` ran out
+/// (`ran_out`: the `--width` asked for) too few pairs for the bootstrap or an interval wider
+/// than asked. Every comparison counts, not only the first. With one comparison the sides are
+/// `A` and `B` as always; with more, each warning names its command, and one about the
+/// reference alone is given once.
+pub fn comparison_warnings(
+    reference: (&str, &[f64]),
+    compared: &[Compared<'_>],
+    start_floor_ns: Option<f64>,
+    validated: bool,
+    ran_out: Option<f64>,
+) -> Vec<Warning> {
+    let many = compared.len() > 1;
+    let name = |w: Warning, c: &Compared<'_>| {
+        if many {
+            w.named(reference.0, c.name)
+        } else {
+            w
+        }
+    };
+    let mut out: Vec<Warning> = Vec::new();
+    let mut push = |w: Warning| {
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    };
+    for c in compared {
+        let rule = FewRunsRule::default();
+        for w in series_warnings(reference.1, c.series, start_floor_ns, &rule) {
+            push(name(w, c));
+        }
+    }
+    if !validated {
+        push(Warning::NoValidation);
+    }
+    for c in compared {
+        if let Some(Floor {
+            few_runs: Some(v), ..
+        }) = c.floor
+        {
+            for (side, v) in ["A", "B"].iter().zip(v) {
+                if v.outcome != FewRunsOutcome::Parity {
+                    let w = Warning::AaNotParity {
+                        side: (*side).into(),
+                        outcome: v.outcome,
+                    };
+                    push(name(w, c));
+                }
+            }
+        }
+    }
+    if let Some(width) = ran_out {
+        for c in compared {
+            if c.rule == Rule::FewRuns {
+                // Every comparison has the same rounds: said once.
+                push(Warning::CutShort {
+                    pairs: c.series.len(),
+                });
+            } else if let Some(e) = c.estimate
+                && e.half_width() > width
+            {
+                let w = Warning::NotPrecise {
+                    half_width: e.half_width(),
+                    width,
+                    command: None,
+                };
+                push(name(w, c));
             }
         }
     }
@@ -743,6 +917,82 @@ mod tests {
         a[..7].fill(0.0);
         let err = analyse(&a, &b, None, &o).unwrap_err();
         assert!(err.to_string().contains("not finite"), "{err}");
+    }
+
+    #[test]
+    fn every_comparison_is_warned_about_by_name() {
+        let o = AnalysisOptions::default();
+        // The reference's first run is slow; B is steady and close to it; C rises run by run
+        // and spreads widely.
+        let mut reference = series(1e7, 20);
+        reference[0] = 3e7;
+        let b = series(1e7, 20);
+        let c: Vec<f64> = (0..20)
+            .map(|i| 1e7 * (1.0 + 0.05 * f64::from(i) + 0.3 * f64::from(i % 2)))
+            .collect();
+        let (eb, ec) = (
+            estimate(&reference, &b, &o).unwrap(),
+            estimate(&reference, &c, &o).unwrap(),
+        );
+        let width = 0.5 * (eb.half_width() + ec.half_width());
+        assert!(eb.half_width() < width && width < ec.half_width());
+        let compared = |name, series, estimate| Compared {
+            name,
+            series,
+            rule: Rule::Bootstrap,
+            estimate: Some(estimate),
+            floor: None,
+        };
+        let w = comparison_warnings(
+            ("A", &reference),
+            &[compared("B", &b, &eb), compared("C", &c, &ec)],
+            None,
+            true,
+            Some(width),
+        );
+        // Only C's interval is too wide, and the warning says it is C's (before, only A
+        // against B was looked at).
+        let wide: Vec<&Warning> = w
+            .iter()
+            .filter(|w| matches!(w, Warning::NotPrecise { .. }))
+            .collect();
+        assert_eq!(wide.len(), 1, "{w:?}");
+        assert!(
+            wide[0]
+                .to_string()
+                .starts_with("--max-time ran out with C's interval")
+        );
+        // C's drift is C's; the reference's slow first run is said once, not per comparison.
+        assert!(
+            w.iter()
+                .any(|w| matches!(w, Warning::Drift { side, .. } if side == "C")),
+            "{w:?}"
+        );
+        let slow: Vec<&Warning> = w
+            .iter()
+            .filter(|w| matches!(w, Warning::SlowFirstRun { .. }))
+            .collect();
+        assert!(
+            matches!(slow[..], [Warning::SlowFirstRun { side, .. }] if side == "A"),
+            "{w:?}"
+        );
+        // One comparison: the sides stay A and B, and nothing is named.
+        let w = comparison_warnings(
+            ("ref", &reference),
+            &[compared("C", &c, &ec)],
+            None,
+            true,
+            Some(width),
+        );
+        assert!(w.contains(&Warning::NotPrecise {
+            half_width: ec.half_width(),
+            width,
+            command: None,
+        }));
+        assert!(
+            w.iter()
+                .any(|w| matches!(w, Warning::Drift { side, .. } if side == "B"))
+        );
     }
 
     #[test]

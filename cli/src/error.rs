@@ -86,7 +86,7 @@ pub enum CliError {
     /// A file could not be read or written.
     #[error("cannot {action} {}: {source}", path.display())]
     File {
-        /// `read`, `write` or `create`.
+        /// `read`, `write`, `create` or `write into` (a directory).
         action: &'static str,
         /// The file.
         path: PathBuf,

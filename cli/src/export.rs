@@ -11,7 +11,8 @@
 //!   as hyperfine 1.20 lays out its own (`| Command | Mean [ms] | Min [ms] | Max [ms] |
 //!   Relative |`, one unit for the whole table chosen from the first command's mean, the
 //!   relative column against the fastest mean with the propagated σ), plus rtcompare's ratio to
-//!   A with its interval and the verdict, and the verdict's sentence under the table.
+//!   A with its interval and the verdict, and the verdict's sentence under the table (with more
+//!   than two commands, the family-wise note and one line per comparison instead).
 //!   `--export-asciidoc` and `--export-orgmode` write the same cells in those markups.
 //! * **CSV.** `--export-csv` writes hyperfine's columns (`command,mean,stddev,median,user,
 //!   system,min,max`, seconds, the numbers of [`crate::hyperfine::document`]), then `ratio`,
@@ -26,7 +27,7 @@ use crate::analysis::{CommandOutcome, Rule};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::hyperfine::{self, HyperfineResult};
-use crate::output::outcome_word;
+use crate::output::{self, outcome_word};
 use crate::result::{self, CmdResult};
 
 /// The file name that means standard output: `-`.
@@ -252,7 +253,7 @@ pub struct Row {
     pub comparison: Option<Comparison>,
 }
 
-/// The rows of `result`: A, then B.
+/// The rows of `result`: every command, the reference first.
 pub fn rows(result: &CmdResult) -> Vec<Row> {
     let verdict_of = |c: usize| {
         // Every command but the reference has its comparison; a result without the list
@@ -367,6 +368,14 @@ impl Markup {
         }
     }
 
+    /// The mark that starts a bulleted list's item.
+    fn item(self) -> &'static str {
+        match self {
+            Markup::Markdown | Markup::Orgmode => "-",
+            Markup::Asciidoc => "*",
+        }
+    }
+
     fn bold(self, text: &str) -> String {
         match self {
             Markup::Markdown => format!("**{text}**"),
@@ -411,7 +420,8 @@ impl Markup {
 }
 
 /// The `--export-markdown` (or AsciiDoc, or Org) table of `result`, and the verdict's sentence
-/// under it.
+/// under it; with more than one comparison, the family-wise note and a line per comparison
+/// (its verdict, its command and its reason) instead.
 pub fn table(result: &CmdResult, markup: Markup) -> String {
     let rows = rows(result);
     let unit = rows
@@ -471,6 +481,29 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
         Rule::Bootstrap => format!("bootstrap rule, {} pairs", result.pairs),
         Rule::FewRuns => format!("few-runs rule, {} runs each", result.pairs),
     };
+    if let Some(note) = output::family_note(result) {
+        // The top-level verdict is the first comparison's alone: with more commands each
+        // gets its own line, and the note says why each was judged at a stricter level.
+        let _ = writeln!(
+            s,
+            "\n{note} ({rule}). In each reason A is the reference, B the command compared:\n"
+        );
+        for c in &result.comparisons {
+            let command = result
+                .commands
+                .get(c.index)
+                .map_or("", |x| x.command.as_str());
+            let _ = writeln!(
+                s,
+                "{} {} ({} against {reference}): {}.",
+                markup.item(),
+                markup.bold(&output::outcome_phrase(c.verdict.outcome, &c.name)),
+                markup.code(command),
+                c.verdict.reason.trim_end_matches('.')
+            );
+        }
+        return s;
+    }
     let _ = writeln!(
         s,
         "\n{} (A: {}, B: {}; {rule}): {}.",

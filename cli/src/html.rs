@@ -1,32 +1,29 @@
 //! `--html FILE`: the command comparison as one self-contained HTML page, drawn with the
 //! library's [`rtcompare::render`] panels (the same five as a library report's page): the
 //! answer on a number line, the runs in order, both distributions, the bootstrap beside the
-//! A/A floor, and the commands and the machine.
+//! A/A floor, and the commands and the machine. With more than two commands the page opens
+//! with every comparison (a table, then each one's answer on its own number line); the run
+//! order, the distributions and the bootstrap show the reference against the first other
+//! command, and their titles say so.
 
 use std::path::Path;
 
+use rtcompare::Estimate;
 use rtcompare::render::{
     BootstrapPlot, COLOUR_A, COLOUR_B, COLOUR_FLOOR, Distributions, NumberLine, Page, Panel,
     RunOrder, TimeBar, TimeScale, environment_rows,
 };
 use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, detect_drift};
 
-use crate::analysis::Rule;
+use crate::analysis::{Floor, Rule, VerdictSummary};
 use crate::error::{CliError, Result};
-use crate::output::{bytes, duration, outcome_word};
-use crate::result::{CmdResult, CommandSide, RunRecord};
+use crate::output::{bytes, duration, family_note, outcome_phrase, outcome_word};
+use crate::result::{CmdResult, CommandSide, RunRecord, SideResult};
 
 /// How many quantiles of each A/A bootstrap distribution the page draws as dots (100): the
 /// floor is the 0.9 quantile of their absolute values, and a hundred dots show the spread
 /// without thousands of marks.
 pub const AA_QUANTILES: usize = 100;
-
-fn walls(runs: &[RunRecord], side: CommandSide) -> Vec<f64> {
-    runs.iter()
-        .filter(|r| r.side == side)
-        .map(|r| r.wall_ns as f64)
-        .collect()
-}
 
 fn drift(xs: &[f64]) -> DriftReport {
     detect_drift(xs).unwrap_or_else(|_| DriftReport::not_run())
@@ -36,25 +33,11 @@ fn pct(v: f64) -> String {
     format!("{:.2} %", 100.0 * v)
 }
 
-/// The bootstrap options the analysis used for `result`'s interval (its estimate records the
-/// level, replicates, block length and seed), or the defaults at its seed.
-fn estimate_options(r: &CmdResult) -> EstimateOptions {
-    match &r.estimate {
-        Some(e) => EstimateOptions::default()
-            .paired(e.paired)
-            .level(e.level)
-            .resamples(e.resamples)
-            .block_length(e.block_length)
-            .seed(r.seed),
-        None => EstimateOptions::default().paired(true).seed(r.seed),
-    }
-}
-
 /// [`AA_QUANTILES`] evenly spaced quantiles of the paired bootstrap of `x` against `y`, drawn
 /// as the floor was ([`aa_noise_floor`](rtcompare::stats::aa_noise_floor): single pairs, the
-/// result's seed, level and replicates); empty when the series are too short.
-fn aa_quantiles(x: &[f64], y: &[f64], r: &CmdResult) -> Vec<f64> {
-    let o = estimate_options(r).block_length(1).paired(true);
+/// seed, level and replicates of `opts`); empty when the series are too short.
+fn aa_quantiles(x: &[f64], y: &[f64], opts: &EstimateOptions) -> Vec<f64> {
+    let o = opts.block_length(1).paired(true);
     let Ok(dist) = BootstrapDistribution::new(x, y, &o) else {
         return Vec::new();
     };
@@ -67,25 +50,122 @@ fn aa_quantiles(x: &[f64], y: &[f64], r: &CmdResult) -> Vec<f64> {
         .collect()
 }
 
-/// The page of a command comparison. Never fails: panels whose data are missing (the few-runs
-/// rule has no interval; `--no-validation` no floor) say so.
-pub fn page(r: &CmdResult) -> String {
-    let (wa, wb) = (
-        walls(&r.runs, CommandSide::A),
-        walls(&r.runs, CommandSide::B),
-    );
-    let (wa2, wb2) = (
-        walls(&r.validation_runs, CommandSide::A2),
-        walls(&r.validation_runs, CommandSide::B2),
-    );
-    let v = &r.verdict;
-    let floor = r.floor.as_ref().filter(|f| f.a.is_some()).map(|f| f.floor);
+/// One comparison as the page draws it: the reference (`a`) and one command (`b`), with the
+/// comparison's verdict and the labels its sentences use.
+struct Pair<'a> {
+    a: &'a SideResult,
+    b: &'a SideResult,
+    /// The labels in sentences: `A` and `B` for two commands, else the commands' labels.
+    a_label: &'a str,
+    b_label: &'a str,
+    /// The command index of `b` whose runs are drawn; `None` for two commands, whose runs the
+    /// sides alone tell apart (also in JSON written before runs carried their command).
+    index: Option<usize>,
+    rule: Rule,
+    verdict: &'a VerdictSummary,
+    estimate: Option<&'a Estimate>,
+    floor: Option<&'a Floor>,
+}
 
-    // 1. The answer.
-    let mut answer = Panel::new("answer", "The answer").lead(&format!(
+impl Pair<'_> {
+    /// Wall times of the timed runs of `side` (`A2`/`B2`: the A/A partner runs) that belong
+    /// to this pair: with more than two commands every non-reference command's runs are side
+    /// B, so its own are picked by index.
+    fn walls(&self, runs: &[RunRecord], side: CommandSide) -> Vec<f64> {
+        let command = match (side, self.index) {
+            (_, None) => None,
+            (CommandSide::A | CommandSide::A2, Some(_)) => Some(0),
+            (CommandSide::B | CommandSide::B2, Some(c)) => Some(c),
+        };
+        runs.iter()
+            .filter(|r| r.side == side && command.is_none_or(|c| r.command == c))
+            .map(|r| r.wall_ns as f64)
+            .collect()
+    }
+
+    /// The bootstrap options the analysis used for this pair's interval (its estimate records
+    /// the level, replicates, block length and seed), or the defaults at the result's seed.
+    fn estimate_options(&self, seed: u64) -> EstimateOptions {
+        match self.estimate {
+            Some(e) => EstimateOptions::default()
+                .paired(e.paired)
+                .level(e.level)
+                .resamples(e.resamples)
+                .block_length(e.block_length)
+                .seed(seed),
+            None => EstimateOptions::default().paired(true).seed(seed),
+        }
+    }
+
+    /// The floor the verdict had to clear, where one was measured.
+    fn floor(&self) -> Option<f64> {
+        self.floor.filter(|f| f.a.is_some()).map(|f| f.floor)
+    }
+
+    /// δ with its interval and level: the estimate's, or for the few-runs rule the ratio of
+    /// medians as a point.
+    fn delta(&self) -> (f64, f64, f64, f64) {
+        match self.estimate {
+            Some(e) => (e.delta, e.low, e.high, e.level),
+            None => {
+                let d = 1.0 - 1.0 / self.verdict.ratio;
+                (d, d, d, 0.95)
+            }
+        }
+    }
+}
+
+/// Every comparison of `r`: one for two commands (the top-level fields), else one per entry
+/// of `comparisons`.
+fn pairs(r: &CmdResult) -> Vec<Pair<'_>> {
+    if r.comparisons.len() <= 1 {
+        return vec![Pair {
+            a: &r.a,
+            b: &r.b,
+            a_label: "A",
+            b_label: "B",
+            index: None,
+            rule: r.rule,
+            verdict: &r.verdict,
+            estimate: r.estimate.as_ref(),
+            floor: r.floor.as_ref(),
+        }];
+    }
+    let Some(reference) = r.commands.first() else {
+        return Vec::new();
+    };
+    r.comparisons
+        .iter()
+        .filter_map(|c| {
+            let b = r.commands.get(c.index)?;
+            Some(Pair {
+                a: reference,
+                b,
+                a_label: &reference.name,
+                b_label: &b.name,
+                index: Some(c.index),
+                rule: c.rule,
+                verdict: &c.verdict,
+                estimate: c.estimate.as_ref(),
+                floor: c.floor.as_ref(),
+            })
+        })
+        .collect()
+}
+
+/// The answer panel of one comparison: its verdict, its ratio with the interval, both
+/// commands, the floor, and δ on a number line.
+fn answer(r: &CmdResult, p: &Pair<'_>, panel: Panel) -> Panel {
+    let (a, b, v) = (p.a_label, p.b_label, p.verdict);
+    let floor = p.floor();
+    let mut answer = panel.lead(&format!(
         "Verdict: {} ({} rule). {}",
-        outcome_word(v.outcome),
-        match r.rule {
+        if p.index.is_some() {
+            outcome_phrase(v.outcome, b)
+        } else {
+            outcome_word(v.outcome).into()
+        },
+        match p.rule {
             Rule::Bootstrap => "bootstrap",
             Rule::FewRuns => "few-runs",
         },
@@ -93,25 +173,25 @@ pub fn page(r: &CmdResult) -> String {
     ));
     answer = match (v.low, v.high, v.level) {
         (Some(low), Some(high), Some(level)) => answer.text(&format!(
-            "B takes {:.3} times as long as A, {:.0} % interval [{low:.3}, {high:.3}], from {} \
-             pairs; the best runs' ratio is {:.3}.",
+            "{b} takes {:.3} times as long as {a}, {:.0} % interval [{low:.3}, {high:.3}], from \
+             {} pairs; the best runs' ratio is {:.3}.",
             v.ratio,
             100.0 * level,
             r.pairs,
             v.best_ratio
         )),
         _ => answer.text(&format!(
-            "B takes {:.3} times as long as A (ratio of medians over {} runs each); the best \
+            "{b} takes {:.3} times as long as {a} (ratio of medians over {} runs each); the best \
              runs' ratio is {:.3}. Fewer than 11 pairs: no bootstrap interval.",
             v.ratio, r.pairs, v.best_ratio
         )),
     };
     answer = answer.text(&format!(
-        "A: {} (median {}); B: {} (median {}).",
-        r.a.command,
-        duration(r.a.summary.median_ns),
-        r.b.command,
-        duration(r.b.summary.median_ns)
+        "{a}: {} (median {}); {b}: {} (median {}).",
+        p.a.command,
+        duration(p.a.summary.median_ns),
+        p.b.command,
+        duration(p.b.summary.median_ns)
     ));
     answer = answer.text(&match floor {
         Some(f) => format!(
@@ -126,14 +206,8 @@ pub fn page(r: &CmdResult) -> String {
             pct(r.threshold)
         ),
     });
-    let (delta, low, high, level) = match &r.estimate {
-        Some(e) => (e.delta, e.low, e.high, e.level),
-        None => {
-            let d = 1.0 - 1.0 / v.ratio;
-            (d, d, d, 0.95)
-        }
-    };
-    answer = answer.figure(
+    let (delta, low, high, level) = p.delta();
+    answer.figure(
         NumberLine {
             delta,
             low,
@@ -143,20 +217,107 @@ pub fn page(r: &CmdResult) -> String {
             thresholds: vec![r.threshold],
         }
         .figure(),
+    )
+}
+
+/// With more than two commands, the table of every comparison: the command, its time over the
+/// reference's with the interval, δ, the floor and the verdict.
+fn comparisons_panel(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
+    let reference = pairs.first().map_or("A", |p| p.a_label);
+    let header = [
+        "Command".to_string(),
+        "Command line".into(),
+        format!("Time over {reference}'s [interval]"),
+        "δ [interval]".into(),
+        "A/A floor".into(),
+        "Verdict".into(),
+    ];
+    let rows: Vec<(Option<String>, Vec<String>)> = pairs
+        .iter()
+        .map(|p| {
+            let v = p.verdict;
+            let ratio = match (v.low, v.high) {
+                (Some(l), Some(h)) => format!("{:.3} [{l:.3}, {h:.3}]", v.ratio),
+                _ => format!("{:.3}", v.ratio),
+            };
+            let delta = match p.estimate {
+                Some(e) => format!("{} [{}, {}]", pct(e.delta), pct(e.low), pct(e.high)),
+                None => "(few-runs rule)".into(),
+            };
+            let cells = vec![
+                p.b_label.to_string(),
+                p.b.command.clone(),
+                ratio,
+                delta,
+                p.floor().map_or("not measured".into(), pct),
+                outcome_phrase(v.outcome, p.b_label),
+            ];
+            // Each row links to the comparison's own answer below.
+            (p.index.map(|i| format!("#answer-{i}")), cells)
+        })
+        .collect();
+    let mut panel = Panel::new("comparisons", "Every comparison").text(&format!(
+        "Each command against the reference {reference} ({}), over the same {} rounds; δ is \
+         1 − {reference}'s time over the command's (positive: {reference} is faster). In each \
+         answer's reason A is the reference and B the command compared.",
+        pairs.first().map_or("", |p| p.a.command.as_str()),
+        r.pairs
+    ));
+    if let Some(note) = family_note(r) {
+        panel = panel.text(&format!("{note}."));
+    }
+    panel.grid(&header, &rows)
+}
+
+/// The page of a command comparison. Never fails: panels whose data are missing (the few-runs
+/// rule has no interval; `--no-validation` no floor) say so. With more than two commands it
+/// opens with every comparison (a table, then each one's answer), and the run order, the
+/// distributions and the bootstrap show the reference against the first other command, as
+/// their titles say.
+pub fn page(r: &CmdResult) -> String {
+    let pairs = pairs(r);
+    let Some(first) = pairs.first() else {
+        return Page::new("rtcompare cmd: no comparison").to_html();
+    };
+    let many = first.index.is_some();
+    let (na, nb) = (first.a_label, first.b_label);
+    let (wa, wb) = (
+        first.walls(&r.runs, CommandSide::A),
+        first.walls(&r.runs, CommandSide::B),
     );
+    let (wa2, wb2) = (
+        first.walls(&r.validation_runs, CommandSide::A2),
+        first.walls(&r.validation_runs, CommandSide::B2),
+    );
+    let floor = first.floor();
+    // With more commands, the figures of one pair say which pair they are.
+    let of_pair = |title: &str| {
+        if many {
+            format!("{title}: {na} against {nb}")
+        } else {
+            title.to_string()
+        }
+    };
+    let (delta, low, high, level) = first.delta();
 
     // 2. Run order.
-    let run_order = Panel::new("run-order", "Run order")
+    let run_order = Panel::new("run-order", &of_pair("Run order"))
         .text(&format!(
-            "{} pairs in the order they ran (A B, then B A, …), wall time per run; {} warm-up \
-             runs of each command ran first and are not drawn. The drift test is Spearman's \
-             rank correlation with the pair index.",
-            r.pairs, r.warmup_runs
+            "{} pairs in the order they ran ({}), wall time per run; {} warm-up runs of each \
+             command ran first and are not drawn. The drift test is Spearman's rank correlation \
+             with the pair index.",
+            r.pairs,
+            if many {
+                "every command once per round, in a fresh order"
+            } else {
+                "A B, then B A, …"
+            },
+            r.warmup_runs
         ))
         .figure(
             RunOrder {
-                name_a: r.a.command.clone(),
-                name_b: r.b.command.clone(),
+                name_a: first.a.command.clone(),
+                name_b: first.b.command.clone(),
                 drift_a: drift(&wa),
                 drift_b: drift(&wb),
                 drift_ratio: drift(&wa.iter().zip(&wb).map(|(a, b)| b / a).collect::<Vec<f64>>()),
@@ -168,15 +329,18 @@ pub fn page(r: &CmdResult) -> String {
         );
 
     // 3. Distributions.
-    let distributions = Panel::new("distributions", "Distributions")
-        .text(
-            "Each curve climbs one step per run, from the fastest on the left to the slowest \
-             on the right: a curve further left is faster, a steeper one steadier.",
-        )
+    let distributions = Panel::new("distributions", &of_pair("Distributions"))
+        .text(&format!(
+            "Each curve climbs one step per run ({} runs of {na} and {} of {nb}), from the \
+             fastest on the left to the slowest on the right: a curve further left is faster, \
+             a steeper one steadier.",
+            wa.len(),
+            wb.len()
+        ))
         .figure(
             Distributions {
-                name_a: r.a.command.clone(),
-                name_b: r.b.command.clone(),
+                name_a: first.a.command.clone(),
+                name_b: first.b.command.clone(),
                 a: wa.clone(),
                 b: wb.clone(),
                 per: "per run".into(),
@@ -185,12 +349,12 @@ pub fn page(r: &CmdResult) -> String {
         );
 
     // 4. The bootstrap.
-    let opts = estimate_options(r);
+    let opts = first.estimate_options(r.seed);
     let replicates = BootstrapDistribution::new(&wa, &wb, &opts)
         .map(|d| d.sorted_replicates().to_vec())
         .unwrap_or_default();
-    let mut bootstrap = Panel::new("bootstrap", "The bootstrap");
-    bootstrap = if r.estimate.is_some() {
+    let mut bootstrap = Panel::new("bootstrap", &of_pair("The bootstrap"));
+    bootstrap = if first.estimate.is_some() {
         bootstrap.text(&format!(
             "The {} replicates of δ behind the interval, drawn again from the runs with the \
              recorded seed ({}). Below, on an axis wide enough for everything, the interval \
@@ -209,28 +373,62 @@ pub fn page(r: &CmdResult) -> String {
             low,
             high,
             level,
-            aa_a: aa_quantiles(&wa, &wa2, r),
-            aa_b: aa_quantiles(&wb, &wb2, r),
+            aa_a: aa_quantiles(&wa, &wa2, &opts),
+            aa_b: aa_quantiles(&wb, &wb2, &opts),
             noise_floor: floor,
             aa_what: "quantiles of the A/A bootstrap".into(),
         }
         .figure(),
     );
 
-    // 5. The commands and the machine.
-    let (sa, sb) = (&r.a.summary, &r.b.summary);
-    let mut bars = Vec::new();
-    if let Some(s) = r.start_floor_ns {
-        bars.push(TimeBar::new("empty command (start)", s, COLOUR_FLOOR));
-    }
-    bars.extend([
-        TimeBar::new("A: wall (median)", sa.median_ns, COLOUR_A),
-        TimeBar::new("A: user CPU (median)", sa.user_median_ns, COLOUR_A),
-        TimeBar::new("A: system CPU (median)", sa.sys_median_ns, COLOUR_A),
-        TimeBar::new("B: wall (median)", sb.median_ns, COLOUR_B),
-        TimeBar::new("B: user CPU (median)", sb.user_median_ns, COLOUR_B),
-        TimeBar::new("B: system CPU (median)", sb.sys_median_ns, COLOUR_B),
-    ]);
+    let mut page = if many {
+        let reference = first.a;
+        let mut page = Page::new(&format!(
+            "rtcompare cmd: {} commands against {na} = {}",
+            r.commands.len(),
+            reference.command
+        ))
+        .intro(&format!(
+            "{} commands run interleaved as whole processes by {}, each compared with {na}; \
+             every figure is drawn from the runs recorded in the result. The first panels give \
+             every comparison's answer; the run order, the distributions and the bootstrap \
+             after them show {na} against {nb} (the first comparison) alone.",
+            r.commands.len(),
+            r.tool
+        ))
+        .panel(comparisons_panel(r, &pairs));
+        for p in &pairs {
+            let i = p.index.unwrap_or(1);
+            let panel = Panel::new(
+                &format!("answer-{i}"),
+                &format!("The answer: {} against {}", p.b_label, p.a_label),
+            );
+            page = page.panel(answer(r, p, panel));
+        }
+        page
+    } else {
+        Page::new(&format!(
+            "rtcompare cmd: A = {} against B = {}",
+            r.a.command, r.b.command
+        ))
+        .intro(&format!(
+            "Two commands run interleaved as whole processes by {}; every figure is drawn from \
+             the runs recorded in the result.",
+            r.tool
+        ))
+        .panel(answer(r, first, Panel::new("answer", "The answer")))
+    };
+    page = page
+        .panel(run_order)
+        .panel(distributions)
+        .panel(bootstrap)
+        .panel(machine(r, &pairs));
+    page.to_html()
+}
+
+/// The commands and the machine: where each command's time went, every command's runs, the
+/// session's settings and the machine, and the warnings.
+fn machine(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
     let side = |s: &crate::analysis::SideSummary| {
         format!(
             "{} runs: median {}, min {} … max {}, mean {} ± {}; max RSS {} (median), {} \
@@ -245,11 +443,39 @@ pub fn page(r: &CmdResult) -> String {
             bytes(s.max_rss_max_bytes)
         )
     };
-    let mut rows: Vec<(String, String)> = vec![
-        ("Command A".into(), r.a.command.clone()),
-        ("A".into(), side(sa)),
-        ("Command B".into(), r.b.command.clone()),
-        ("B".into(), side(sb)),
+    // Every command: the reference, then each command compared with it.
+    let commands: Vec<(&str, &SideResult)> = match pairs.first() {
+        Some(first) => std::iter::once((first.a_label, first.a))
+            .chain(pairs.iter().map(|p| (p.b_label, p.b)))
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut bars = Vec::new();
+    if let Some(s) = r.start_floor_ns {
+        bars.push(TimeBar::new("empty command (start)", s, COLOUR_FLOOR));
+    }
+    let mut rows: Vec<(String, String)> = Vec::new();
+    for (i, (name, c)) in commands.iter().enumerate() {
+        // The reference in A's colour, every other command in B's.
+        let colour = if i == 0 { COLOUR_A } else { COLOUR_B };
+        let s = &c.summary;
+        bars.extend([
+            TimeBar::new(format!("{name}: wall (median)"), s.median_ns, colour),
+            TimeBar::new(
+                format!("{name}: user CPU (median)"),
+                s.user_median_ns,
+                colour,
+            ),
+            TimeBar::new(
+                format!("{name}: system CPU (median)"),
+                s.sys_median_ns,
+                colour,
+            ),
+        ]);
+        rows.push((format!("Command {name}"), c.command.clone()));
+        rows.push(((*name).to_string(), side(s)));
+    }
+    rows.extend([
         (
             "Pairs".into(),
             format!("{} (stopped: {:?})", r.pairs, r.stop).to_lowercase(),
@@ -260,7 +486,7 @@ pub fn page(r: &CmdResult) -> String {
         ("Warm-up runs".into(), r.warmup_runs.to_string()),
         ("Tool".into(), r.tool.clone()),
         ("Elapsed".into(), format!("{:.1} s", r.elapsed_s)),
-    ];
+    ]);
     if let Some(g) = &r.git {
         rows.push((
             "git".into(),
@@ -275,7 +501,7 @@ pub fn page(r: &CmdResult) -> String {
     }
     rows.extend(environment_rows(&r.environment));
     let warnings: Vec<String> = r.warnings.iter().map(|w| w.message.clone()).collect();
-    let mut machine = Panel::new("machine", "The commands and the machine")
+    let machine = Panel::new("machine", "The commands and the machine")
         .text(
             "Where each command's time went (medians over the timed runs, a logarithmic \
              axis), next to the cost of starting an empty command; then the runs and the \
@@ -283,27 +509,11 @@ pub fn page(r: &CmdResult) -> String {
         )
         .figure(TimeScale { bars }.figure())
         .table(&rows);
-    machine = if warnings.is_empty() {
+    if warnings.is_empty() {
         machine.text("Warnings: none.")
     } else {
         machine.text("Warnings:").list("warnings", &warnings)
-    };
-
-    Page::new(&format!(
-        "rtcompare cmd: A = {} against B = {}",
-        r.a.command, r.b.command
-    ))
-    .intro(&format!(
-        "Two commands run interleaved as whole processes by {}; every figure is drawn from \
-             the runs recorded in the result.",
-        r.tool
-    ))
-    .panel(answer)
-    .panel(run_order)
-    .panel(distributions)
-    .panel(bootstrap)
-    .panel(machine)
-    .to_html()
+    }
 }
 
 /// Writes [`page`] to `path`. Errors: [`CliError::File`] naming the path.

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rtcompare::measure::counters::{CounterStatus, CounterSummary};
+use rtcompare::measure::counters::{CounterStatus, CounterSummary, SideCounters};
 
 use crate::analysis::{CommandOutcome, Rule};
-use crate::result::CmdResult;
+use crate::result::{CmdResult, CommandCounters};
 
 /// A duration in nanoseconds as `812 ns`, `45.3 µs`, `21.34 ms` or `1.234 s`.
 pub fn duration(ns: f64) -> String {
@@ -54,6 +54,22 @@ pub fn count(v: f64) -> String {
 
 /// The `--counters` lines: per command the median counts per run, or "unavailable" with why.
 pub fn counters(summary: &CounterSummary) -> String {
+    counter_lines(summary, &[("A", &summary.a), ("B", &summary.b)])
+}
+
+/// [`counters`] for more than two commands: a line for each of `per_command` (every command,
+/// the reference first), where the summary's two sides would name only the first two.
+pub fn counters_many(summary: &CounterSummary, per_command: &[CommandCounters]) -> String {
+    let sides: Vec<(&str, &SideCounters)> = per_command
+        .iter()
+        .map(|c| (c.name.as_str(), &c.counters))
+        .collect();
+    counter_lines(summary, &sides)
+}
+
+/// The counter lines of `sides` (a label and its medians each), with the summary's status and
+/// the counters that could not be opened.
+fn counter_lines(summary: &CounterSummary, sides: &[(&str, &SideCounters)]) -> String {
     let mut s = String::new();
     if let CounterStatus::Unavailable { reason } = &summary.status {
         let _ = writeln!(s, "Hardware counters: unavailable: {reason}");
@@ -64,7 +80,7 @@ pub fn counters(summary: &CounterSummary) -> String {
         "Hardware counters (user space, this process's children only, median per run; \
          diagnostics, not used by the verdict):"
     );
-    for (name, side) in [("A", &summary.a), ("B", &summary.b)] {
+    for &(name, side) in sides {
         let part = |v: Option<f64>, what: &str| match v {
             Some(v) => format!("{} {what}", count(v)),
             None => format!("n/a {what}"),
@@ -106,6 +122,32 @@ pub fn outcome_word(outcome: CommandOutcome) -> &'static str {
         CommandOutcome::Parity => "PARITY",
         CommandOutcome::Loss => "LOSS for B",
     }
+}
+
+/// [`outcome_word`] for the command labelled `name` compared with the reference (with more
+/// than two commands B is only one of them): `C is FASTER`, `CANNOT TELL for C`, `WIN for C`.
+pub fn outcome_phrase(outcome: CommandOutcome, name: &str) -> String {
+    match outcome {
+        CommandOutcome::Faster => format!("{name} is FASTER"),
+        CommandOutcome::Slower => format!("{name} is SLOWER"),
+        CommandOutcome::CannotTell => format!("CANNOT TELL for {name}"),
+        CommandOutcome::Win => format!("WIN for {name}"),
+        CommandOutcome::Parity => format!("PARITY for {name}"),
+        CommandOutcome::Loss => format!("LOSS for {name}"),
+    }
+}
+
+/// The family-wise sentence of a result with more than one comparison: how many, at which
+/// level each was judged and why; `None` with one comparison.
+pub fn family_note(r: &CmdResult) -> Option<String> {
+    let level = r.family_level?;
+    let reference = r.commands.first().map_or("A", |c| c.name.as_str());
+    Some(format!(
+        "{} comparisons with {reference}, each judged at {:.2} % (Bonferroni) so that all \
+         verdicts hold together at 95 %",
+        r.comparisons.len(),
+        100.0 * level
+    ))
 }
 
 /// The progress line: a spinner with a message on stderr when it is a terminal, nothing
@@ -175,7 +217,8 @@ pub fn start_note(r: &CmdResult) -> String {
 
 /// The terminal summary of more than two commands: one row per command (its median time, its
 /// time over the reference's with the interval, the verdict), sorted by `sort` (`command`:
-/// as given; `mean-time`: fastest first), then the family-wise note and the warnings.
+/// as given; `mean-time`: fastest first), then the family-wise note, each command's hardware
+/// counts with `--counters`, and the warnings.
 pub fn summary_many(r: &CmdResult, sort: &str) -> String {
     let mut s = String::new();
     let reference = r.commands.first().map_or("", |c| c.name.as_str());
@@ -236,16 +279,15 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
             let _ = writeln!(s, "  {}: {}", c.name, c.command);
         }
     }
-    if let Some(level) = r.family_level {
+    if let Some(note) = family_note(r) {
         let _ = writeln!(
             s,
-            "{} comparisons with {reference}, each judged at {:.2} % (Bonferroni) so that all \
-             verdicts hold together at 95 %; {} rounds, every command once per round in a \
-             fresh order.",
-            r.comparisons.len(),
-            100.0 * level,
+            "{note}; {} rounds, every command once per round in a fresh order.",
             r.pairs
         );
+    }
+    if let Some(c) = &r.counters {
+        s.push_str(&counters_many(c, &r.command_counters));
     }
     s.push_str(&start_note(r));
     for w in &r.warnings {
@@ -423,6 +465,17 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("B: 3.00 M cycles"), "{text}");
+        // More commands: a line each, named.
+        let per: Vec<CommandCounters> = [("A", 2_000_000), ("B", 3_000_000), ("C", 5_000_000)]
+            .into_iter()
+            .map(|(name, cycles)| CommandCounters {
+                name: name.into(),
+                counters: CounterSummary::from_batches(&[run(cycles, cycles)], &[], 1).a,
+            })
+            .collect();
+        let text = counters_many(&summary, &per);
+        assert!(text.contains("   C: 5.00 M cycles"), "{text}");
+        assert_eq!(text.lines().filter(|l| l.starts_with("   ")).count(), 3);
         let none = counters(&CounterSummary::unavailable("no PMU"));
         assert_eq!(none, "Hardware counters: unavailable: no PMU\n");
     }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use rtcompare::env::Environment;
-use rtcompare::measure::counters::{CounterDelta, CounterSummary};
+use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSummary, SideCounters};
 use rtcompare::stats;
 
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
@@ -182,6 +182,60 @@ pub struct Comparison {
     pub pairs: usize,
 }
 
+/// One command's hardware counts with `--counters`: the medians per run over its timed runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandCounters {
+    /// The command's label.
+    pub name: String,
+    /// Its medians per run (`cycles_per_op`, …; one "operation" per run) and how many of its
+    /// runs were counted (`batches`).
+    #[serde(flatten)]
+    pub counters: SideCounters,
+}
+
+/// The `--counters` summaries of the timed `runs` of the commands labelled `names` (the
+/// reference first): the reference against the second command (the result's `counters`, as
+/// `a` and `b` are those two), and every command's own medians. Runs are attributed by their
+/// command index, not their side: with more than two commands every non-reference command's
+/// runs are side B. `unavailable` is the first refusal's reason, `failures` the counters
+/// refused while others opened.
+pub(crate) fn counter_summaries(
+    runs: &[RunRecord],
+    names: &[&str],
+    unavailable: Option<String>,
+    failures: &[CounterFailure],
+) -> (CounterSummary, Vec<CommandCounters>) {
+    let of = |command: usize| -> Vec<CounterDelta> {
+        runs.iter()
+            .filter(|r| r.command == command && matches!(r.side, CommandSide::A | CommandSide::B))
+            .filter_map(|r| r.counters)
+            .collect()
+    };
+    let counted: Vec<Vec<CounterDelta>> = (0..names.len()).map(of).collect();
+    let per_command = names
+        .iter()
+        .zip(&counted)
+        // The library summarises two sides at once; a command alone is side A of a summary
+        // with an empty side B.
+        .map(|(name, deltas)| CommandCounters {
+            name: (*name).to_string(),
+            counters: CounterSummary::from_batches(deltas, &[], 1).a,
+        })
+        .collect();
+    let (a, b) = (
+        counted.first().map_or(&[][..], Vec::as_slice),
+        counted.get(1).map_or(&[][..], Vec::as_slice),
+    );
+    let summary = if counted.iter().all(Vec::is_empty) {
+        CounterSummary::unavailable(
+            unavailable.unwrap_or_else(|| "no timed run was counted".into()),
+        )
+    } else {
+        CounterSummary::from_batches(a, b, 1).with_failures(failures)
+    };
+    (summary, per_command)
+}
+
 /// The JSON result of `rtcompare cmd --json FILE` (layout [`SCHEMA_VERSION`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CmdResult {
@@ -215,12 +269,17 @@ pub struct CmdResult {
     pub few_runs: Option<stats::FewRunsVerdict>,
     /// The A/A floor; `null` with `--no-validation`.
     pub floor: Option<Floor>,
-    /// With `--counters`: per command, the median over its timed runs of each hardware count
-    /// per run (the library's `CounterSummary` with one "operation" per run: `inner_loops` is
-    /// 1), or `status.state = "unavailable"` with the reason. Diagnostics only: the verdict
+    /// With `--counters`: for A and B (the reference and the second command), the median over
+    /// its timed runs of each hardware count per run (the library's `CounterSummary` with one
+    /// "operation" per run: `inner_loops` is 1), or `status.state = "unavailable"` with the
+    /// reason; every command's are in `command_counters`. Diagnostics only: the verdict
     /// never uses them. `null` without `--counters`.
     #[serde(default)]
     pub counters: Option<CounterSummary>,
+    /// With `--counters`: every command's medians per run in command order, the reference
+    /// first (`counters` holds the first two as `a` and `b`); empty without `--counters`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command_counters: Vec<CommandCounters>,
     /// Median wall time of an empty command under the same shell (ns).
     pub start_floor_ns: Option<f64>,
     /// Warnings.
@@ -383,4 +442,73 @@ pub fn write_json(result: &CmdResult, path: &std::path::Path) -> Result<()> {
         reason: format!("cannot encode the result: {e}"),
     })?;
     write_atomically(path, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A timed run of `command` (side A for the reference, B for the others) that counted
+    /// `cycles`.
+    fn run(command: usize, cycles: u64) -> RunRecord {
+        RunRecord {
+            side: if command == 0 {
+                CommandSide::A
+            } else {
+                CommandSide::B
+            },
+            command,
+            wall_ns: 1_000_000,
+            user_ns: 0,
+            sys_ns: 0,
+            max_rss_bytes: 0,
+            exit_code: Some(0),
+            signal: None,
+            counters: Some(CounterDelta {
+                cycles: Some(cycles),
+                instructions: None,
+                cache_misses: None,
+                branch_misses: None,
+                enabled_ns: 10,
+                running_ns: 10,
+            }),
+        }
+    }
+
+    #[test]
+    fn counters_are_attributed_by_command_not_by_side() {
+        // Three commands of 1,000, 2,000 and 3,000 cycles a run, four rounds.
+        let runs: Vec<RunRecord> = (0..4)
+            .flat_map(|_| (0..3).map(|c| run(c, 1_000 * (c as u64 + 1))))
+            .collect();
+        let (summary, per) = counter_summaries(&runs, &["A", "B", "C"], None, &[]);
+        assert!(summary.is_available());
+        // B is the second command alone: C's runs, side B too, are not in it.
+        assert_eq!(summary.b.cycles_per_op, Some(2_000.0));
+        assert_eq!(summary.b.batches, 4);
+        let cycles: Vec<_> = per
+            .iter()
+            .map(|c| (c.name.as_str(), c.counters.cycles_per_op))
+            .collect();
+        assert_eq!(
+            cycles,
+            [
+                ("A", Some(1_000.0)),
+                ("B", Some(2_000.0)),
+                ("C", Some(3_000.0))
+            ]
+        );
+        assert!(per.iter().all(|c| c.counters.batches == 4));
+        // Nothing counted: unavailable, with the refusal's reason.
+        let bare: Vec<RunRecord> = runs
+            .iter()
+            .map(|r| RunRecord {
+                counters: None,
+                ..r.clone()
+            })
+            .collect();
+        let (summary, per) = counter_summaries(&bare, &["A", "B", "C"], Some("no PMU".into()), &[]);
+        assert!(!summary.is_available());
+        assert_eq!(per.len(), 3);
+    }
 }

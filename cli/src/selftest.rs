@@ -175,7 +175,8 @@ impl fmt::Display for SelftestReport {
 /// comparison flags a self-test cannot honour: `--html` and the `--export-*` tables describe
 /// one comparison, not two bars of many, and `--fail-on-regression` has no comparison to act
 /// on (a failed bar already exits 1). They are refused rather than accepted and ignored;
-/// `--json FILE` and `--record DIR` keep the result.
+/// `--json FILE` and `--record DIR` keep the result. A file error when `--record DIR` cannot
+/// be created or written into, so that it fails now and not after every comparison.
 pub fn check(args: &SelftestArgs) -> Result<()> {
     if args.trials == 0 {
         return Err(CliError::Usage("--trials must be at least 1".into()));
@@ -206,7 +207,29 @@ pub fn check(args: &SelftestArgs) -> Result<()> {
             refused.join(", ")
         )));
     }
+    if let Some(dir) = &args.record {
+        writable_dir(dir)?;
+    }
     Ok(())
+}
+
+/// Checks that `--record DIR` can take the record, before the minutes of comparisons that
+/// precede it: DIR is created (as [`record`] would create it at the end) and a file is
+/// created in it and removed again. Errors: a file error naming DIR.
+fn writable_dir(dir: &Path) -> Result<()> {
+    let cannot = |action, source| CliError::File {
+        action,
+        path: dir.into(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| cannot("create", e))?;
+    let probe = dir.join(format!(".selftest-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| cannot("write into", e))?;
+    std::fs::remove_file(&probe).map_err(|e| cannot("write into", e))
 }
 
 /// Runs the self-test. Errors: those of [`check`], or any run error of the comparisons.

@@ -30,14 +30,16 @@ use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, Cou
 use rtcompare::rng::{Rng, derive_seed, resolve_seed};
 use rtcompare::stats::{self, FewRunsRule, MINIMUM_DATA_POINTS};
 
-use crate::analysis::{self, AnalysisOptions, CommandAnalysis, Floor, Rule, SideSummary, Warning};
+use crate::analysis::{
+    self, AnalysisOptions, CommandAnalysis, Compared, Floor, SideSummary, Warning,
+};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::output::{self, Progress};
 use crate::process::{Measured, RunFailure, Runner, Shell};
 use crate::result::{
-    CmdResult, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult, Snapshot,
-    StopReason, Stopped, WarningEntry,
+    CmdResult, CommandCounters, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult,
+    Snapshot, StopReason, Stopped, WarningEntry, counter_summaries,
 };
 
 /// Runs of the empty command that measure the process-start floor: 5.
@@ -436,9 +438,11 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
             outcome = Err(e);
         }
     }
-    let counters = args
-        .counters
-        .then(|| counter_summary(&m.runs, session.counters.into_inner()));
+    let counters = args.counters.then(|| {
+        let notes = session.counters.into_inner();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        counter_summaries(&m.runs, &names, notes.unavailable, &notes.failures)
+    });
     environment.finish();
     let assembled = |stop: StopReason| {
         assemble(
@@ -595,8 +599,8 @@ fn measure(
     Ok(StopReason::MaxRuns)
 }
 
-/// The result from what was measured: every comparison's verdict, the summaries, the
-/// warnings (the first comparison's, as the top-level fields carry it).
+/// The result from what was measured: every comparison's verdict (the top-level fields carry
+/// the first's), the summaries, and the warnings over every comparison.
 #[allow(clippy::too_many_arguments)]
 fn assemble(
     specs: &[CommandSpec],
@@ -605,11 +609,12 @@ fn assemble(
     seed: u64,
     stop: StopReason,
     m: &Collected,
-    counters: Option<CounterSummary>,
+    counters: Option<(CounterSummary, Vec<CommandCounters>)>,
     environment: Environment,
     started: Instant,
 ) -> Result<CmdResult> {
     let validate = !args.no_validation;
+    let (counters, command_counters) = counters.map_or((None, Vec::new()), |(s, c)| (Some(s), c));
     let rounds = m.rounds();
     let cut = |xs: &[f64]| xs[..rounds.min(xs.len())].to_vec();
     let reference = cut(&m.main[0]);
@@ -647,37 +652,25 @@ fn assemble(
         });
     }
     let first = &comparisons[0];
-    let (wa, wb) = (reference.clone(), cut(&m.main[1]));
-    let mut warnings =
-        analysis::series_warnings(&wa, &wb, m.start_floor_ns, &FewRunsRule::default());
-    if !validate {
-        warnings.push(Warning::NoValidation);
-    }
-    if let Some(Floor {
-        few_runs: Some(v), ..
-    }) = &first.floor
-    {
-        for (side, v) in ["A", "B"].iter().zip(v) {
-            if v.outcome != stats::FewRunsOutcome::Parity {
-                warnings.push(Warning::AaNotParity {
-                    side: (*side).into(),
-                    outcome: v.outcome,
-                });
-            }
-        }
-    }
-    if stop == StopReason::MaxTime {
-        if first.rule == Rule::FewRuns {
-            warnings.push(Warning::CutShort { pairs: rounds });
-        } else if let Some(e) = &first.estimate
-            && e.half_width() > args.width
-        {
-            warnings.push(Warning::NotPrecise {
-                half_width: e.half_width(),
-                width: args.width,
-            });
-        }
-    }
+    let series: Vec<Vec<f64>> = comparisons.iter().map(|c| cut(&m.main[c.index])).collect();
+    let compared: Vec<Compared<'_>> = comparisons
+        .iter()
+        .zip(&series)
+        .map(|(c, series)| Compared {
+            name: &c.name,
+            series,
+            rule: c.rule,
+            estimate: c.estimate.as_ref(),
+            floor: c.floor.as_ref(),
+        })
+        .collect();
+    let mut warnings = analysis::comparison_warnings(
+        (&specs[0].name, &reference),
+        &compared,
+        m.start_floor_ns,
+        validate,
+        (stop == StopReason::MaxTime).then_some(args.width),
+    );
     let failed = m.runs.iter().filter(|r| r.exit_code != Some(0)).count();
     if failed > 0 {
         warnings.push(Warning::FailuresIgnored { failed });
@@ -714,6 +707,7 @@ fn assemble(
         few_runs: first.few_runs,
         floor: first.floor.clone(),
         counters,
+        command_counters,
         start_floor_ns: m.start_floor_ns,
         warnings: warnings
             .into_iter()
@@ -734,25 +728,6 @@ fn assemble(
         stopped: None,
         stopped_message: None,
     })
-}
-
-/// The `--counters` summary of the timed runs: per side, the median per run of each count
-/// (one "operation" per run), or "unavailable" with the first refusal's reason.
-fn counter_summary(runs: &[RunRecord], notes: CounterNotes) -> CounterSummary {
-    let of = |side: CommandSide| -> Vec<CounterDelta> {
-        runs.iter()
-            .filter(|r| r.side == side)
-            .filter_map(|r| r.counters)
-            .collect()
-    };
-    let (a, b) = (of(CommandSide::A), of(CommandSide::B));
-    if a.is_empty() && b.is_empty() {
-        let reason = notes
-            .unavailable
-            .unwrap_or_else(|| "no timed run was counted".into());
-        return CounterSummary::unavailable(reason);
-    }
-    CounterSummary::from_batches(&a, &b, 1).with_failures(&notes.failures)
 }
 
 /// The terminal summary of `result`, several lines.
@@ -829,6 +804,7 @@ pub fn from_hyperfine(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         few_runs: analysis.few_runs,
         floor: None,
         counters: None,
+        command_counters: Vec::new(),
         start_floor_ns: None,
         warnings: warnings
             .into_iter()

@@ -265,3 +265,144 @@ fn input_and_output_go_where_they_are_told() {
         text(&o.stderr)
     );
 }
+
+/// Runs `rtcompare cmd` quickly (see [`QUICK`]) in `d` with `extra` flags and `commands`,
+/// and checks that it exits 0.
+fn quick(d: &TempDir, extra: &[&str], commands: &[&str]) -> std::process::Output {
+    let mut args = vec!["cmd"];
+    args.extend(QUICK);
+    args.push("r.json");
+    args.extend(extra);
+    args.extend(commands);
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    o
+}
+
+#[test]
+fn the_markdown_export_gives_every_comparison_and_the_family_note() {
+    let d = TempDir::new("many-markdown");
+    quick(&d, &["--export-markdown", "t.md"], &["true", "true", ": x"]);
+    let md = std::fs::read_to_string(d.0.join("t.md")).unwrap();
+    // A row per command, the reference's marked.
+    assert!(
+        md.contains("| `true` |") && md.contains("| `: x` |"),
+        "{md}"
+    );
+    assert!(md.contains("| reference |"), "{md}");
+    // Under the table: the family-wise note, then one line per comparison naming its command
+    // (before, one sentence on A against B alone).
+    assert!(
+        md.contains("2 comparisons with A") && md.contains("Bonferroni"),
+        "{md}"
+    );
+    let lines: Vec<&str> = md.lines().filter(|l| l.starts_with("- **")).collect();
+    assert_eq!(lines.len(), 2, "{md}");
+    assert!(
+        lines[0].contains("B") && lines[0].contains("`true`"),
+        "{md}"
+    );
+    assert!(lines[1].contains("C") && lines[1].contains("`: x`"), "{md}");
+    assert!(!md.contains("(A: `true`, B: `true`"), "{md}");
+}
+
+#[test]
+fn the_html_page_shows_every_comparison_and_which_pair_its_figures_draw() {
+    let d = TempDir::new("many-html");
+    quick(&d, &["--html", "p.html"], &["true", "true", ": x"]);
+    let page = std::fs::read_to_string(d.0.join("p.html")).unwrap();
+    // Every comparison's estimate and verdict: a row each in the table, and an answer each
+    // (before, A against B alone).
+    assert!(page.contains("3 commands against A"), "{page}");
+    assert!(page.contains("id=\"comparisons\""), "{page}");
+    for (i, name) in [(1, "B"), (2, "C")] {
+        assert!(page.contains(&format!("id=\"answer-{i}\"")), "{page}");
+        assert!(page.contains(&format!("{name} takes ")), "{page}");
+        assert!(
+            page.contains(&format!("The answer: {name} against A")),
+            "{page}"
+        );
+    }
+    // The two-command figures say which pair they show, and draw that pair's runs alone
+    // (before, every non-reference command's runs were B's: 22 here).
+    assert!(page.contains("Run order: A against B"), "{page}");
+    assert!(page.contains("11 runs of A and 11 of B"), "{page}");
+}
+
+#[test]
+fn counters_are_summarised_per_command() {
+    let d = TempDir::new("many-counters");
+    let o = quick(&d, &["--counters"], &["true", "true", ": x"]);
+    let v = json(&d.0);
+    // One entry per command, whether or not this machine has counters (most virtual machines
+    // have none); before, two sides only, B's holding every command but the reference.
+    let per = v["command_counters"].as_array().expect("command_counters");
+    let names: Vec<&str> = per.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["A", "B", "C"], "{v}");
+    let out = text(&o.stdout);
+    assert!(out.contains("Hardware counters"), "{out}");
+    if v["counters"]["status"]["state"] == "available" {
+        // Each command's own 11 runs (before, B's side counted B's and C's: 22).
+        for c in per {
+            assert_eq!(c["batches"], 11, "{v}");
+        }
+        assert_eq!(v["counters"]["b"]["batches"], 11, "{v}");
+        for name in ["A", "B", "C"] {
+            assert!(out.contains(&format!("   {name}: ")), "{out}");
+        }
+    }
+}
+
+#[test]
+fn a_wide_interval_of_any_comparison_is_warned_about_by_name() {
+    let d = TempDir::new("many-precise");
+    // A against B is tight (twice the same sleep); C alternates 20 ms and 80 ms, so its
+    // interval stays far wider than 20 % until --max-time runs out.
+    let c = "n=$(cat c 2>/dev/null || echo 0); echo $((n+1)) > c; \
+             if [ $((n % 2)) = 0 ]; then sleep 0.02; else sleep 0.08; fi";
+    let o = rtcompare(
+        &d.0,
+        &[
+            "cmd",
+            "-w",
+            "0",
+            "--no-validation",
+            "--width",
+            "20%",
+            "--max-time",
+            "3s",
+            "--json",
+            "r.json",
+            "sleep 0.05",
+            "sleep 0.05",
+            c,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v = json(&d.0);
+    assert_eq!(v["stop"], "max_time", "{v}");
+    let half = |i: usize| {
+        let e = &v["comparisons"][i]["estimate"];
+        (e["high"].as_f64().unwrap() - e["low"].as_f64().unwrap()) / 2.0
+    };
+    assert!(half(1) > 0.2, "C's interval: {v}");
+    // Before, only A against B was looked at: no warning unless its own interval was wide.
+    let not_precise: Vec<&serde_json::Value> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| &w["warning"])
+        .filter(|w| w["kind"] == "not_precise")
+        .collect();
+    assert!(
+        not_precise.iter().any(|w| w["command"] == "C"),
+        "{}",
+        v["warnings"]
+    );
+    assert_eq!(not_precise.len(), if half(0) > 0.2 { 2 } else { 1 });
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("warning: --max-time ran out with C's interval"),
+        "{out}"
+    );
+}

@@ -271,3 +271,63 @@ fn selftest_honours_json_and_refuses_what_it_cannot_write() {
         assert!(started.elapsed() < Duration::from_secs(5));
     }
 }
+
+#[test]
+fn selftest_checks_its_record_directory_before_the_first_run() {
+    let dir = TempDir::new("selftest-record");
+    std::fs::write(dir.0.join("file"), "not a directory\n").unwrap();
+    let log = dir.path("log");
+    let cmd = format!("echo ran >> {log}");
+    // A path under a plain file can never be a directory, even for root (whom permission
+    // bits do not stop). Before, every comparison ran and the record failed at the end.
+    let o = rtcompare(&[
+        "selftest",
+        "--cmd",
+        &cmd,
+        "--trials",
+        "1",
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--no-validation",
+        "--record",
+        &dir.path("file/records"),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("file/records"), "{err}");
+    assert!(
+        !std::path::Path::new(&log).exists(),
+        "the command ran: {err}"
+    );
+    assert!(text(&o.stdout).is_empty(), "{}", text(&o.stdout));
+    // A directory that does not exist yet is fine: it is created, and the record lands in it.
+    let o = rtcompare(&[
+        "selftest",
+        "--cmd",
+        "true",
+        "--trials",
+        "1",
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--no-validation",
+        "--record",
+        &dir.path("new/records"),
+    ]);
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{}",
+        text(&o.stderr)
+    );
+    let records: Vec<_> = std::fs::read_dir(dir.0.join("new/records"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        matches!(&records[..], [one] if one.starts_with("selftest-")),
+        "{records:?}"
+    );
+}
