@@ -216,7 +216,10 @@ fn markdown_and_csv_exports_carry_hyperfines_columns_and_the_verdict() {
     let num = |s: &str| s.parse::<f64>().unwrap();
     assert!((0.015..0.035).contains(&num(rows[1][1])), "{csv}");
     let (ratio, low, high) = (num(rows[2][8]), num(rows[2][9]), num(rows[2][10]));
-    assert!(low <= ratio && ratio <= high && low > 1.5, "{csv}");
+    // 40 ms against 20 ms plus the same start-up: about 1.8 on a quiet machine; a start-up
+    // slowed by load (10 ms or more on a busy 2-core machine) pulls it toward 1, so the test
+    // asks only that the interval sits clearly above 1.
+    assert!(low <= ratio && ratio <= high && low > 1.2, "{csv}");
     assert_eq!(rows[2][11], "slower");
 
     let org = std::fs::read_to_string(&org).unwrap();
