@@ -11,7 +11,9 @@
 //! process in a log), the report to stdout, the report's JSON to
 //! `target/rtcompare/compare.json` and its page to `target/rtcompare/compare.html` (open it in
 //! any browser; pooled: the forest plot of the processes, then the five panels of the median
-//! process).
+//! process). The pooled JSON is [`PoolRun::to_json`](rtcompare::pool::PoolRun::to_json): the
+//! pooled result with the machine's environment stamp, which `rtcompare combine` reads as one
+//! machine.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -119,7 +121,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Verdict::CannotTell(_) => 2,
             }] += 1;
             std::fs::create_dir_all(&dir)?;
-            std::fs::write(&path, serde_json::to_string_pretty(pooled)?)?;
+            // The pooled fields with the machine's environment stamp and a layout version:
+            // `rtcompare combine` reads this file as one machine.
+            std::fs::write(&path, run.to_json()?)?;
             run.write_html(&html)?;
         }
         if repeat > 1 {

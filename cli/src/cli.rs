@@ -63,6 +63,10 @@ pub struct CombineArgs {
     /// Write every pooled comparison as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write one self-contained HTML page to FILE: per comparison a forest plot of the
+    /// machines' intervals above the pooled one, and its numbers.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Write the Markdown summary to FILE.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,

@@ -4,6 +4,9 @@
 //! are pooled with the machine as the unit ([`rtcompare::stats::combine_machines`]): a t
 //! interval over machines, the random-effects estimate and I² beside it, outlier machines named
 //! with their influence, never dropped.
+//!
+//! Every output path is checked before any file is read ([`check_outputs`]), and the inputs
+//! must share one layout version (`schema_version`) that this tool knows.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -12,10 +15,13 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use rtcompare::stats::{MachineEstimate, MachinesPooled, combine_machines};
+use rtcompare::pool::POOL_SCHEMA_VERSION;
+use rtcompare::stats::{MIN_MACHINES, MachineEstimate, MachinesPooled, combine_machines};
 
+use crate::bench::BENCH_JSON_VERSION;
 use crate::cli::CombineArgs;
 use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
+use crate::result::SCHEMA_VERSION;
 
 /// Version of the JSON `rtcompare combine --json` writes.
 pub const COMBINE_JSON_VERSION: u32 = 1;
@@ -32,6 +38,36 @@ pub enum Kind {
     Bench,
 }
 
+impl Kind {
+    /// The newest `schema_version` of this kind this tool reads: [`POOL_SCHEMA_VERSION`],
+    /// [`SCHEMA_VERSION`] (`cmd`) or [`BENCH_JSON_VERSION`].
+    pub fn newest_version(self) -> u32 {
+        match self {
+            Kind::Pooled => POOL_SCHEMA_VERSION,
+            Kind::Cmd => SCHEMA_VERSION,
+            Kind::Bench => BENCH_JSON_VERSION,
+        }
+    }
+
+    /// What wrote files of this kind, for messages.
+    fn writer(self) -> &'static str {
+        match self {
+            Kind::Pooled => "pooled compare results (`PoolRun::to_json`)",
+            Kind::Cmd => "`rtcompare cmd --json` results",
+            Kind::Bench => "`rtcompare bench --json` results",
+        }
+    }
+
+    /// The δ axis of this kind's figures: its sign convention.
+    pub fn axis(self) -> &'static str {
+        match self {
+            Kind::Pooled => "δ = 1 − A/B, % of B's time (positive: A needs less time)",
+            Kind::Cmd => "δ = 1 − reference/command, % (positive: the command is slower)",
+            Kind::Bench => "δ = 1 − head/baseline, % (negative: the head is slower)",
+        }
+    }
+}
+
 /// One input file read as one machine.
 #[derive(Debug, Clone)]
 pub struct MachineFile {
@@ -39,6 +75,10 @@ pub struct MachineFile {
     pub path: PathBuf,
     /// Its kind.
     pub kind: Kind,
+    /// Its layout version (`schema_version`); `None` for a pooled result written before the
+    /// pooled JSON carried one. Never newer than [`Kind::newest_version`]: [`read`] refuses
+    /// such a file.
+    pub schema_version: Option<u32>,
     /// The machine: CPU model, kernel and core count where the file records them.
     pub machine: Machine,
     /// The commits compared (`bench` only): baseline and head.
@@ -58,7 +98,9 @@ pub struct Machine {
     pub cores: usize,
 }
 
-/// Reads one file. Errors: unreadable, not JSON, or of none of the three kinds.
+/// Reads one file. Errors: unreadable, not JSON, of none of the three kinds, or with a
+/// `schema_version` that is not a whole number or is newer than this tool reads
+/// ([`CliError::BadFile`] naming the file, its version and the newest known).
 pub fn read(path: &Path) -> Result<MachineFile> {
     let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
         action: "read",
@@ -69,6 +111,39 @@ pub fn read(path: &Path) -> Result<MachineFile> {
         path: path.into(),
         reason: format!("not JSON: {e}"),
     })?;
+    let mut file = machine_file(path, &v)?;
+    file.schema_version = version(path, file.kind, &v)?;
+    Ok(file)
+}
+
+/// The file's `schema_version`, checked against what this tool knows of its kind.
+fn version(path: &Path, kind: Kind, v: &Value) -> Result<Option<u32>> {
+    let Some(raw) = v.get("schema_version").filter(|x| !x.is_null()) else {
+        return Ok(None);
+    };
+    let version = raw
+        .as_u64()
+        .and_then(|x| u32::try_from(x).ok())
+        .ok_or_else(|| CliError::BadFile {
+            path: path.into(),
+            reason: format!("schema_version {raw} is not a whole number"),
+        })?;
+    let newest = kind.newest_version();
+    if version > newest {
+        return Err(CliError::BadFile {
+            path: path.into(),
+            reason: format!(
+                "schema_version {version} is newer than this rtcompare reads for {} (up \
+                 to {newest}): combine it with the rtcompare that wrote it, or a later one",
+                kind.writer()
+            ),
+        });
+    }
+    Ok(Some(version))
+}
+
+/// One parsed file as a machine, its version not yet read.
+fn machine_file(path: &Path, v: &Value) -> Result<MachineFile> {
     let bad = |reason: &str| CliError::BadFile {
         path: path.into(),
         reason: reason.into(),
@@ -106,6 +181,7 @@ pub fn read(path: &Path) -> Result<MachineFile> {
         return Ok(MachineFile {
             path: path.into(),
             kind: Kind::Bench,
+            schema_version: None,
             machine,
             commits: Some((commit("baseline_commit"), commit("head_commit"))),
             estimates,
@@ -131,6 +207,7 @@ pub fn read(path: &Path) -> Result<MachineFile> {
         return Ok(MachineFile {
             path: path.into(),
             kind: Kind::Cmd,
+            schema_version: None,
             machine: Machine::of(&v["environment"]),
             commits: None,
             estimates,
@@ -138,11 +215,14 @@ pub fn read(path: &Path) -> Result<MachineFile> {
     }
     if v.get("processes").is_some() && v.get("deltas").is_some() {
         let floor = num(&v["noise_floor"]).unwrap_or(0.0);
-        let e = estimate(&v, floor, &label).ok_or_else(|| bad("a pooled result without δ"))?;
+        let e = estimate(v, floor, &label).ok_or_else(|| bad("a pooled result without δ"))?;
         return Ok(MachineFile {
             path: path.into(),
             kind: Kind::Pooled,
-            machine: Machine::unknown(),
+            schema_version: None,
+            // Written by `PoolRun::to_json`; a bare `Pooled` (before schema version 1) has no
+            // environment and reads as unknown.
+            machine: Machine::of(&v["environment"]),
             commits: None,
             estimates: vec![("compare".into(), e)],
         });
@@ -211,8 +291,47 @@ pub struct CombineJson {
     pub results: Vec<CombinedResult>,
 }
 
+/// Every output `args` asks for, with its flag, in the order they are written.
+fn outputs(args: &CombineArgs) -> Vec<(&'static str, &Path)> {
+    [
+        ("--json", &args.json),
+        ("--html", &args.html),
+        ("--markdown", &args.markdown),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
+    .collect()
+}
+
+/// Checks every output path before any input is read, so that a mistake costs nothing and
+/// leaves no output behind. Errors: a usage error when two outputs name the same file or an
+/// output names an input; a file error naming the path when one cannot be opened for writing
+/// (a missing directory, no permission). An existing file keeps its content until the result
+/// replaces it; a file that did not exist is removed again at once.
+pub fn check_outputs(args: &CombineArgs) -> Result<()> {
+    let outputs = outputs(args);
+    for (i, (flag, path)) in outputs.iter().enumerate() {
+        if let Some((first, _)) = outputs[..i].iter().find(|(_, p)| p == path) {
+            return Err(CliError::Usage(format!(
+                "{first} and {flag} both write {}: give each its own file",
+                path.display()
+            )));
+        }
+        if args.files.iter().any(|f| f == path) {
+            return Err(CliError::Usage(format!(
+                "{flag} {} would overwrite one of the inputs: write it elsewhere",
+                path.display()
+            )));
+        }
+    }
+    outputs
+        .iter()
+        .try_for_each(|(_, path)| crate::export::probe(path))
+}
+
 /// Runs `rtcompare combine`; returns the exit status.
 pub fn run(args: &CombineArgs) -> Result<i32> {
+    check_outputs(args)?;
     let files = args
         .files
         .iter()
@@ -225,6 +344,9 @@ pub fn run(args: &CombineArgs) -> Result<i32> {
             .map_err(|e| CliError::Stats(rtcompare::Error::Json(e.to_string())))?;
         crate::result::write_atomically(path, &text)?;
     }
+    if let Some(path) = &args.html {
+        crate::result::write_atomically(path, &crate::combine_html::page(&combined, &files))?;
+    }
     if let Some(path) = &args.markdown {
         crate::result::write_atomically(path, &markdown(&combined))?;
     }
@@ -235,9 +357,10 @@ pub fn run(args: &CombineArgs) -> Result<i32> {
     })
 }
 
-/// Pools the files' comparisons machine by machine. Errors: files of different kinds, `bench`
-/// files of different commits, files that do not describe the same comparisons (the names that
-/// differ are listed), or fewer than three machines.
+/// Pools the files' comparisons machine by machine. Errors: files of different kinds or of
+/// different `schema_version`s (both files and versions named), `bench` files of different
+/// commits, files that do not describe the same comparisons (the names that differ are
+/// listed), or fewer than three machines (what each machine says on its own is listed).
 pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson> {
     let Some(first) = files.first() else {
         return Err(CliError::Usage("give the JSON files to combine".into()));
@@ -250,6 +373,22 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
                 first.kind,
                 f.path.display(),
                 f.kind
+            )));
+        }
+        if f.schema_version != first.schema_version {
+            let says = |m: &MachineFile| match m.schema_version {
+                Some(v) => format!("{} has schema_version {v}", m.path.display()),
+                None => format!(
+                    "{} has no schema_version (written before its layout carried one)",
+                    m.path.display()
+                ),
+            };
+            return Err(CliError::Usage(format!(
+                "{} and {}: results of different layouts come from different versions of \
+                 rtcompare, whose numbers need not mean the same; measure every machine with \
+                 one version",
+                says(first),
+                says(f)
             )));
         }
         if f.commits != first.commits {
@@ -274,6 +413,9 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
             )));
         }
     }
+    if files.len() < MIN_MACHINES {
+        return Err(CliError::Usage(too_few(files)));
+    }
     let mut fleet: Vec<(Machine, usize)> = Vec::new();
     for f in files {
         match fleet.iter_mut().find(|(m, _)| *m == f.machine) {
@@ -288,13 +430,8 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
             .filter_map(|f| f.estimates.iter().find(|(n, _)| n == name))
             .map(|(_, e)| e.clone())
             .collect();
-        let pooled = combine_machines(&per_machine, 0.95).map_err(|e| match e {
-            rtcompare::Error::TooFewSamples { got, .. } => CliError::Usage(format!(
-                "{got} machines: pooling needs at least 3, because two cannot estimate how much \
-                 machines differ; the comparison on each machine stands on its own"
-            )),
-            other => CliError::Stats(other),
-        })?;
+        // Fewer than MIN_MACHINES were refused above, with each machine's own result.
+        let pooled = combine_machines(&per_machine, 0.95)?;
         // The gate's lower-bound rule, in each kind's own direction of "slower".
         let regression = budget.is_some_and(|b| {
             pooled.resolved
@@ -325,6 +462,35 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
     })
 }
 
+/// The refusal of fewer than [`MIN_MACHINES`] machines, with what each machine says about
+/// each comparison on its own.
+fn too_few(files: &[MachineFile]) -> String {
+    let mut s = format!(
+        "{} machine{}: pooling needs at least {MIN_MACHINES}, because fewer cannot estimate how \
+         much machines differ; the comparison on each machine stands on its own:",
+        files.len(),
+        if files.len() == 1 { "" } else { "s" }
+    );
+    let names = files.first().map_or(&[][..], |f| &f.estimates[..]);
+    for (name, _) in names {
+        let _ = write!(s, "\n  {name}:");
+        for f in files {
+            if let Some((_, e)) = f.estimates.iter().find(|(n, _)| n == name) {
+                let _ = write!(
+                    s,
+                    "\n    {}: δ {:+.2} % [{:+.2}, {:+.2}] at {:.0} %",
+                    e.label,
+                    100.0 * e.delta,
+                    100.0 * e.low,
+                    100.0 * e.high,
+                    100.0 * e.level
+                );
+            }
+        }
+    }
+    s
+}
+
 /// The terminal table: per comparison the pooled δ with its interval, the verdict, I², the
 /// spread of the machines' deltas and the outliers; then the fleet.
 pub fn table(c: &CombineJson) -> String {
@@ -349,13 +515,7 @@ pub fn table(c: &CombineJson) -> String {
                 100.0 * r.low,
                 100.0 * r.high
             ),
-            if r.regression {
-                "REGRESSION"
-            } else if r.resolved {
-                "resolved"
-            } else {
-                "cannot tell"
-            },
+            verdict_word(r),
             100.0 * r.i2,
             100.0 * lo,
             100.0 * hi,
@@ -373,8 +533,21 @@ pub fn table(c: &CombineJson) -> String {
     s
 }
 
-/// One sentence on the fleet: how many machines, and whether they differ.
-fn fleet_note(c: &CombineJson) -> String {
+/// The verdict in one word for the table and the page: `REGRESSION` (beyond
+/// `--fail-on-regression`), `resolved` or `cannot tell`.
+pub fn verdict_word(r: &CombinedResult) -> &'static str {
+    if r.regression {
+        "REGRESSION"
+    } else if r.resolved {
+        "resolved"
+    } else {
+        "cannot tell"
+    }
+}
+
+/// One sentence on the fleet: how many machines, and whether they differ (a mixed fleet:
+/// more than one CPU model, kernel or core count, each with its number of machines).
+pub fn fleet_note(c: &CombineJson) -> String {
     if c.fleet.len() <= 1 {
         let m = c.fleet.first().map(|(m, _)| m.clone());
         format!(

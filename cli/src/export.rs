@@ -103,8 +103,9 @@ pub fn check_outputs(args: &CompareArgs) -> Result<()> {
     files.iter().try_for_each(|(_, path)| probe(path))
 }
 
-/// Opens `path` for writing without changing it (see [`check_outputs`]).
-fn probe(path: &Path) -> Result<()> {
+/// Opens `path` for writing without changing it (see [`check_outputs`]); `rtcompare combine`
+/// checks its outputs with it too.
+pub(crate) fn probe(path: &Path) -> Result<()> {
     let cannot = |source| CliError::File {
         action: "write",
         path: path.into(),

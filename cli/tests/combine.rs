@@ -1,6 +1,7 @@
 //! `rtcompare combine`: one comparison pooled across machines, from the JSON files of runs on
 //! several machines. The files are one real `rtcompare cmd --json` result with its estimate
-//! set to chosen values, so the pooled numbers are known.
+//! set to chosen values, so the pooled numbers are known; the pooled `compare` kind is a real
+//! `PoolRun` of simulated-clock reports, written as the `compare` example writes it.
 
 mod common;
 
@@ -92,12 +93,282 @@ fn an_outlier_machine_is_named_and_kept() {
         ],
         "B",
     );
-    let mut args = vec!["combine"];
+    let mut args = vec!["combine", "--html", "page.html"];
     args.extend(files.iter().map(String::as_str));
     let o = rtcompare(&d.0, &args);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(out.contains("outlier") && out.contains("B-9.json"), "{out}");
+    // The page marks it too: in the figure's legend and in its row.
+    let html = std::fs::read_to_string(d.0.join("page.html")).unwrap();
+    assert!(html.contains("an outlier machine (ringed)"), "{html}");
+    assert_eq!(html.matches("<td>outlier</td>").count(), 1, "{html}");
+}
+
+/// Writes machine files with two comparisons, `B vs A` at these deltas and `C vs A` at their
+/// negatives (each ±1 point), and returns their names.
+fn two_comparisons(dir: &Path, t: &serde_json::Value, deltas: &[f64]) -> Vec<String> {
+    deltas
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| {
+            let mut v = t.clone();
+            let c = v["comparisons"][0].clone();
+            let set = |name: &str, d: f64| {
+                let mut c = c.clone();
+                c["name"] = name.into();
+                c["estimate"]["delta"] = d.into();
+                c["estimate"]["low"] = (d - 0.01).into();
+                c["estimate"]["high"] = (d + 0.01).into();
+                c
+            };
+            v["comparisons"] = serde_json::json!([set("B", d), set("C", -d)]);
+            let file = format!("runner-{i}.json");
+            std::fs::write(dir.join(&file), v.to_string()).unwrap();
+            file
+        })
+        .collect()
+}
+
+#[test]
+fn the_html_page_draws_every_comparison_and_every_machine() {
+    let d = TempDir::new("combine-html");
+    let t = template(&d.0);
+    let files = two_comparisons(&d.0, &t, &[0.10, 0.11, 0.12, 0.11]);
+    let mut args = vec!["combine", "--html", "page.html"];
+    args.extend(files.iter().map(String::as_str));
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let html = std::fs::read_to_string(d.0.join("page.html")).unwrap();
+    // One figure per comparison, and nothing fetched or run.
+    assert_eq!(html.matches("<svg").count(), 2, "{html}");
+    assert!(
+        !html.contains("<script") && !html.contains("src="),
+        "{html}"
+    );
+    for (i, name) in ["B vs A", "C vs A"].iter().enumerate() {
+        assert!(
+            html.contains(&format!("<h2>{}. {name}</h2>", i + 1)),
+            "{html}"
+        );
+    }
+    for f in &files {
+        // In each comparison's figure (a row label, SVG text on a line of its own) and in its
+        // table.
+        assert_eq!(
+            html.matches(&format!("\n{f}\n</text>")).count(),
+            2,
+            "{f}: {html}"
+        );
+        assert_eq!(
+            html.matches(&format!("<td>{f}</td>")).count(),
+            2,
+            "{f}: {html}"
+        );
+    }
+    // The numbers: B vs A pooled at +11 %, C vs A at −11 %, I² and the random effects beside.
+    assert!(
+        html.contains("+11.00 % [") && html.contains("-11.00 % ["),
+        "{html}"
+    );
+    assert!(
+        html.contains("Random effects") && html.contains("I²"),
+        "{html}"
+    );
+    // The page is written whole, with no temporary file left beside it.
+    assert!(html.trim_end().ends_with("</html>"));
+    assert!(!d.0.join("page.html.tmp").exists());
+}
+
+#[test]
+fn an_unwritable_output_fails_before_anything_is_written() {
+    let d = TempDir::new("combine-unwritable");
+    let t = template(&d.0);
+    let files = machines(&d.0, &t, &[0.10, 0.11, 0.12], "B");
+    for bad in ["--json", "--html", "--markdown"] {
+        let mut args = vec!["combine"];
+        for (flag, file) in [
+            ("--json", "out.json"),
+            ("--html", "out.html"),
+            ("--markdown", "out.md"),
+        ] {
+            args.extend([flag, if flag == bad { "missing/out" } else { file }]);
+        }
+        args.extend(files.iter().map(String::as_str));
+        let o = rtcompare(&d.0, &args);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o.stderr));
+        let e = text(&o.stderr);
+        assert!(e.contains("cannot write missing/out"), "{bad}: {e}");
+        // Checked before any input was read: no table, no other output.
+        assert_eq!(text(&o.stdout), "", "{bad}");
+        for file in ["out.json", "out.html", "out.md"] {
+            assert!(!d.0.join(file).exists(), "{bad}: {file} was written");
+        }
+    }
+    // Two outputs naming one file: the second would overwrite the first.
+    let mut args = vec!["combine", "--json", "same", "--html", "same"];
+    args.extend(files.iter().map(String::as_str));
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--json and --html both write same"),
+        "{}",
+        text(&o.stderr)
+    );
+    // An output over an input.
+    let mut args = vec!["combine", "--markdown", &files[0]];
+    args.extend(files.iter().map(String::as_str));
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("would overwrite one of the inputs"),
+        "{}",
+        text(&o.stderr)
+    );
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.0.join(&files[0])).unwrap()).unwrap();
+    assert_eq!(kept["comparisons"][0]["name"], "B");
+}
+
+#[test]
+fn inputs_of_different_or_newer_layouts_are_refused() {
+    let d = TempDir::new("combine-versions");
+    let t = template(&d.0);
+    assert_eq!(t["schema_version"], 1);
+    let files = machines(&d.0, &t, &[0.10, 0.11, 0.12], "B");
+    let edit = |file: &str, version: Option<u64>| {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.0.join(file)).unwrap()).unwrap();
+        match version {
+            Some(n) => v["schema_version"] = n.into(),
+            None => {
+                v.as_object_mut().unwrap().remove("schema_version");
+            }
+        }
+        std::fs::write(d.0.join(file), v.to_string()).unwrap();
+    };
+    // A layout newer than this tool reads: refused, naming the file and both versions.
+    edit(&files[2], Some(2));
+    let o = rtcompare(&d.0, &["combine", &files[0], &files[1], &files[2]]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("B-2.json") && e.contains("schema_version 2 is newer") && e.contains("up to 1"),
+        "{e}"
+    );
+    // Layouts that differ: refused, naming both files and both versions.
+    edit(&files[2], None);
+    let o = rtcompare(&d.0, &["combine", &files[0], &files[1], &files[2]]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("B-0.json has schema_version 1") && e.contains("B-2.json has no schema_version"),
+        "{e}"
+    );
+}
+
+/// Three processes' reports on a simulated clock (A at 100 ns, B at 110–130 ns), pooled.
+fn pool_run() -> rtcompare::pool::PoolRun {
+    use rtcompare::compare::compare_with_clock;
+    use rtcompare::measure::clock::SimulatedClock;
+    use rtcompare::{Candidate, CompareOptions};
+    let reports: Vec<rtcompare::Report> = [110, 120, 130]
+        .into_iter()
+        .map(|ns_b| {
+            let clock = SimulatedClock::new(1);
+            let (ca, cb) = (clock.clone(), clock.clone());
+            let a = Candidate::new("a", move |n| ca.advance(100 * n));
+            let b = Candidate::new("b", move |n| cb.advance(ns_b * n));
+            let opts = CompareOptions::default()
+                .seed(3)
+                .resamples(500)
+                .validation_runs(10)
+                .warmup_duration(std::time::Duration::from_millis(5));
+            compare_with_clock(a, b, &opts, &clock).unwrap()
+        })
+        .collect();
+    rtcompare::pool::PoolRun {
+        pooled: rtcompare::pool::combine_reports(&reports, 0.95).unwrap(),
+        reports,
+        timings: Vec::new(),
+        seed: 1,
+        elapsed: std::time::Duration::from_secs(1),
+    }
+}
+
+/// Writes `json` as machine files with these deltas (each ±1 point) under `stem`.
+fn pooled_files(dir: &Path, json: &str, deltas: &[f64], stem: &str) -> Vec<String> {
+    let t: serde_json::Value = serde_json::from_str(json).unwrap();
+    deltas
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| {
+            let mut v = t.clone();
+            v["delta"] = d.into();
+            v["low"] = (d - 0.01).into();
+            v["high"] = (d + 0.01).into();
+            if v.get("environment").is_some() {
+                // One runner of another CPU model: a mixed fleet.
+                v["environment"]["cpu_model"] = format!("CPU {}", i.min(1)).into();
+            }
+            let file = format!("{stem}-{i}.json");
+            std::fs::write(dir.join(&file), v.to_string()).unwrap();
+            file
+        })
+        .collect()
+}
+
+#[test]
+fn pooled_compare_results_carry_their_machine_and_old_ones_still_combine() {
+    let d = TempDir::new("combine-pooled");
+    let run = pool_run();
+    let json = run.to_json().unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    // What the `compare` example writes: the pooled fields, the environment, a version.
+    assert!(v["processes"].is_number() && v["deltas"].is_array(), "{v}");
+    assert!(
+        v["environment"].is_object() && v["schema_version"] == 1,
+        "{v}"
+    );
+    let combined = |files: &[String]| {
+        let mut args = vec!["combine", "--json", "out.json"];
+        args.extend(files.iter().map(String::as_str));
+        let o = rtcompare(&d.0, &args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let out: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.0.join("out.json")).unwrap()).unwrap();
+        out
+    };
+    // The new form: each machine is what its environment says, not "unknown".
+    let new = pooled_files(&d.0, &json, &[0.10, 0.11, 0.12], "new");
+    let out = combined(&new);
+    assert_eq!(out["kind"], "pooled");
+    let fleet = out["fleet"].as_array().unwrap();
+    assert_eq!(fleet.len(), 2, "{out}");
+    assert_eq!(fleet[0][0]["cpu"], "CPU 0");
+    assert_eq!(fleet[0][1], 1);
+    assert_eq!(fleet[1][0]["cpu"], "CPU 1");
+    assert_eq!(fleet[1][1], 2);
+    let env = &run.reports[0].run.environment;
+    assert_eq!(
+        fleet[0][0]["cores"],
+        serde_json::json!(env.logical_cores.unwrap_or(0))
+    );
+    assert!((out["results"][0]["delta"].as_f64().unwrap() - 0.11).abs() < 1e-12);
+    // The old form, a bare `Pooled` without environment or version, still combines.
+    let bare = serde_json::to_string_pretty(&run.pooled).unwrap();
+    let old = pooled_files(&d.0, &bare, &[0.10, 0.11, 0.12], "old");
+    let out = combined(&old);
+    assert_eq!(out["fleet"][0][0]["cpu"], "unknown", "{out}");
+    assert!((out["results"][0]["delta"].as_f64().unwrap() - 0.11).abs() < 1e-12);
+    // The two forms together are different layouts: refused.
+    let o = rtcompare(&d.0, &["combine", &new[0], &new[1], &old[2]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("old-2.json has no schema_version"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
@@ -108,10 +379,12 @@ fn inputs_that_do_not_match_are_refused() {
     let two = machines(&d.0, &t, &[0.1, 0.1], "B");
     let o = rtcompare(&d.0, &["combine", &two[0], &two[1]]);
     assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(e.contains("at least 3"), "{e}");
+    // What each machine says on its own is in the message.
     assert!(
-        text(&o.stderr).contains("at least 3"),
-        "{}",
-        text(&o.stderr)
+        e.contains("B vs A:") && e.contains("B-1.json: δ +10.00 % [+9.00, +11.00] at 95 %"),
+        "{e}"
     );
     // Different comparisons: the names that differ are listed.
     let other = machines(&d.0, &t, &[0.1], "C");

@@ -76,6 +76,7 @@
 //! ```
 
 mod interrupt;
+mod json;
 mod options;
 mod perturb;
 
@@ -97,6 +98,7 @@ use crate::rng::{Rng, derive_seed, resolve_seed};
 use crate::stats::{self, MIN_PROCESSES, PoolWarning, Pooled, ProcessEstimate};
 use crate::{Error, Result};
 
+pub use json::POOL_SCHEMA_VERSION;
 pub use options::{
     DEFAULT_FIRST_STAGE, DEFAULT_MAX_PROCESSES, DEFAULT_POOL_MAX_DURATION,
     DEFAULT_PROCESS_MAX_DURATION, DEFAULT_PROCESS_TIMEOUT, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL,

@@ -12,7 +12,8 @@
 //!
 //! The building blocks are public so that other front ends (the `rtcompare` command) draw the
 //! same panels from their own data: a [`Page`] of [`Panel`]s, each holding one [`Figure`] from
-//! [`NumberLine`], [`RunOrder`], [`Distributions`], [`BootstrapPlot`] or [`TimeScale`].
+//! [`NumberLine`], [`RunOrder`], [`Distributions`], [`BootstrapPlot`] or [`TimeScale`], or
+//! [`MachineForest`] for one comparison pooled across machines (`rtcompare combine --html`).
 //! Colours are the Okabe–Ito palette, which stays distinguishable under the common forms of
 //! colour blindness: A blue, B vermillion, the ratio reddish purple.
 //!
@@ -45,7 +46,8 @@ mod report;
 
 #[cfg(feature = "html")]
 pub use chart::{
-    BootstrapPlot, Distributions, FIGURE_WIDTH, NumberLine, RunOrder, TimeBar, TimeScale,
+    BootstrapPlot, Distributions, FIGURE_WIDTH, MachineForest, NumberLine, RunOrder, TimeBar,
+    TimeScale,
 };
 #[cfg(feature = "html")]
 pub use page::{

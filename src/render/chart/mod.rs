@@ -11,8 +11,8 @@
 //! One file per figure, each a struct of plain data with one method of the same shape,
 //! `figure(&self) -> Figure` (an inherent method, so that callers need no trait in scope):
 //! [`NumberLine`] (panel 1), [`RunOrder`] (panel 2), [`Distributions`] (panel 3),
-//! [`BootstrapPlot`] (panel 4), [`TimeScale`] of [`TimeBar`]s (panel 5) and the pooled
-//! comparison's forest plot. This file holds what they share: the SVG canvas, the fonts, the
+//! [`BootstrapPlot`] (panel 4), [`TimeScale`] of [`TimeBar`]s (panel 5), the pooled
+//! comparison's forest plot, and [`MachineForest`] for one comparison pooled across machines. This file holds what they share: the SVG canvas, the fonts, the
 //! colours, the grid, tick labels and the axis ranges.
 
 use plotters::chart::MeshStyle;
@@ -25,6 +25,7 @@ use super::page::COLOUR_INK;
 mod bootstrap;
 mod distributions;
 mod forest;
+mod machines;
 mod number_line;
 mod run_order;
 mod time;
@@ -32,6 +33,7 @@ mod time;
 pub use bootstrap::BootstrapPlot;
 pub use distributions::Distributions;
 pub(crate) use forest::Forest;
+pub use machines::MachineForest;
 pub use number_line::NumberLine;
 pub use run_order::RunOrder;
 pub use time::{TimeBar, TimeScale};

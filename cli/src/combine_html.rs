@@ -1,0 +1,152 @@
+//! `rtcompare combine --html FILE`: the pooled comparisons as one self-contained HTML page,
+//! drawn with the library's [`rtcompare::render`] panels. Per comparison one panel: the verdict,
+//! the forest plot of the machines ([`MachineForest`]: each machine's interval, outliers
+//! ringed, the t interval over machines as a bar beneath, zero), the pooled numbers and a row
+//! per machine.
+
+use rtcompare::render::{MachineForest, Page, Panel};
+
+use crate::combine::{CombineJson, CombinedResult, Kind, MachineFile, fleet_note, verdict_word};
+
+/// A fraction as a signed percentage with two decimals (`+1.25 %`).
+fn pct(v: f64) -> String {
+    format!("{:+.2} %", 100.0 * v)
+}
+
+/// An interval as `+1.25 % [+0.50, +2.00]`.
+fn interval(delta: f64, low: f64, high: f64) -> String {
+    format!("{} [{:+.2}, {:+.2}]", pct(delta), 100.0 * low, 100.0 * high)
+}
+
+/// What a resolved δ means in the kind's sign convention.
+fn direction(kind: Kind, delta: f64) -> &'static str {
+    match (kind, delta > 0.0) {
+        (Kind::Pooled, true) => "A needs less time than B",
+        (Kind::Pooled, false) => "A needs more time than B",
+        (Kind::Cmd, true) => "the command is slower than the reference",
+        (Kind::Cmd, false) => "the command is faster than the reference",
+        (Kind::Bench, true) => "the head is faster than the baseline",
+        (Kind::Bench, false) => "the head is slower than the baseline",
+    }
+}
+
+/// The panel of one comparison: `i` numbers its `id`.
+fn panel(i: usize, r: &CombinedResult, c: &CombineJson, files: &[MachineFile]) -> Panel {
+    let p = &r.pooled;
+    let lead = if r.resolved {
+        format!(
+            "Over {} machines {} ({}): δ {}.",
+            p.machines,
+            direction(c.kind, r.delta),
+            verdict_word(r),
+            interval(r.delta, r.low, r.high)
+        )
+    } else {
+        format!("Over {} machines: {}.", p.machines, p.verdict)
+    };
+    let outliers = if p.outliers.is_empty() {
+        "none".to_string()
+    } else {
+        p.outliers
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let rows = [
+        (
+            "δ over machines",
+            format!(
+                "{} ({:.0} % t interval on {} degrees of freedom)",
+                interval(r.delta, r.low, r.high),
+                100.0 * p.level,
+                p.machines.saturating_sub(1)
+            ),
+        ),
+        ("Verdict", verdict_word(r).to_string()),
+        (
+            "I²",
+            format!(
+                "{:.0} %: the share of the spread between machines beyond their own noise",
+                100.0 * r.i2
+            ),
+        ),
+        (
+            "Random effects",
+            format!(
+                "{} (DerSimonian–Laird, Hartung–Knapp interval); machines scatter by τ = {:.2} %",
+                interval(p.re_delta, p.re_low, p.re_high),
+                100.0 * p.tau2.sqrt()
+            ),
+        ),
+        (
+            "Noise floor",
+            format!("{:.2} % (median over machines)", 100.0 * p.noise_floor),
+        ),
+        ("Outlier machines", outliers),
+        ("Fleet", fleet_note(c)),
+    ];
+    let machines: Vec<(Option<String>, Vec<String>)> = r
+        .per_machine
+        .iter()
+        .enumerate()
+        .map(|(j, m)| {
+            let machine = files.get(j).map_or(String::new(), |f| {
+                format!(
+                    "{}, {} cores, kernel {}",
+                    f.machine.cpu, f.machine.cores, f.machine.kernel
+                )
+            });
+            let outlier = p.outliers.iter().any(|o| o.index == j);
+            (
+                None,
+                vec![
+                    m.label.clone(),
+                    machine,
+                    interval(m.delta, m.low, m.high),
+                    format!("{:.0} %", 100.0 * m.level),
+                    if outlier { "outlier" } else { "" }.to_string(),
+                ],
+            )
+        })
+        .collect();
+    Panel::new(&format!("comparison-{i}"), &r.name)
+        .lead(&lead)
+        .figure(
+            MachineForest {
+                machines: r.per_machine.clone(),
+                pooled: p.clone(),
+                axis: c.kind.axis().to_string(),
+            }
+            .figure(),
+        )
+        .table(&rows)
+        .grid(
+            &["input", "machine", "δ [interval]", "level", ""],
+            &machines,
+        )
+}
+
+/// The page: an introduction with the sign convention and the fleet, then one panel per
+/// comparison in the inputs' order. `files` are the inputs in the order `c` pooled them (their
+/// machines name the rows). Never fails: a figure that cannot be drawn says so in its place.
+pub fn page(c: &CombineJson, files: &[MachineFile]) -> String {
+    let mut page = Page::new(&format!(
+        "rtcompare combine: {} comparison{} over {} machines",
+        c.results.len(),
+        if c.results.len() == 1 { "" } else { "s" },
+        c.machines
+    ))
+    .intro(&format!(
+        "Each input file is one machine; every comparison is pooled with the machine as the \
+         unit: the mean of the machines' δ with a Student t interval on k − 1 degrees of \
+         freedom, the random-effects estimate and I² beside it. A machine outside the others' \
+         prediction interval is an outlier: named, ringed, and still pooled. {}.",
+        c.kind.axis()
+    ))
+    .intro(&fleet_note(c));
+    for (i, r) in c.results.iter().enumerate() {
+        page = page.panel(panel(i + 1, r, c, files));
+    }
+    page.to_html()
+}
