@@ -45,7 +45,7 @@ pub const MODE_GAP_WITHIN: f64 = 20.0;
 pub const MODE_GAP_CLUSTER_SD: f64 = 4.0;
 
 /// Share of the processes that must resolve against the pooled direction (their own interval
-/// excluding zero on the other side) before the pooled verdict is refused as
+/// excluding zero on the other side, their δ beyond their own A/A floor) before the pooled verdict is refused as
 /// [`Unresolved::OppositeModes`] (0.2, one in five). One tight outlier among thirty does not
 /// block a verdict; a fifth of the layouts preferring the other candidate does, however broad
 /// or tight the clusters are.
@@ -867,7 +867,8 @@ fn pool_warnings(
 }
 
 /// The veto of processes that resolve in opposite directions: `Some` when at least
-/// [`OPPOSITE_SHARE`] of them resolved against the pooled direction and the verdict would
+/// [`OPPOSITE_SHARE`] of them resolved (interval beyond zero, δ beyond their own floor) against
+/// the pooled direction and the verdict would
 /// otherwise stand, or when a verdict is missing anyway and a fifth resolved each way (then
 /// "collect more samples" would be the wrong advice).
 fn opposite_modes(
@@ -876,14 +877,21 @@ fn opposite_modes(
     verdict: &Verdict,
 ) -> Option<Unresolved> {
     let k = processes.len() as f64;
+    // A process resolves a way only as one comparison would: its interval excludes zero and
+    // its δ clears its own A/A floor. A process within its floor could not tell, and a layout
+    // in which the two candidates tie is not one in which the other wins.
+    let beyond_floor =
+        |p: &&ProcessEstimate| p.noise_floor.is_none_or(|f| p.estimate.delta.abs() > f);
     let a: Vec<f64> = processes
         .iter()
         .filter(|p| p.estimate.low > 0.0)
+        .filter(beyond_floor)
         .map(|p| p.estimate.delta)
         .collect();
     let b: Vec<f64> = processes
         .iter()
         .filter(|p| p.estimate.high < 0.0)
+        .filter(beyond_floor)
         .map(|p| p.estimate.delta)
         .collect();
     let (a_share, b_share) = (a.len() as f64 / k, b.len() as f64 / k);
@@ -1242,6 +1250,40 @@ mod tests {
             })
             .collect();
         assert_eq!(combine_processes(&ps, 0, 0.95).unwrap().noise_floor, 0.003);
+    }
+
+    #[test]
+    fn a_process_within_its_own_floor_is_no_opposite_mode() {
+        // Deltas like the README's main job's on an Intel Xeon (2026-12-02): four processes
+        // with A faster by 12 to 16 %, one at -1.4 % whose interval excludes zero but whose
+        // own A/A floor (2 % here) it does not clear, so that process cannot tell. It did not
+        // resolve the other way and must not veto the pooled "A faster".
+        let mk = |d: f64, floor: f64| ProcessEstimate {
+            estimate: est(d, 0.004),
+            noise_floor: Some(floor),
+            aa_deltas: Vec::new(),
+            quantization: 0.0,
+        };
+        let ps = vec![
+            mk(0.16, 0.02),
+            mk(0.13, 0.02),
+            mk(-0.014, 0.02),
+            mk(0.15, 0.02),
+            mk(0.12, 0.02),
+        ];
+        let p = combine_processes(&ps, 0, 0.95).unwrap();
+        assert_eq!(p.verdict, Verdict::AFaster, "{p}");
+        // The same process beyond its floor (1 %) did resolve B faster: one in five vetoes.
+        let mut ps = ps;
+        ps[2].noise_floor = Some(0.01);
+        let p = combine_processes(&ps, 0, 0.95).unwrap();
+        assert!(
+            matches!(
+                p.verdict,
+                Verdict::CannotTell(Unresolved::OppositeModes { .. })
+            ),
+            "{p}"
+        );
     }
 
     #[test]
