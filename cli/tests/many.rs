@@ -175,12 +175,15 @@ fn only_the_listed_exit_codes_are_ignored() {
 #[test]
 fn a_run_that_fails_keeps_every_run_before_it() {
     let d = TempDir::new("many-fails");
-    // B succeeds 14 times, then fails: the 14 rounds before are in the file.
+    // B succeeds 14 times, then fails: the 14 rounds before are in the file. A fixed 40
+    // pairs, so that the precision target cannot end the session before the 15th round.
     let b = "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; [ $n -le 14 ]";
     let o = rtcompare(
         &d.0,
         &[
             "cmd",
+            "--runs",
+            "40",
             "-w",
             "0",
             "--no-validation",
