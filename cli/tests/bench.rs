@@ -41,6 +41,10 @@ fn bench_source(steps: u64) -> String {
              rtcompare::bench::main(|b| {{\n\
                  b.bench(\"work\", || chain({steps}));\n\
                  b.bench(\"same\", || chain(1_000));\n\
+                 // Read by relative path, as cargo bench's package-root directory allows.\n\
+                 let data: u64 = std::fs::read_to_string(\"benches/steps.txt\")\n\
+                     .ok().and_then(|s| s.trim().parse().ok()).unwrap_or(1);\n\
+                 b.bench(\"data\", move || chain(data));\n\
              }});\n\
          }}\n"
     )
@@ -72,10 +76,12 @@ impl Repo {
         std::fs::write(dir.join("src/lib.rs"), "").unwrap();
         std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
         std::fs::write(dir.join("benches/b.rs"), bench_source(2_000)).unwrap();
+        std::fs::write(dir.join("benches/steps.txt"), "2000\n").unwrap();
         git(&dir, &["init", "--quiet"]);
         git(&dir, &["add", "."]);
         git(&dir, &["commit", "--quiet", "-m", "baseline"]);
         std::fs::write(dir.join("benches/b.rs"), bench_source(4_000)).unwrap();
+        std::fs::write(dir.join("benches/steps.txt"), "4000\n").unwrap();
         Repo(dir)
     }
 }
@@ -136,6 +142,10 @@ fn a_slower_working_tree_is_a_proven_regression() {
     assert!(page.contains("<svg") && page.contains("Holm"), "{page}");
     // Twice the steps: δ = 1 − head/baseline near −1.
     assert!(work["high"].as_f64().unwrap() < -0.5, "{stdout}");
+    // Each build's workers read their own revision's data file (2,000 steps at the
+    // baseline, 4,000 in the working tree), as cargo bench would run them.
+    let data = rows.iter().find(|r| r["name"] == "data").unwrap();
+    assert_eq!(data["regression"], true, "{stdout}");
     let same = rows.iter().find(|r| r["name"] == "same").unwrap();
     assert!(same["delta"].as_f64().unwrap().abs() < 0.1, "{stdout}");
     let md = std::fs::read_to_string(repo.0.join("out.md")).unwrap();
