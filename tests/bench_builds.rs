@@ -72,6 +72,15 @@ fn spawning() -> std::sync::MutexGuard<'static, ()> {
     SPAWNING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Each benchmark's name and status, in the run's order.
+fn statuses(run: rtcompare::Result<bench::BuildsRun>) -> Vec<(String, BuildStatus)> {
+    run.unwrap()
+        .benchmarks
+        .into_iter()
+        .map(|b| (b.name, b.status))
+        .collect()
+}
+
 /// The test binary under a second name.
 fn head_copy(tag: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -169,12 +178,7 @@ fn a_filter_selects_benchmarks_by_name() {
     ]);
     let run = compare_builds(&base, &head, &o);
     let _ = std::fs::remove_file(&head);
-    let seen: Vec<(String, BuildStatus)> = run
-        .unwrap()
-        .benchmarks
-        .into_iter()
-        .map(|b| (b.name, b.status))
-        .collect();
+    let seen = statuses(run);
     assert_eq!(
         seen,
         [
@@ -230,11 +234,6 @@ fn each_builds_workers_start_in_its_own_directory() {
         ]);
     let run = compare_builds(&exe, &exe, &o);
     let _ = std::fs::remove_dir_all(&root);
-    let seen: Vec<(String, BuildStatus)> = run
-        .unwrap()
-        .benchmarks
-        .into_iter()
-        .map(|b| (b.name, b.status))
-        .collect();
+    let seen = statuses(run);
     assert_eq!(seen, [("cwd/marked".to_string(), BuildStatus::New)]);
 }
