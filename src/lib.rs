@@ -101,7 +101,7 @@ pub use measure::env;
 #[cfg(feature = "progress")]
 pub use render::progress;
 
-// What the README and HOWTO type at the root, and the names DESIGN.md's contract keeps there.
+// What the README and HOWTO type at the root, and the names API.md's "The root" lists there.
 pub use compare::report::Report;
 pub use compare::{CompareOptions, compare};
 pub use error::{Error, Result};

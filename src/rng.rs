@@ -8,11 +8,10 @@
 //!   bit, on every machine and in every release of this crate. So the generator is a fixed,
 //!   fully specified algorithm, not whatever the platform offers.
 //! * **Independence of the streams.** Users and the crate itself pick seeds like 1, 2, 3 or a
-//!   run index. The generator that this crate's Go predecessor used (raw xorshift64\*) turned
-//!   the small consecutive seeds 1, 2, 3 into first bounded draws 28, 56 and 84: neighbouring
-//!   seeds gave nearly linear, strongly correlated streams. Earlier still, every bootstrap
-//!   replicate re-created its generator from the same seed, so all replicates were identical
-//!   and every confidence came out as exactly 0 or 1. Both mistakes are guarded by tests.
+//!   run index, so neighbouring seeds must give unrelated streams, and the replicates of one
+//!   bootstrap must each draw afresh rather than restart from the seed; this crate's Go
+//!   predecessor got both wrong, and tests guard both (BACKGROUND.md, section "Seeds and
+//!   streams").
 //!
 //! # The design
 //!

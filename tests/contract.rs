@@ -1,5 +1,6 @@
-//! The contract surface of DESIGN.md, written exactly as users write it. If this file stops
-//! compiling, a name users rely on has changed.
+//! The contract surface: the root names and paths of API.md ("The root") and the README's
+//! examples, written exactly as users write them. If this file stops compiling, a name users
+//! rely on has changed.
 
 use rtcompare::{Candidate, CompareOptions, Report, Verdict, compare};
 

@@ -517,12 +517,11 @@ fn measure(
     // in the middle alternates AB and BA, and the A/A pairs (A′, A) and (B, B′) are adjacent
     // runs as the comparison pair is, with the first position alternating too. So the floor is
     // always measured at the comparison's own number of pairs and spacing, as `compare()`
-    // measures its A/A runs at the comparison's `repeats`. Measured first instead, 11 A/A
-    // rounds of A, B, B′, A′ gave floors of 3–16 % on this 2-core machine under load while the
-    // comparison's interval was ±1–1.4 %, and a real 5 % difference went undetected in 6 of 19
-    // comparisons (BACKGROUND.md, "Comparing whole programs"). More commands are shuffled
-    // afresh each round (seeded), each partner run beside its command, before it at even
-    // positions and after it at odd ones.
+    // measures its A/A runs at the comparison's `repeats`; a floor measured first, in rounds of
+    // its own, came out far wider than the comparison's interval and hid real differences
+    // (BACKGROUND.md, section "Comparing whole programs: the `rtcompare` command on this
+    // machine"). More commands are shuffled afresh each round (seeded), each partner run
+    // beside its command, before it at even positions and after it at odd ones.
     let stage = Instant::now();
     let target = args.runs;
     let most = target.unwrap_or(args.max_runs);

@@ -32,12 +32,14 @@ use crate::stats::QUANTIZATION_GATE;
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
 
 /// Lag-1 autocorrelation above which samples are resampled in blocks (0.2: below it blocks only
-/// add variance; at 0.2 the plain bootstrap's false signals rise from 10 % to about 13 %).
+/// add variance, from it on the plain bootstrap's interval is measurably too narrow;
+/// BACKGROUND.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
 pub const AUTOCORRELATION_THRESHOLD: f64 = 0.2;
 
 /// Lag-1 autocorrelation of the pairs' ratios B/A beyond which even blocks do not repair the
-/// interval (0.4: the block bootstrap's false signals were still 12.7 % against a nominal 10 %
-/// there). The warning looks at the ratio series, the one the verdict is computed from: noise
+/// interval (0.4: from there on blocks leave the false-signal rate clearly above nominal;
+/// BACKGROUND.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
+/// The warning looks at the ratio series, the one the verdict is computed from: noise
 /// common to both candidates (the machine's) cancels in it and leaves the interval valid.
 pub const HIGH_AUTOCORRELATION: f64 = 0.4;
 
@@ -48,17 +50,16 @@ pub const HIGH_AUTOCORRELATION: f64 = 0.4;
 pub const LARGE_WORKING_SET_BYTES: u64 = 16 << 20;
 
 /// Significance level of the drift warnings (0.01), on the Spearman test of each series in
-/// measurement order. On the ratio series B/A no healthy comparison measured for
-/// BACKGROUND.md drifted at this level, and every one with a 5 % step or trend in one
-/// candidate did.
+/// measurement order: strict enough that a healthy comparison's ratio series B/A rarely drifts
+/// at it, while a 5 % step or trend in one candidate does (BACKGROUND.md, section "Warnings
+/// that speak only when they mean something").
 pub const DRIFT_WARNING_LEVEL: f64 = 0.01;
 
 /// Second-half over first-half shift of candidate A's or B's own series beyond which a
 /// significant drift of that series is reported (0.10 = 10 %). A and B alone mostly see the
-/// machine: their drift tests fired in about one healthy comparison in four on the development
-/// machine, with shifts of a few percent that left the paired ratio, and so the verdict,
-/// untouched. Only a change this large makes the reported ns/op figures a blend of two
-/// machines.
+/// machine, whose small shifts cancel in the paired ratio; only a change this large makes the
+/// reported ns/op figures a blend of two machines (BACKGROUND.md, section "Warnings that speak
+/// only when they mean something").
 pub const MACHINE_DRIFT_SHIFT: f64 = 0.10;
 
 /// How many standard errors above its nominal value an A/A validation's false-signal rate, or
@@ -229,9 +230,8 @@ pub enum Warning {
     },
     /// The machine was already busy when the comparison started: the 1-minute load average
     /// was at least the number of logical cores, so other processes competed for the cores and
-    /// the shared caches. On this crate's development machine a resolved 12 % difference under
-    /// such load reversed to a resolved 2.7 % difference the other way once the machine was
-    /// quiet.
+    /// the shared caches, which can turn a resolved verdict around (BACKGROUND.md, section "An
+    /// example report").
     BusyMachine {
         /// The 1-minute load average at the start.
         load_average: f64,

@@ -38,14 +38,11 @@ pub const DEFAULT_VALIDATION_RUNS: usize = 40;
 
 /// Default number of A/A runs per candidate in a cold run ([`Cache::Cold`]): 10.
 ///
-/// Every cold batch pays an eviction outside its timing (about 3 ms to sweep the 64 MiB buffer
-/// of a 32 MiB L3 on this crate's development machine), and one A/A run of a pair is
-/// 4 × `repeats` batches. At the warm default of 40 runs of 101 repeats that is 16,160
-/// evictions, about 50 s before the first measured pair; 10 runs (4,040 evictions, about 12 s)
-/// kept a default cold comparison of microsecond candidates to 12–24 s on the 2-core
-/// development machine, quiet to busy (`cargo run --release --example cache_modes`;
-/// BACKGROUND.md). The price is
-/// a rougher floor: the false-signal rate's standard error is 9.5 points instead of 4.7, and
+/// Every cold batch pays an eviction of milliseconds outside its timing, and one A/A run of a
+/// pair is 4 × `repeats` batches, so the warm default's 16,160 evictions (40 runs of 101
+/// repeats) would take most of a minute before the first measured pair; 10 runs take a quarter
+/// of that (BACKGROUND.md, section "Warm and cold caches: two experiments"). The price is a
+/// rougher floor: the false-signal rate's standard error is 9.5 points instead of 4.7, and
 /// the 0.9 quantile of 10 |δ| rests on the largest two. Ask for more with
 /// [`CompareOptions::validation_runs`](crate::CompareOptions::validation_runs) when the time is
 /// there.

@@ -172,9 +172,8 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
 /// invented, and rounding of batches whose start falls at a random phase of the clock adds
 /// noise to the pairs, already in the interval, rather than a whole step to every one of them;
 /// so "a step outward would have resolved it" is no reason to distrust an unresolved report.
-/// Warning on it did mislead: healthy A/A comparisons of the 2.2 µs and 2.7 µs chains, correctly
-/// unresolved with their intervals within a step of zero, raised this warning in 5 of 120 runs
-/// (BACKGROUND, "Warnings that speak only when they mean something"). When the verdict already
+/// Warning on it misled: it fired on healthy, correctly unresolved A/A comparisons (BACKGROUND.md,
+/// section "Warnings that speak only when they mean something"). When the verdict already
 /// is "below quantization" its reason says so, and no warning repeats it.
 fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64) -> bool {
     let verdict = decide(e, floor, quantization);

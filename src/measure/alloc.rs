@@ -50,9 +50,9 @@
 //! - A `realloc` counts as a reallocation, not as an allocation and a deallocation; its growth
 //!   counts as bytes allocated and its shrinkage as bytes deallocated, so
 //!   `bytes_allocated − bytes_deallocated` is always the live heap.
-//! - The cost: two uncontended atomic additions per allocation and two per deallocation, about
-//!   1–2 ns per alloc + dealloc pair on the development machine; BACKGROUND.md has the figures
-//!   (`cargo run --release --example alloc_cost`).
+//! - The cost: two uncontended atomic additions per allocation and two per deallocation, kept
+//!   that few because every addition shows in the cost of a small allocation (BACKGROUND.md,
+//!   section "The counting allocator: its cost per allocation on this machine").
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt;
@@ -134,10 +134,9 @@ static COUNTERS: Counters = Counters::new();
 /// them, and nothing else should share the line they bounce on.
 ///
 /// The live heap is not a counter of its own but `bytes_allocated − bytes_deallocated`, so an
-/// allocation costs two atomic additions and a deallocation two. The designs that kept a live
-/// counter, updated on both paths, cost 1.5–4.4 ns more per alloc + dealloc pair of 16 B on
-/// the development machine (`cargo run --release --example alloc_cost -- --variants`;
-/// BACKGROUND.md).
+/// allocation costs two atomic additions and a deallocation two: the designs that kept a live
+/// counter, updated on both paths, were measurably slower on small blocks (BACKGROUND.md,
+/// section "The counting allocator: its cost per allocation on this machine").
 #[repr(align(64))]
 struct Counters {
     installed: AtomicBool,

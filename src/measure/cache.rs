@@ -24,9 +24,8 @@
 //! `/sys`), the buffer is [`FALLBACK_EVICTION_BYTES`] (64 MiB), twice the largest last-level
 //! cache of common desktop and single-socket server parts.
 //!
-//! Evicting 64 MiB this way took about 3 ms on this crate's development machine (a 2-core KVM
-//! guest on AMD EPYC with a 32 MiB L3; 32 MiB took 1 ms). That is paid before every batch, but
-//! never inside one.
+//! An eviction costs milliseconds, paid before every batch but never inside one (BACKGROUND.md,
+//! section "Warm and cold caches: two experiments").
 
 use std::fmt;
 use std::path::Path;

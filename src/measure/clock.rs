@@ -174,8 +174,8 @@ impl Clock for SimulatedClock {
 
 /// How long the precision probe goes on without finding a smaller step before it stops.
 ///
-/// On the development machine (2-core VM, vDSO `clock_gettime`) the minimum settles within the
-/// first few thousand pairs; 2 ms without improvement keeps the whole probe to a few ms.
+/// The minimum settles early, so 2 ms without improvement keeps the whole probe to a few ms
+/// (BACKGROUND.md, section "The instrument is measured, not assumed").
 const PROBE_QUIET: Duration = Duration::from_millis(2);
 /// Upper bound on the probe's duration, whatever happens.
 const PROBE_MAX: Duration = Duration::from_millis(50);

@@ -15,7 +15,8 @@
 //! so a timing measures the translator, not the code. The stamp records such a host in
 //! [`Environment::instrumented_by`] (found by [`detect_instrumentation`]), and
 //! [`compare`](crate::compare()) refuses to time code under one unless asked to. The checks,
-//! each verified on the development machine (see BACKGROUND.md, "Timings under an emulator"):
+//! each verified under both tools (BACKGROUND.md, section "Timings under an emulator: refuse,
+//! not warn"):
 //!
 //! - **Valgrind's client request** (x86_64): the magic no-op sequence that Valgrind's
 //!   `RUNNING_ON_VALGRIND` macro executes. Natively it leaves its result register at 0; Valgrind

@@ -34,8 +34,8 @@ pub const MIN_QUADS: usize = 6;
 
 /// The default of [`ServiceOptions::min_difference`]: 0.015 (1.5 %), what fresh instances
 /// of one loopback server differed by between comparisons on the library's development
-/// machine (BACKGROUND.md, "Service mode"); a measurement of that machine, for users to
-/// replace with their own.
+/// machine, for users to replace with their own (BACKGROUND.md, section "What each change
+/// did").
 pub const DEFAULT_MIN_DIFFERENCE: f64 = 0.015;
 
 /// The percentiles reported when none are given: p50, p90, p99 and p99.9 (as fractions).
@@ -376,9 +376,9 @@ pub enum Schedule {
     /// first and fourth slot of every four, B's second and third). A lane's percentile is
     /// paired with the other target's lane next to it (A₀ with B₁, A₃ with B₂), and the two
     /// lanes of one target give the A/A pairs (B₁ with B₂, A₀ with A₃). Whatever the machine
-    /// does during a window, both targets see it; on the development machine the p50 of
-    /// consecutive 50 ms windows of one server varied by 10–16 % (sd of the log), which pairs of
-    /// neighbouring windows cannot cancel. Each lane holds a quarter of a window's requests,
+    /// does during a window, both targets see it, whereas neighbouring windows of one target
+    /// at a time catch different stretches of a machine that changes speed (BACKGROUND.md,
+    /// section "What the noise was"). Each lane holds a quarter of a window's requests,
     /// so windows are four times longer than [`Schedule::Windows`] needs for the same
     /// percentiles. The two targets' requests may overlap when latencies approach the
     /// spacing between requests.
@@ -443,18 +443,16 @@ pub struct ServiceOptions {
     /// their threads, what their allocator holds), which the A/A pairs inside one comparison
     /// cannot see; this bar is where a user says how much of that their servers show.
     ///
-    /// The default is one machine's measurement, not a property of servers: on the
-    /// library's development machine, pinned to one CPU, 30 A/A comparisons of fresh
-    /// loopback servers gave δ with a standard deviation of 0.56 % (extremes −1.27 % and
-    /// +1.39 %), and 1.5 % is 2.6 of those standard deviations (BACKGROUND.md, "Service mode",
-    /// "What each change did"). Measure your own with A/A comparisons of fresh instances (the
-    /// `service` example's `--selftest` does it for its servers) and set what they show. Zero
-    /// turns the bar off.
+    /// The default is one machine's measurement for loopback servers, not a property of
+    /// servers (BACKGROUND.md, section "What each change did"). Measure your own with A/A
+    /// comparisons of fresh instances (the `service` example's `--selftest` does it for its
+    /// servers) and set what they show. Zero turns the bar off.
     pub min_difference: f64,
     /// [`Schedule::Windows`] only: unrecorded time after each switch from one target to the
-    /// other, before its window (default 50 ms): requests are sent at the rate and their latencies discarded, so that
-    /// the first window after a switch does not carry the switch's cost (measured on this
-    /// machine: without it, the first A window after two B windows was 4–16 % slower at p50).
+    /// other, before its window (default 50 ms): requests are sent at the rate and their
+    /// latencies discarded, so that the first window after a switch does not carry the
+    /// switch's cost, which the idle server's threads and caches pay (BACKGROUND.md, section
+    /// "Before: ABBA windows and per-pair statistics").
     pub settle: Duration,
     /// Coverage level of the paired intervals of the comparison (default 0.99; the load's
     /// `level`, 0.95, is used for each target's own percentile intervals). A comparison's

@@ -830,9 +830,8 @@
 //!   [`UNREACHABLE_FACTOR`] times the cap, running to the cap costs the whole budget and still
 //!   leaves the interval at least √[`UNREACHABLE_FACTOR`] times too wide. The plan stops at
 //!   the first stage and says how many processes the target would need, unless the caller asked
-//!   to run to the cap anyway. (A fixed-order 16 MiB chase on this machine planned 150
-//!   processes after its first five and spent seven minutes reaching the cap of 30; BACKGROUND.md,
-//!   "Fixtures built in a fixed order".)
+//!   to run to the cap anyway (what going on regardless costs: BACKGROUND.md, section
+//!   "Fixtures built in a fixed order").
 //!
 //! ```
 //! use rtcompare::stats::{combine, plan_processes, Estimate, PlanEnd};

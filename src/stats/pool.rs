@@ -53,10 +53,10 @@ pub const OPPOSITE_SHARE: f64 = 0.2;
 
 /// Significance level of the trend test over the process index that refuses a pooled verdict
 /// as [`Unresolved::ProcessDrift`] (0.05, as for one comparison's samples). The trend must
-/// also move the halves' medians apart by more than [`PROCESS_DRIFT_SHIFT`] half-widths, so
-/// exchangeable processes are refused in 1–3 % of pools from 10 processes on (BACKGROUND.md, "Coverage of the
-/// default plan"); a fixed-order A/A of 30 processes on this machine, whose deltas fell from +4 % to
-/// 0 % as the machine quietened, trended at p = 0.015 and had resolved "A faster" at 0.01.
+/// also move the halves' medians apart by more than [`PROCESS_DRIFT_SHIFT`] half-widths: few
+/// exchangeable pools are refused, and a pool whose deltas trended as the machine quietened,
+/// which the stricter 0.01 let through, is (BACKGROUND.md, section "Coverage of the default
+/// plan").
 pub const PROCESS_DRIFT_LEVEL: f64 = 0.05;
 
 /// How far the halves' medians must move apart, in pooled half-widths, before a significant
