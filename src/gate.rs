@@ -47,6 +47,11 @@
 //!   report's [`GateInfo`].
 //! - **Artifacts.** Every measured gate writes its report as JSON to
 //!   `target/rtcompare/<test name>.json` (honouring `CARGO_TARGET_DIR`), so CI can keep it.
+//!
+//! **Why one file.** A gate is one decision taken three ways (the macros, [`run`] and
+//! [`check`]), and all three go through the same skip rules, the same lock and the same
+//! judgement ([`judge`], [`judge_pooled`]); the expectation types it records live in
+//! `compare/gate_record.rs`, beside the report that carries them.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -4,6 +4,10 @@
 //!
 //! Conventions: `a[i]` and `b[i]` are the wall times (ns) of pair `i`; ratios are **B's time
 //! over A's** (below 1: B is faster); outcomes are B's (`faster` / `win`: B needs less time).
+//!
+//! **Why one file.** One comparison's analysis: the options, the rule that decides (few runs or
+//! bootstrap), the floor, the per-side summaries and the warnings are read together by
+//! [`analyse`], and each warning's rule needs the others' figures.
 
 use serde::{Deserialize, Serialize};
 

@@ -9,13 +9,18 @@ use rtcompare::render::{MachineForest, Page, Panel};
 use crate::combine::{CombineJson, CombinedResult, Kind, MachineFile, fleet_note, verdict_word};
 
 /// A fraction as a signed percentage with two decimals (`+1.25 %`).
-fn pct(v: f64) -> String {
+fn signed_pct(v: f64) -> String {
     format!("{:+.2} %", 100.0 * v)
 }
 
 /// An interval as `+1.25 % [+0.50, +2.00]`.
 fn interval(delta: f64, low: f64, high: f64) -> String {
-    format!("{} [{:+.2}, {:+.2}]", pct(delta), 100.0 * low, 100.0 * high)
+    format!(
+        "{} [{:+.2}, {:+.2}]",
+        signed_pct(delta),
+        100.0 * low,
+        100.0 * high
+    )
 }
 
 /// What a resolved δ means in the kind's sign convention.

@@ -20,6 +20,11 @@
 //! everything (unless `--ignore-failure` accepts its exit code); so do Ctrl-C and SIGTERM,
 //! after the running child is killed and reaped; the JSON file then still receives every run
 //! measured, with `stopped` saying why ([`crate::result`]).
+//!
+//! **Why one file.** The stages above share one state (the runner, the rounds measured so far,
+//! the progress line, the JSON kept current) and one exit path that runs `--cleanup` and keeps
+//! what was measured; the statistics are in [`crate::analysis`] and the result types in
+//! [`crate::result`].
 
 use std::cell::RefCell;
 use std::ffi::OsString;

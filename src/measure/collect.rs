@@ -22,6 +22,11 @@
 //! Samples are nanoseconds per operation (batch duration / batch size); the raw batch durations
 //! are kept too. Between batches, and only there, the loop checks for cancellation and reports
 //! progress; inside a measured region nothing allocates, logs, locks or calls back.
+//!
+//! **Why one file.** The options, the session that runs the rounds and the sample store it fills
+//! are one protocol: the session's loop is the only writer of [`PairedSamples`], and keeping the
+//! warm-up, the order, the cache eviction and the optional counters and allocation deltas beside
+//! it is what lets a reader check that nothing runs inside a measured region.
 
 use std::cell::RefCell;
 use std::fmt;

@@ -161,10 +161,10 @@ pub struct PoolRun {
 /// [module documentation](self). In a child process it runs the closure once, hands the report
 /// to the parent and exits instead of returning.
 ///
-/// Errors: invalid options ([`Error::TooFewSamples`], [`Error::InvalidOption`],
-/// [`Error::OutOfRange`]); the executable could not be started ([`Error::Io`]); fewer than
-/// three processes succeeded ([`Error::ProcessesFailed`], naming what happened to each);
-/// cancellation or Ctrl-C ([`Error::Cancelled`]).
+/// Errors: invalid options ([`Error::TooFewSamples`](crate::Error::TooFewSamples), [`Error::InvalidOption`](crate::Error::InvalidOption),
+/// [`Error::OutOfRange`](crate::Error::OutOfRange)); the executable could not be started ([`Error::Io`](crate::Error::Io)); fewer than
+/// three processes succeeded ([`Error::ProcessesFailed`](crate::Error::ProcessesFailed), naming what happened to each);
+/// cancellation or Ctrl-C ([`Error::Cancelled`](crate::Error::Cancelled)).
 #[track_caller]
 pub fn run(options: &PoolOptions, f: impl FnOnce(&mut Child) -> Result<Report>) -> Result<Pooled> {
     run_detailed(options, f).map(|r| r.pooled)

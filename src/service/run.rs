@@ -21,6 +21,7 @@ use crate::service::schedule::{
     Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments, stretches,
 };
 use crate::service::target::Target;
+use crate::stats::Estimate;
 use crate::stats::decide;
 use crate::{Error, Result, Verdict};
 
@@ -149,32 +150,7 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
     let so = options;
     so.check()?;
     let o = &so.load;
-    let mut parts = Vec::new();
-    match so.schedule {
-        Schedule::Interleaved => {
-            // Both targets warm up together, dealt A B A B, each getting as many warm-up
-            // requests as it would alone in `warmup`.
-            parts.push(Part {
-                len: o.warmup * 2,
-                lanes: vec![(Which::A, false), (Which::B, false)],
-            });
-            parts.extend(interleaved(so.quads, so.window));
-        }
-        Schedule::Windows => {
-            parts.push(Part::single(o.warmup, Which::A, false));
-            parts.push(Part::single(o.warmup, Which::B, false));
-            // Each switch to the other target is followed by an unrecorded settle, so that a
-            // window does not pay for the switch (caches, idle connection threads waking up).
-            let mut last = Which::B;
-            for w in abba(so.quads) {
-                if w != last {
-                    parts.push(Part::single(so.settle, w, false));
-                    last = w;
-                }
-                parts.push(Part::single(so.window, w, true));
-            }
-        }
-    }
+    let parts = comparison_parts(so);
     let Executed {
         plan,
         rec,
@@ -243,36 +219,12 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
             .value_at_quantile(lag_quantile)
             .max(sb.lag.value_at_quantile(lag_quantile)) as f64;
         let bound_ns = o.max_send_lag.as_nanos() as f64;
-        let verdict = if lag_ns > bound_ns {
-            ServiceVerdict::CannotTell(ServiceUnresolved::GeneratorBehind {
-                lag_quantile,
-                lag_ns,
-                bound_ns,
-            })
-        } else if errors + unsent > 0 {
-            ServiceVerdict::CannotTell(ServiceUnresolved::Incomplete { errors, unsent })
-        } else if rhw > so.max_relative_half_width {
-            let r = estimate.ratio();
-            ServiceVerdict::CannotTell(ServiceUnresolved::TooWide {
-                percentile: p,
-                relative_half_width: rhw,
-                bound: so.max_relative_half_width,
-                ratio_low: r.low,
-                ratio_high: r.high,
-            })
-        } else {
-            match decide(&estimate, noise_floor, HISTOGRAM_RESOLUTION) {
-                Verdict::CannotTell(u) => ServiceVerdict::CannotTell(ServiceUnresolved::Rule(u)),
-                _ if estimate.delta.abs() <= so.min_difference => {
-                    ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference {
-                        delta: estimate.delta,
-                        min_difference: so.min_difference,
-                    })
-                }
-                Verdict::AFaster => ServiceVerdict::AFaster,
-                Verdict::BFaster => ServiceVerdict::BFaster,
-            }
+        let lag = Lag {
+            quantile: lag_quantile,
+            ns: lag_ns,
+            bound_ns,
         };
+        let verdict = percentile_verdict(so, p, &estimate, noise_floor, &lag, (errors, unsent));
         comparisons.push(PercentileComparison {
             percentile: p,
             estimate,
@@ -296,6 +248,91 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
         environment,
         elapsed_s: rec.elapsed_ns as f64 / 1e9,
     })
+}
+
+/// The schedule of a comparison: the warm-up of both targets, then the measured windows in the
+/// order [`ServiceOptions::schedule`] asks for.
+fn comparison_parts(so: &ServiceOptions) -> Vec<Part> {
+    let o = &so.load;
+    let mut parts = Vec::new();
+    match so.schedule {
+        Schedule::Interleaved => {
+            // Both targets warm up together, dealt A B A B, each getting as many warm-up
+            // requests as it would alone in `warmup`.
+            parts.push(Part {
+                len: o.warmup * 2,
+                lanes: vec![(Which::A, false), (Which::B, false)],
+            });
+            parts.extend(interleaved(so.quads, so.window));
+        }
+        Schedule::Windows => {
+            parts.push(Part::single(o.warmup, Which::A, false));
+            parts.push(Part::single(o.warmup, Which::B, false));
+            // Each switch to the other target is followed by an unrecorded settle, so that a
+            // window does not pay for the switch (caches, idle connection threads waking up).
+            let mut last = Which::B;
+            for w in abba(so.quads) {
+                if w != last {
+                    parts.push(Part::single(so.settle, w, false));
+                    last = w;
+                }
+                parts.push(Part::single(so.window, w, true));
+            }
+        }
+    }
+    parts
+}
+
+/// How far the generator fell behind its schedule, at the quantile that matters for one
+/// percentile, against the bound it may reach.
+struct Lag {
+    quantile: f64,
+    ns: f64,
+    bound_ns: f64,
+}
+
+/// The verdict on one percentile: "cannot tell" when the generator fell behind, a request
+/// failed or went unsent, or the interval is too wide; else the crate's rule, with differences
+/// within [`ServiceOptions::min_difference`] called unresolved.
+fn percentile_verdict(
+    so: &ServiceOptions,
+    p: f64,
+    estimate: &Estimate,
+    noise_floor: f64,
+    lag: &Lag,
+    (errors, unsent): (u64, u64),
+) -> ServiceVerdict {
+    let rhw = relative_half_width(estimate);
+    if lag.ns > lag.bound_ns {
+        ServiceVerdict::CannotTell(ServiceUnresolved::GeneratorBehind {
+            lag_quantile: lag.quantile,
+            lag_ns: lag.ns,
+            bound_ns: lag.bound_ns,
+        })
+    } else if errors + unsent > 0 {
+        ServiceVerdict::CannotTell(ServiceUnresolved::Incomplete { errors, unsent })
+    } else if rhw > so.max_relative_half_width {
+        let r = estimate.ratio();
+        ServiceVerdict::CannotTell(ServiceUnresolved::TooWide {
+            percentile: p,
+            relative_half_width: rhw,
+            bound: so.max_relative_half_width,
+            ratio_low: r.low,
+            ratio_high: r.high,
+        })
+    } else {
+        match decide(estimate, noise_floor, HISTOGRAM_RESOLUTION) {
+            Verdict::CannotTell(u) => ServiceVerdict::CannotTell(ServiceUnresolved::Rule(u)),
+            _ if estimate.delta.abs() <= so.min_difference => {
+                ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference {
+                    delta: estimate.delta,
+                    min_difference: so.min_difference,
+                })
+            }
+            Verdict::AFaster => ServiceVerdict::AFaster,
+            Verdict::BFaster => ServiceVerdict::BFaster,
+        }
+    }
 }
 
 /// Each measured window's distribution, by window index: from the raw latencies when kept

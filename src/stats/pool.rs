@@ -2,6 +2,12 @@
 //! replication.
 //!
 //! The explanation users read is in `stats/mod.rs`, section "Pooling across processes".
+//!
+//! **Why one file.** Everything here is one computation: per-process estimates in, one pooled
+//! result out. The rules that judge it (the interval, the scatter between processes, the pooled
+//! A/A floor, opposite modes, drift over the process index) each read and amend the same
+//! [`Pooled`] and share its invariants, so they sit beside it; how many processes to run is a
+//! separate question and lives in `pool_plan.rs`.
 
 use std::fmt;
 
