@@ -4,6 +4,10 @@
 //! carries what a caller needs to fix the call: which argument was wrong, the value received,
 //! and what was expected.
 
+use std::fmt;
+use std::ops::Deref;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Shorthand for `std::result::Result<T, rtcompare::Error>`.
@@ -12,7 +16,38 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Everything that can go wrong in rtcompare.
 ///
 /// The `Display` text is a sentence that names the offending argument, the value received and
-/// how to fix the call.
+/// how to fix the call. [`Error::Io`] and [`Error::Json`] keep the error that caused them:
+/// [`source`](std::error::Error::source) returns an [`IoSource`] or a [`JsonSource`], whose
+/// [`get`](IoSource::get) is the [`std::io::Error`] or [`serde_json::Error`] itself; every other
+/// variant originates in rtcompare and has no source.
+///
+/// ```
+/// let err = rtcompare::Report::from_json("{").unwrap_err();
+/// let rtcompare::Error::Json { source } = &err else { panic!("{err:?}") };
+/// assert!(source.get().is_eof());
+/// // Through the standard trait, as a generic error reporter sees it:
+/// let dyn_source = std::error::Error::source(&err).expect("a source");
+/// assert!(dyn_source.downcast_ref::<rtcompare::JsonSource>().is_some());
+/// ```
+///
+/// # Design
+///
+/// `Error` is `Clone` and `PartialEq`: a [`GateFailure`](crate::gate::GateFailure), which is
+/// `Clone`, holds one, and tests compare errors with `assert_eq!`. Neither [`std::io::Error`]
+/// nor [`serde_json::Error`] is `Clone` or `PartialEq`, so [`Error::Io`] and [`Error::Json`]
+/// hold them in [`IoSource`] and [`JsonSource`], which share the error through an [`Arc`]: a
+/// clone is a reference-count increment and every clone reaches the same original error, with
+/// its kind, OS error code and position intact.
+///
+/// The wrappers are transparent in a chain of causes: their `Display` is the wrapped error's
+/// text and their own `source` is the wrapped error's source, so a reporter that walks the
+/// chain prints each cause once.
+///
+/// Equality compares what a caller can observe. Two [`IoSource`]s are equal when their
+/// [`ErrorKind`](std::io::ErrorKind)s and messages are equal (an OS error's message includes its
+/// code); two [`JsonSource`]s when their [`Category`](serde_json::error::Category), line, column
+/// and message are equal. The other variants compare field by field (so, as for `f64`, an error
+/// holding NaN is not equal to itself).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -166,16 +201,21 @@ pub enum Error {
         failures: Vec<String>,
     },
     /// Writing or reading a report failed.
-    #[error("i/o on {path}: {message}")]
+    #[error("i/o on {path}: {source}")]
     Io {
         /// The file involved.
         path: String,
-        /// The operating system's message.
-        message: String,
+        /// The operating system's error, with its kind and code.
+        #[source]
+        source: IoSource,
     },
     /// A report could not be serialised or parsed.
-    #[error("report JSON: {0}")]
-    Json(String),
+    #[error("report JSON: {source}")]
+    Json {
+        /// serde_json's error, with its category and position.
+        #[source]
+        source: JsonSource,
+    },
     /// A load's rate is not a positive finite number of requests per second, or exceeds
     /// [`MAX_RATE`](crate::service::MAX_RATE).
     #[error(
@@ -260,6 +300,21 @@ pub enum Error {
 }
 
 impl Error {
+    /// Builds [`Error::Io`] for `error` on `path`.
+    pub(crate) fn io(path: &Path, error: std::io::Error) -> Self {
+        Error::Io {
+            path: path.display().to_string(),
+            source: IoSource::new(error),
+        }
+    }
+
+    /// Builds [`Error::Json`] from serde_json's `error`.
+    pub(crate) fn json(error: serde_json::Error) -> Self {
+        Error::Json {
+            source: JsonSource::new(error),
+        }
+    }
+
     /// Builds [`Error::OutOfRange`].
     pub(crate) fn out_of_range(name: &'static str, value: f64, expected: &'static str) -> Self {
         Error::OutOfRange {
@@ -275,5 +330,279 @@ impl Error {
             name,
             reason: reason.into(),
         }
+    }
+}
+
+/// The [`std::io::Error`] behind an [`Error::Io`], shared through an [`Arc`] so that
+/// [`Error`] can be `Clone` (see [`Error`]'s `# Design`).
+///
+/// It stands in for the error it wraps: `Display` and `Debug` print the wrapped error's own
+/// text, [`source`](std::error::Error::source) is the wrapped error's source, and
+/// [`get`](Self::get) (or `*`, through `Deref`) reaches the [`std::io::Error`] itself, with its
+/// [`kind`](std::io::Error::kind) and [`raw_os_error`](std::io::Error::raw_os_error).
+///
+/// Two `IoSource`s are equal when their [`ErrorKind`](std::io::ErrorKind)s are equal and their
+/// messages (`Display` texts, which for an OS error include its code) are equal; clones of one
+/// `IoSource` are always equal.
+#[derive(Clone)]
+pub struct IoSource(Arc<std::io::Error>);
+
+impl IoSource {
+    /// Wraps `error`. Accepts any [`std::io::Error`]; there is no bad input.
+    pub fn new(error: std::io::Error) -> Self {
+        IoSource(Arc::new(error))
+    }
+
+    /// The wrapped [`std::io::Error`], the same one every clone shares.
+    pub fn get(&self) -> &std::io::Error {
+        &self.0
+    }
+
+    /// The wrapped error's [`kind`](std::io::Error::kind), for example
+    /// [`NotFound`](std::io::ErrorKind::NotFound).
+    pub fn kind(&self) -> std::io::ErrorKind {
+        self.0.kind()
+    }
+}
+
+impl From<std::io::Error> for IoSource {
+    /// The same as [`IoSource::new`].
+    fn from(error: std::io::Error) -> Self {
+        IoSource::new(error)
+    }
+}
+
+impl Deref for IoSource {
+    type Target = std::io::Error;
+
+    /// The wrapped [`std::io::Error`], as [`IoSource::get`].
+    fn deref(&self) -> &std::io::Error {
+        &self.0
+    }
+}
+
+impl fmt::Debug for IoSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for IoSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl std::error::Error for IoSource {
+    /// The wrapped error's own source (usually `None`), not the wrapped error: an `IoSource`
+    /// stands in for it.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl PartialEq for IoSource {
+    /// Equal kinds and equal messages (see [`IoSource`]).
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+            || (self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string())
+    }
+}
+
+impl Eq for IoSource {}
+
+/// The [`serde_json::Error`] behind an [`Error::Json`], shared through an [`Arc`] so that
+/// [`Error`] can be `Clone` (see [`Error`]'s `# Design`).
+///
+/// It stands in for the error it wraps: `Display` and `Debug` print the wrapped error's own
+/// text, [`source`](std::error::Error::source) is the wrapped error's source, and
+/// [`get`](Self::get) (or `*`, through `Deref`) reaches the [`serde_json::Error`] itself, with
+/// its [`classify`](serde_json::Error::classify), [`line`](serde_json::Error::line) and
+/// [`column`](serde_json::Error::column).
+///
+/// Two `JsonSource`s are equal when their [`Category`](serde_json::error::Category), line,
+/// column and message (`Display` text) are equal; clones of one `JsonSource` are always equal.
+#[derive(Clone)]
+pub struct JsonSource(Arc<serde_json::Error>);
+
+impl JsonSource {
+    /// Wraps `error`. Accepts any [`serde_json::Error`]; there is no bad input.
+    pub fn new(error: serde_json::Error) -> Self {
+        JsonSource(Arc::new(error))
+    }
+
+    /// The wrapped [`serde_json::Error`], the same one every clone shares.
+    pub fn get(&self) -> &serde_json::Error {
+        &self.0
+    }
+}
+
+impl From<serde_json::Error> for JsonSource {
+    /// The same as [`JsonSource::new`].
+    fn from(error: serde_json::Error) -> Self {
+        JsonSource::new(error)
+    }
+}
+
+impl Deref for JsonSource {
+    type Target = serde_json::Error;
+
+    /// The wrapped [`serde_json::Error`], as [`JsonSource::get`].
+    fn deref(&self) -> &serde_json::Error {
+        &self.0
+    }
+}
+
+impl fmt::Debug for JsonSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for JsonSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl std::error::Error for JsonSource {
+    /// The wrapped error's own source (an I/O error when serde_json read from a reader,
+    /// otherwise `None`), not the wrapped error: a `JsonSource` stands in for it.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl PartialEq for JsonSource {
+    /// Equal categories, lines, columns and messages (see [`JsonSource`]).
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&*self.0, &*other.0);
+        Arc::ptr_eq(&self.0, &other.0)
+            || (a.classify() == b.classify()
+                && a.line() == b.line()
+                && a.column() == b.column()
+                && a.to_string() == b.to_string())
+    }
+}
+
+impl Eq for JsonSource {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+    use std::io::ErrorKind;
+
+    /// An OS error from a real failed open, with its kind and message.
+    fn missing_file() -> (std::path::PathBuf, std::io::Error) {
+        let path = std::env::temp_dir()
+            .join(format!("rtcompare-error-test-{}", std::process::id()))
+            .join("no such directory")
+            .join("report.json");
+        let e = std::fs::File::open(&path).unwrap_err();
+        (path, e)
+    }
+
+    #[test]
+    fn io_source_reaches_the_original_io_error() {
+        let (path, e) = missing_file();
+        let kind = e.kind();
+        let code = e.raw_os_error();
+        assert_eq!(kind, ErrorKind::NotFound);
+        let err = Error::io(&path, e);
+        let io = err
+            .source()
+            .and_then(|s| s.downcast_ref::<IoSource>())
+            .map(IoSource::get)
+            .expect("source() is the IoSource of the std::io::Error");
+        assert_eq!(io.kind(), kind);
+        assert_eq!(io.raw_os_error(), code);
+        match &err {
+            Error::Io { source, .. } => {
+                assert_eq!(source.kind(), kind);
+                assert!(std::ptr::eq(source.get(), io));
+            }
+            other => panic!("expected Error::Io, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn io_error_built_from_a_message_keeps_its_kind() {
+        let e = std::io::Error::new(ErrorKind::InvalidInput, "not a file name");
+        let err = Error::io(Path::new("/"), e);
+        let io = err
+            .source()
+            .and_then(|s| s.downcast_ref::<IoSource>())
+            .map(IoSource::get)
+            .expect("source() is the IoSource of the std::io::Error");
+        assert_eq!(io.kind(), ErrorKind::InvalidInput);
+        assert_eq!(err.to_string(), "i/o on /: not a file name");
+    }
+
+    #[test]
+    fn json_source_reaches_the_original_serde_json_error() {
+        let e = serde_json::from_str::<serde_json::Value>("{\"a\": [1, 2").unwrap_err();
+        let (line, column, category) = (e.line(), e.column(), e.classify());
+        let err = Error::json(e);
+        let json = err
+            .source()
+            .and_then(|s| s.downcast_ref::<JsonSource>())
+            .map(JsonSource::get)
+            .expect("source() is the JsonSource of the serde_json::Error");
+        assert_eq!(json.classify(), category);
+        assert_eq!((json.line(), json.column()), (line, column));
+        assert!(json.is_eof());
+        assert_eq!(err.to_string(), format!("report JSON: {json}"));
+    }
+
+    #[test]
+    fn clones_compare_equal_and_share_the_source() {
+        let (path, e) = missing_file();
+        let io = Error::io(&path, e);
+        let copy = io.clone();
+        assert_eq!(io, copy);
+        match (&io, &copy) {
+            (Error::Io { source: a, .. }, Error::Io { source: b, .. }) => {
+                assert!(std::ptr::eq(a.get(), b.get()));
+            }
+            other => panic!("expected two Error::Io, got {other:?}"),
+        }
+        let json = Error::json(serde_json::from_str::<u32>("x").unwrap_err());
+        assert_eq!(json, json.clone());
+        assert_ne!(io, json);
+    }
+
+    #[test]
+    fn equality_compares_kind_and_message_not_identity() {
+        let a = IoSource::new(std::io::Error::new(ErrorKind::NotFound, "gone"));
+        assert_eq!(
+            a,
+            IoSource::new(std::io::Error::new(ErrorKind::NotFound, "gone"))
+        );
+        assert_ne!(
+            a,
+            IoSource::new(std::io::Error::new(ErrorKind::PermissionDenied, "gone"))
+        );
+        assert_ne!(
+            a,
+            IoSource::new(std::io::Error::new(ErrorKind::NotFound, "moved"))
+        );
+        let parse = |s: &str| JsonSource::new(serde_json::from_str::<u32>(s).unwrap_err());
+        assert_eq!(parse("x"), parse("x"));
+        // Same category (syntax), different column.
+        assert_ne!(parse("x"), parse(" x"));
+        // Different category: a syntax error against a type mismatch.
+        assert_ne!(parse("x"), parse("\"x\""));
+    }
+
+    #[test]
+    fn io_display_names_the_path_and_the_os_message() {
+        let (path, e) = missing_file();
+        let os_message = e.to_string();
+        let err = Error::io(&path, e);
+        let text = err.to_string();
+        assert_eq!(text, format!("i/o on {}: {os_message}", path.display()));
+        assert!(text.contains("no such directory"), "{text}");
+        assert!(text.contains(&os_message), "{text}");
     }
 }

@@ -688,10 +688,7 @@ fn file_stem(name: &str) -> String {
 }
 
 fn write_json(path: &Path, report: &Report) -> crate::Result<()> {
-    let io = |e: std::io::Error| Error::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    };
+    let io = |e: std::io::Error| Error::io(path, e);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }

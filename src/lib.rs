@@ -104,7 +104,7 @@ pub use render::progress;
 // What the README and HOWTO type at the root, and the names API.md's "The root" lists there.
 pub use compare::report::Report;
 pub use compare::{CompareOptions, compare};
-pub use error::{Error, Result};
+pub use error::{Error, IoSource, JsonSource, Result};
 pub use measure::cache::Cache;
 pub use measure::calibrate::{CalibrationOptions, calibrate};
 pub use measure::candidate::Candidate;

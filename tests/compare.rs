@@ -134,7 +134,7 @@ fn the_report_survives_a_json_round_trip() {
     // The display reads like a summary.
     let text = r.to_string();
     assert!(text.contains("per operation (median)") && text.contains("Verdict:"));
-    assert!(matches!(Report::from_json("{}"), Err(Error::Json(_))));
+    assert!(matches!(Report::from_json("{}"), Err(Error::Json { .. })));
 }
 
 #[test]

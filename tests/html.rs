@@ -238,9 +238,9 @@ fn write_html_writes_the_page_and_names_an_unwritable_path() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), r.to_html());
     let bad = dir.join("no such directory").join("page.html");
     match r.write_html(&bad) {
-        Err(Error::Io { path, message }) => {
+        Err(Error::Io { path, source }) => {
             assert!(path.contains("no such directory"), "{path}");
-            assert!(!message.is_empty());
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
         }
         other => panic!("expected Error::Io, got {other:?}"),
     }

@@ -278,7 +278,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
             details: &run,
         };
         let text = serde_json::to_string_pretty(&json)
-            .map_err(|e| CliError::Stats(rtcompare::Error::Json(e.to_string())))?;
+            .map_err(|e| CliError::Stats(rtcompare::Error::Json { source: e.into() }))?;
         write_file(path, &text)?;
     }
     if let Some(path) = &args.html {

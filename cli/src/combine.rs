@@ -341,7 +341,7 @@ pub fn run(args: &CombineArgs) -> Result<i32> {
     print!("{}", table(&combined));
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&combined)
-            .map_err(|e| CliError::Stats(rtcompare::Error::Json(e.to_string())))?;
+            .map_err(|e| CliError::Stats(rtcompare::Error::Json { source: e.into() }))?;
         crate::result::write_atomically(path, &text)?;
     }
     if let Some(path) = &args.html {

@@ -372,19 +372,14 @@ pub struct BenchRun {
 
 impl BenchRun {
     /// Writes the run as JSON to `path` (its directory created), through a temporary file and
-    /// a rename, so a reader never sees half a file. Errors: [`Error::Io`].
+    /// a rename, so a reader never sees half a file. Errors: [`Error::Io`] naming the path that
+    /// could not be created, written or renamed; [`Error::Json`] if the run cannot be serialised.
     pub fn write_json(&self, path: &Path) -> Result<()> {
-        let io = |e: std::io::Error| Error::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        };
+        let io = |e: std::io::Error| Error::io(path, e);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
-        let text = serde_json::to_string_pretty(self).map_err(|e| Error::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let text = serde_json::to_string_pretty(self).map_err(Error::json)?;
         let tmp = path.with_extension("json.tmp");
         std::fs::write(&tmp, text).map_err(io)?;
         std::fs::rename(&tmp, path).map_err(io)

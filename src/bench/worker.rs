@@ -330,7 +330,7 @@ impl Worker {
     }
 
     fn send(&mut self, r: &Request) -> Result<()> {
-        let line = serde_json::to_string(r).map_err(|e| Error::Json(e.to_string()))?;
+        let line = serde_json::to_string(r).map_err(Error::json)?;
         writeln!(self.requests, "{line}")
             .and_then(|()| self.requests.flush())
             .map_err(|e| self.fail(format!("stopped reading requests: {e}")))

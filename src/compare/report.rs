@@ -618,13 +618,13 @@ impl Report {
 
     /// The report as pretty-printed JSON.
     pub fn to_json(&self) -> crate::Result<String> {
-        serde_json::to_string_pretty(self).map_err(|e| crate::Error::Json(e.to_string()))
+        serde_json::to_string_pretty(self).map_err(crate::Error::json)
     }
 
     /// Reads a report from JSON. Errors: malformed JSON or a different layout
     /// ([`Error::Json`](crate::Error::Json)).
     pub fn from_json(s: &str) -> crate::Result<Report> {
-        serde_json::from_str(s).map_err(|e| crate::Error::Json(e.to_string()))
+        serde_json::from_str(s).map_err(crate::Error::json)
     }
 }
 

@@ -39,7 +39,7 @@ impl PoolRun {
             pooled: &self.pooled,
             environment: self.reports.first().map(|r| &r.run.environment),
         };
-        serde_json::to_string_pretty(&doc).map_err(|e| Error::Json(e.to_string()))
+        serde_json::to_string_pretty(&doc).map_err(Error::json)
     }
 }
 

@@ -77,7 +77,7 @@ impl Parent<'_> {
         let dir = std::env::temp_dir();
         let result = dir.join(format!("{stem}.json"));
         let stderr_path = dir.join(format!("{stem}.stderr"));
-        let stderr = std::fs::File::create(&stderr_path).map_err(|e| io(&stderr_path, &e))?;
+        let stderr = std::fs::File::create(&stderr_path).map_err(|e| Error::io(&stderr_path, e))?;
         let padding = if self.options.perturb {
             self.rng.below(MAX_ENV_PADDING as u64 + 1) as usize
         } else {
@@ -104,7 +104,7 @@ impl Parent<'_> {
             Ok(c) => c,
             Err(e) => {
                 let _ = std::fs::remove_file(&stderr_path);
-                return Err(io(&self.exe, &e));
+                return Err(Error::io(&self.exe, e));
             }
         };
         let mut running = Running {
@@ -116,7 +116,7 @@ impl Parent<'_> {
             match running.child.try_wait() {
                 Ok(Some(status)) => break status,
                 Ok(None) => {}
-                Err(e) => return Err(io(&self.exe, &e)),
+                Err(e) => return Err(Error::io(&self.exe, e)),
             }
             let cancelled = self
                 .options
@@ -194,13 +194,6 @@ fn stderr_tail(path: &Path) -> String {
     lines[lines.len().saturating_sub(3)..].join(" | ")
 }
 
-fn io(path: &Path, e: &std::io::Error) -> Error {
-    Error::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    }
-}
-
 /// Processes a pool may run in all under [`PoolOptions::max_duration`], the first stage's
 /// included: those already run plus as many as fit in the time left at the median wall time
 /// of those that finished. `usize::MAX` without a budget.
@@ -275,7 +268,7 @@ pub(super) fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> 
 impl<'a> Parent<'a> {
     fn new(site: &'a str, options: &'a PoolOptions) -> Result<Self> {
         let seed = resolve_seed(options.seed);
-        let exe = std::env::current_exe().map_err(|e| io(Path::new("current_exe"), &e))?;
+        let exe = std::env::current_exe().map_err(|e| Error::io(Path::new("current_exe"), e))?;
         let args = options
             .args
             .clone()

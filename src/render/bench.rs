@@ -128,16 +128,19 @@ impl BuildsRun {
     }
 
     /// Writes [`html_pages`](Self::html_pages) with the index at `index` and the benchmarks'
-    /// pages beside it; returns the paths written. Errors: [`Error::Io`] naming the path.
+    /// pages beside it; returns the paths written. Errors: [`Error::Io`] naming the path: the
+    /// operating system's error for a page that cannot be written, or one of kind
+    /// [`InvalidInput`](std::io::ErrorKind::InvalidInput) when `index` does not end in a UTF-8
+    /// file name (for example `/` or `..`).
     pub fn write_html(&self, index: impl AsRef<Path>) -> Result<Vec<PathBuf>> {
         let index = index.as_ref();
-        let name = index
-            .file_name()
-            .and_then(|n| n.to_str())
-            .ok_or_else(|| Error::Io {
-                path: index.display().to_string(),
-                message: "not a file name".into(),
-            })?;
+        let name = index.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+            let e = std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a file name: the path must end in a UTF-8 file name",
+            );
+            Error::io(index, e)
+        })?;
         let dir = index.parent().unwrap_or(Path::new(""));
         let mut written = Vec::new();
         for (file, html) in self.html_pages(name) {

@@ -16,10 +16,7 @@ use crate::{Error, Result};
 /// Writes `html` to `path`. Errors: [`Error::Io`] naming the path (a missing directory, no
 /// permission).
 pub(crate) fn write(path: &Path, html: &str) -> Result<()> {
-    std::fs::write(path, html).map_err(|e| Error::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    })
+    std::fs::write(path, html).map_err(|e| Error::io(path, e))
 }
 
 fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
