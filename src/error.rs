@@ -164,7 +164,7 @@ pub enum Error {
     /// The process runs under an emulator or instrumentation framework (Valgrind, QEMU user
     /// mode, …) that translates every instruction before it runs, so any timing would measure
     /// the translation, not the code. Refused before anything is measured; see
-    /// [`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by) and
+    /// [`Environment::instrumented_by`](crate::env::Environment::instrumented_by) and
     /// [`CompareOptions::allow_instrumented`](crate::CompareOptions::allow_instrumented).
     #[error(
         "refusing to time code under {tool}: it translates every instruction before running it, \

@@ -36,7 +36,7 @@
 //!   [`GateOptions::force`]) asks for it anyway; [`check`] measures, and downgrades a failure in
 //!   a debug build to a pass with a printed notice.
 //! - **Emulators.** Under Valgrind or QEMU user mode (see
-//!   [`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)) timings
+//!   [`Environment::instrumented_by`](crate::env::Environment::instrumented_by)) timings
 //!   mean nothing: the macros and [`run`] **skip** the gate with a notice, whatever
 //!   `RTCOMPARE_GATE` says, unless the gate's [`CompareOptions::allow_instrumented`] is set;
 //!   [`check`] measures anyway and downgrades a failure to a pass with a printed notice.
@@ -61,8 +61,8 @@ pub use crate::compare::gate_record::{Effort, Expectation, GateInfo};
 use crate::compare::report::Report;
 use crate::compare::{CompareOptions, compare};
 use crate::display::Pct;
+use crate::env::{Instrumentation, detect_instrumentation};
 use crate::measure::candidate::Candidate;
-use crate::measure::env::{Instrumentation, detect_instrumentation};
 use crate::pool::{self, PoolOptions};
 use crate::stats::lower_bound_rule;
 use crate::stats::{Estimate, Pooled};

@@ -69,12 +69,10 @@
 //! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, the verdict ([`Verdict`], [`stats::decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]); every name directly under `stats` | **never** |
 //! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum | no |
 //!
-//! Three modules of `measure` and `render` also answer at the root, because earlier specifications
-//! and the guides name them so and users' code calls them there: [`alloc`]
-//! (`rtcompare::alloc::Counting`, the global allocator a binary installs), [`env`](mod@env)
-//! (`rtcompare::env::Environment`, the stamp every report carries) and `progress` (feature
-//! `progress`: `rtcompare::progress::bar()`). They are the same modules as `measure::alloc`,
-//! `measure::env` and `render::progress`, not copies.
+//! Three modules of the `measure` and `render` layers are declared at the root, because users'
+//! code calls them there, and have no other path: [`alloc`] (`rtcompare::alloc::Counting`, the
+//! global allocator a binary installs), [`env`](mod@env) (`rtcompare::env::Environment`, the
+//! stamp every report carries) and `progress` (feature `progress`: `rtcompare::progress::bar()`).
 #![deny(missing_docs)]
 #![warn(rustdoc::broken_intra_doc_links)]
 
@@ -93,13 +91,16 @@ pub mod service;
 pub mod stats;
 pub mod workload;
 
-// Three modules keep a second, shorter path because earlier specifications and the README name
-// them as users call them (`rtcompare::alloc::Counting`, `rtcompare::env::Environment`,
-// `rtcompare::progress::bar()`); every other module has one path.
-pub use measure::alloc;
-pub use measure::env;
+// Three modules answer at the root, where users' code and the guides call them
+// (`rtcompare::alloc::Counting`, `rtcompare::env::Environment`, `rtcompare::progress::bar()`),
+// and only there; their files stay in the folder of the layer they belong to.
+#[path = "measure/alloc.rs"]
+pub mod alloc;
+#[path = "measure/env.rs"]
+pub mod env;
 #[cfg(feature = "progress")]
-pub use render::progress;
+#[path = "render/progress.rs"]
+pub mod progress;
 
 // What the README and HOWTO type at the root, and the names API.md's "The root" lists there.
 pub use compare::report::Report;
@@ -119,4 +120,33 @@ pub mod doc_examples {
     pub struct Readme;
     #[doc = include_str!("../HOWTO.md")]
     pub struct Howto;
+
+    /// One path for every name: the earlier alias paths do not resolve.
+    ///
+    /// ```compile_fail,E0432
+    /// use rtcompare::clock::Instrument;
+    /// ```
+    /// ```compile_fail,E0432
+    /// use rtcompare::report::Report;
+    /// ```
+    /// ```compile_fail,E0432
+    /// use rtcompare::measure::alloc::Counting;
+    /// ```
+    /// ```compile_fail,E0432
+    /// use rtcompare::measure::env::Environment;
+    /// ```
+    /// ```compile_fail,E0603
+    /// use rtcompare::stats::pool::combine;
+    /// ```
+    ///
+    /// The one path of each:
+    ///
+    /// ```
+    /// use rtcompare::alloc::Counting;
+    /// use rtcompare::env::Environment;
+    /// use rtcompare::measure::clock::Instrument;
+    /// use rtcompare::stats::combine;
+    /// use rtcompare::Report;
+    /// ```
+    pub struct OnePath;
 }

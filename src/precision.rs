@@ -65,13 +65,13 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::compare::instrumented::screen;
+use crate::env::{Instrumentation, detect_instrumentation};
 use crate::measure::calibrate::{
     CalibrationOptions, DEFAULT_MAX_QUANTIZATION_ERROR, calibrate_with_clock,
 };
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::CancelToken;
-use crate::measure::env::{Instrumentation, detect_instrumentation};
 use crate::stats::{
     BatchMeans, BatchMeansOptions, ChangePointOptions, DEFAULT_LEVEL, PrecisionTarget,
     RateInterval, RequiredSize, batch_means, required_size, warm_up,
@@ -121,7 +121,7 @@ pub struct Precision {
     /// Detect and drop a warm-up (default `true`).
     pub remove_warm_up: bool,
     /// Measure even under Valgrind or QEMU user mode
-    /// ([`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)). Off
+    /// ([`Environment::instrumented_by`](crate::env::Environment::instrumented_by)). Off
     /// by default: [`measure`] then refuses with [`Error::MeaninglessTimings`] before measuring, as
     /// [`compare`](crate::compare()) does. On: it measures and records the host in
     /// [`Measurement::instrumented_by`]. Ignored on a simulated clock.

@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 use statrs::distribution::{Beta, ContinuousCDF};
 
 use crate::compare::{CompareOptions, compare_with_clock};
+use crate::env::Environment;
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
-use crate::measure::env::Environment;
 use crate::{Error, Result, Verdict};
 
 /// Largest A/A false-signal rate a trustworthy machine may show (5 %).

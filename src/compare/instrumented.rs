@@ -18,11 +18,11 @@
 //! by the program, so no emulator can distort it.
 
 use crate::compare::report::Warning;
-use crate::measure::env::Instrumentation;
+use crate::env::Instrumentation;
 use crate::{Error, Result};
 
 /// The decision for a measurement about to start. `found` is what the environment stamp
-/// recorded ([`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)),
+/// recorded ([`Environment::instrumented_by`](crate::env::Environment::instrumented_by)),
 /// `allowed` the caller's opt-in, `simulated` whether the clock is simulated, and `opt_in` the
 /// option to name in the error (`"CompareOptions::allow_instrumented(true)"`).
 ///

@@ -44,6 +44,7 @@ mod warnings;
 use std::time::{Duration, Instant};
 
 use crate::Result;
+use crate::alloc::{self, LiveHeap};
 use crate::compare::report::{
     AUTOCORRELATION_THRESHOLD, Context, Diagnostics, REPORT_SCHEMA_VERSION, Report, Resources,
     RunInfo, Series, Timing, Warning,
@@ -52,12 +53,11 @@ use crate::compare::validate::{
     DEFAULT_VALIDATION_LEVEL, HarnessValidation, ValidationOptions, run_pair,
 };
 use crate::compare::warnings::{WarningInputs, warnings};
-use crate::measure::alloc::{self, LiveHeap};
+use crate::env::Environment;
 use crate::measure::calibrate::Calibration;
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, CpuWatch, Instrument, MonotonicClock, SuspendWatch};
 use crate::measure::collect::{PairedRounds, PairedSamples, Session, Stage};
-use crate::measure::env::Environment;
 use crate::measure::pin::PinGuard;
 use crate::rng::{derive_seed, resolve_seed};
 use crate::stats::{
@@ -181,7 +181,7 @@ impl<'c, C: Clock> Run<'c, C> {
         let o = options.resolved()?;
         // Before anything runs: refuse timings an emulator would make meaningless, unless asked.
         let instrumented = instrumented::screen(
-            crate::measure::env::detect_instrumentation().as_ref(),
+            crate::env::detect_instrumentation().as_ref(),
             o.allow_instrumented,
             clock.is_simulated(),
             "CompareOptions::allow_instrumented(true)",

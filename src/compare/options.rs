@@ -42,7 +42,7 @@ pub struct CompareOptions {
     /// Skip the A/A validation (the report then has no noise floor and says so).
     pub skip_validation: bool,
     /// Measure even under an emulator or instrumentation framework (Valgrind, QEMU user mode; see
-    /// [`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)). Off by
+    /// [`Environment::instrumented_by`](crate::env::Environment::instrumented_by)). Off by
     /// default: [`compare`](crate::compare()) then refuses with [`Error::MeaninglessTimings`]
     /// before measuring anything, because such timings measure the translator, not the code. On: it
     /// measures, and the report's first warning is

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::validate::HarnessValidation;
 use crate::display::{Level, Ns, Pct, Sig};
+use crate::env::Instrumentation;
 use crate::measure::cache::Cache;
-use crate::measure::env::Instrumentation;
 use crate::stats::{Confidences, Estimate, Ratio};
 
 mod sections;

@@ -280,7 +280,7 @@ impl Evictor {
         };
         // The harness's own memory, not the candidates' working set: the large-working-set
         // warning leaves it out of the live heap.
-        crate::measure::alloc::harness_holds(e.buffer.len() as u64, true);
+        crate::alloc::harness_holds(e.buffer.len() as u64, true);
         // Fault the pages in now, so that the first batch's sweep costs what every other does.
         e.sweep();
         e
@@ -331,7 +331,7 @@ impl Evictor {
 
 impl Drop for Evictor {
     fn drop(&mut self) {
-        crate::measure::alloc::harness_holds(self.buffer.len() as u64, false);
+        crate::alloc::harness_holds(self.buffer.len() as u64, false);
     }
 }
 

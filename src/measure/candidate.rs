@@ -16,7 +16,7 @@ use std::any::Any;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::measure::alloc::{self, AllocDelta};
+use crate::alloc::{self, AllocDelta};
 use crate::measure::cache::Evictor;
 use crate::measure::clock::{Clock, time_call};
 use crate::measure::counters::{CounterDelta, CounterSet};

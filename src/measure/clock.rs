@@ -52,7 +52,7 @@ pub trait Clock {
     /// Whether this clock's time is made up by the program ([`SimulatedClock`]) rather than read
     /// from the machine. An emulator cannot distort simulated time, so
     /// [`compare`](crate::compare()) does not refuse to run on such a clock under Valgrind or QEMU
-    /// (see [`Environment::instrumented_by`](crate::measure::env::Environment::instrumented_by)).
+    /// (see [`Environment::instrumented_by`](crate::env::Environment::instrumented_by)).
     /// Default `false`: a clock is taken to read real time.
     fn is_simulated(&self) -> bool {
         false

@@ -36,7 +36,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::measure::alloc::{self, AllocDelta, AllocSummary};
+use crate::alloc::{self, AllocDelta, AllocSummary};
 use crate::measure::cache::{Cache, CacheInfo, Evictor};
 use crate::measure::calibrate::{
     Calibration, CalibrationOptions, DEFAULT_MAX_INNER_LOOPS, DEFAULT_MAX_QUANTIZATION_ERROR,

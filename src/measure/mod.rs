@@ -6,14 +6,13 @@
 //! Nothing here decides a verdict: measurement hands plain samples to [`stats`](crate::stats)
 //! and [`compare`](mod@crate::compare) and keeps no opinion about them. Inside the package the
 //! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `counters`, `alloc`, `pin` and
-//! `env` stand alone, and `cache` uses only `alloc`.
+//! `env` stand alone, and `cache` uses only `alloc`. `alloc.rs` and `env.rs` live in this
+//! folder but are declared at the crate root ([`crate::alloc`], [`crate::env`]), their one path.
 
-pub mod alloc;
 pub mod cache;
 pub mod calibrate;
 pub mod candidate;
 pub mod clock;
 pub mod collect;
 pub mod counters;
-pub mod env;
 pub mod pin;

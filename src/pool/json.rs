@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::PoolRun;
-use crate::measure::env::Environment;
+use crate::env::Environment;
 use crate::stats::Pooled;
 use crate::{Error, Result};
 

@@ -91,7 +91,7 @@ pub fn perturb_heap(seed: u64) -> HeapPerturbation {
         blocks.push(v);
     }
     std::hint::black_box(&blocks);
-    crate::measure::alloc::harness_holds(bytes, true);
+    crate::alloc::harness_holds(bytes, true);
     HeapPerturbation {
         seed,
         blocks,
@@ -191,7 +191,7 @@ fn perturb_early() {
 
 impl Drop for HeapPerturbation {
     fn drop(&mut self) {
-        crate::measure::alloc::harness_holds(self.bytes, false);
+        crate::alloc::harness_holds(self.bytes, false);
     }
 }
 

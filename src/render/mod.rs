@@ -39,8 +39,6 @@ mod bench;
 mod chart;
 #[cfg(feature = "html")]
 mod page;
-#[cfg(feature = "progress")]
-pub mod progress;
 #[cfg(feature = "html")]
 mod report;
 

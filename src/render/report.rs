@@ -8,7 +8,7 @@ use super::chart::{
 use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
 use crate::compare::report::Report;
 use crate::display::{Bytes, Level, Ns, Pct, Share, Sig};
-use crate::measure::env::Environment;
+use crate::env::Environment;
 use crate::pool::PoolRun;
 use crate::stats::{BootstrapDistribution, EstimateOptions, Pooled};
 use crate::{Error, Result};

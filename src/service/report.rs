@@ -6,7 +6,7 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 use crate::Estimate;
-use crate::measure::env::Environment;
+use crate::env::Environment;
 use crate::service::options::{
     DEFAULT_MIN_DIFFERENCE, LatencyOrigin, LoadOptions, Schedule, ServiceOptions,
 };

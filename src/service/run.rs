@@ -3,8 +3,8 @@
 
 use hdrhistogram::Histogram;
 
+use crate::env::Environment;
 use crate::measure::clock::MonotonicClock;
-use crate::measure::env::Environment;
 use crate::rng::{derive_seed, resolve_seed};
 use crate::service::analysis::{
     WindowDist, paired_percentile, pooled_percentile, relative_half_width,

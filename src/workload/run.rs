@@ -4,14 +4,14 @@ use std::cell::RefCell;
 use std::hint::black_box;
 use std::rc::Rc;
 
+use crate::alloc;
 use crate::compare::CompareOptions;
 use crate::compare::report::Report;
-use crate::measure::alloc;
+use crate::env::max_rss_bytes;
 use crate::measure::cache::Cache;
 use crate::measure::calibrate::{CalibrationOptions, calibrate_with_clock};
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
-use crate::measure::env::max_rss_bytes;
 use crate::pool::Child;
 use crate::workload::record::{Memory, Record};
 use crate::workload::spec::Spec;

@@ -6,15 +6,15 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::alloc::{AllocSummary, LiveHeap};
 use crate::compare::gate_record::GateInfo;
 use crate::compare::options::CompareOptions;
 use crate::compare::report::ProcessInfo;
-use crate::measure::alloc::{AllocSummary, LiveHeap};
+use crate::env::Environment;
 use crate::measure::cache::CacheInfo;
 use crate::measure::calibrate::Calibration;
 use crate::measure::clock::Instrument;
 use crate::measure::counters::CounterSummary;
-use crate::measure::env::Environment;
 use crate::stats::DriftReport;
 use crate::workload::Record;
 
