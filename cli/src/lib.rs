@@ -30,6 +30,7 @@ pub mod scan;
 pub mod selftest;
 pub mod session;
 pub mod signals;
+pub mod units;
 
 use clap::Parser;
 
