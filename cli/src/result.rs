@@ -14,7 +14,6 @@ use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::process::Measured;
-use crate::session::{Collected, CommandSpec};
 
 /// Version of the JSON result's layout (`schema_version`). Readers should check it.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -355,31 +354,46 @@ struct RunsOnlyCommand<'a> {
 }
 
 impl Snapshot {
-    pub(crate) fn new(args: &CompareArgs, specs: &[CommandSpec]) -> Snapshot {
+    /// The file of `args.json` for the session of `commands` (each its label and the command
+    /// as given, the reference first).
+    pub(crate) fn new(args: &CompareArgs, commands: Vec<(String, String)>) -> Snapshot {
         Snapshot {
             path: args.json.clone().filter(|p| p.as_os_str() != "-"),
-            commands: specs
-                .iter()
-                .map(|s| (s.name.clone(), s.command.clone()))
-                .collect(),
+            commands,
             last: Instant::now(),
             tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
         }
     }
 
-    /// After a round: a snapshot when the last is old enough.
-    pub(crate) fn tick(&mut self, m: &Collected) {
+    /// After a round: a snapshot of the timed `runs`, the A/A partner runs `validation_runs`
+    /// and the `warmup_runs` done per command, when the last snapshot is old enough.
+    pub(crate) fn tick(
+        &mut self,
+        runs: &[RunRecord],
+        validation_runs: &[RunRecord],
+        warmup_runs: usize,
+    ) {
         if self.path.is_some() && self.last.elapsed() >= SNAPSHOT_EVERY {
-            self.write_runs(m, Stopped::Running, None, false);
+            self.write_runs(
+                runs,
+                validation_runs,
+                warmup_runs,
+                Stopped::Running,
+                None,
+                false,
+            );
             self.last = Instant::now();
         }
     }
 
-    /// Writes the runs alone with `stopped`. Errors are reported on stderr when `loud`, and
-    /// never stop the session (the final write reports its own).
+    /// Writes the runs alone (as [`tick`](Self::tick) takes them) with `stopped`. Errors are
+    /// reported on stderr when `loud`, and never stop the session (the final write reports its
+    /// own).
     pub(crate) fn write_runs(
         &self,
-        m: &Collected,
+        runs: &[RunRecord],
+        validation_runs: &[RunRecord],
+        warmup_runs: usize,
         stopped: Stopped,
         message: Option<String>,
         loud: bool,
@@ -395,9 +409,9 @@ impl Snapshot {
                 .iter()
                 .map(|(name, command)| RunsOnlyCommand { name, command })
                 .collect(),
-            warmup_runs: m.warmup_done,
-            runs: &m.runs,
-            validation_runs: &m.validation_runs,
+            warmup_runs,
+            runs,
+            validation_runs,
         };
         if let Err(e) = serde_json::to_string_pretty(&doc)
             .map_err(|e| CliError::BadFile {
