@@ -1,7 +1,9 @@
 //! The JSON result of `rtcompare cmd` and `rtcompare git` (layout [`SCHEMA_VERSION`]): what a
-//! run, a command's summary, a comparison and the whole result hold, and the file kept current
-//! while a session measures (snapshots, and the last word when it stops early).
+//! run, a command's summary, a comparison, `git`'s two trees and the whole result hold, and the
+//! file kept current while a session measures (snapshots, and the last word when it stops
+//! early).
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -235,6 +237,31 @@ pub(crate) fn counter_summaries(
     (summary, per_command)
 }
 
+/// What the JSON result of `rtcompare git` records about the two trees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GitInfo {
+    /// `--base` as given.
+    pub base_ref: String,
+    /// The baseline's commit id (A).
+    pub base_commit: String,
+    /// `--head` as given; `None` when the head is the working tree.
+    #[serde(default)]
+    pub head_ref: Option<String>,
+    /// The head's commit id (B): `--head`'s commit, or the working tree's `HEAD` (B is then
+    /// this plus any uncommitted changes).
+    pub head_commit: String,
+    /// Whether the head is the working tree with uncommitted changes (tracked or untracked
+    /// files); always false with `--head`.
+    pub dirty: bool,
+    /// The temporary worktree the baseline was built in (removed afterwards).
+    pub baseline_tree: PathBuf,
+    /// With `--head`: the temporary worktree the head was built in (removed afterwards).
+    #[serde(default)]
+    pub head_tree: Option<PathBuf>,
+    /// The working tree's top directory.
+    pub working_tree: PathBuf,
+}
+
 /// The JSON result of `rtcompare cmd --json FILE` (layout [`SCHEMA_VERSION`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CmdResult {
@@ -292,7 +319,7 @@ pub struct CmdResult {
     pub validation_runs: Vec<RunRecord>,
     /// With `rtcompare git`: the two trees' commits and whether the working tree was dirty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub git: Option<crate::git::GitInfo>,
+    pub git: Option<GitInfo>,
     /// The machine and the session (the library's environment stamp).
     pub environment: Environment,
     /// Wall time of the whole invocation, seconds.
