@@ -544,8 +544,8 @@ impl std::fmt::Display for Warning {
                 f,
                 "{side}'s first timed run ({}) was much slower than the rest (median {}); caches \
                  may not have been warm: consider more --warmup runs",
-                crate::output::duration(*first_ns),
-                crate::output::duration(*median_ns)
+                crate::units::duration(*first_ns),
+                crate::units::duration(*median_ns)
             ),
             Warning::TimingModes {
                 ratio,
@@ -567,8 +567,8 @@ impl std::fmt::Display for Warning {
                 f,
                 "{side}'s median run ({}) is less than twice the time to start and reap an empty \
                  command ({}): most of what is measured is process start",
-                crate::output::duration(*median_ns),
-                crate::output::duration(*floor_ns)
+                crate::units::duration(*median_ns),
+                crate::units::duration(*floor_ns)
             ),
             Warning::NoValidation => f.write_str(
                 "A/A validation skipped (--no-validation): the verdict rests on the threshold \

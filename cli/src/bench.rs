@@ -22,7 +22,7 @@ use rtcompare::bench::{
 use crate::cli::BenchArgs;
 use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
 use crate::git::{TempWorktree, git};
-use crate::output::duration;
+use crate::units::duration;
 
 /// Version of the JSON `rtcompare bench --json` writes.
 pub const BENCH_JSON_VERSION: u32 = 1;

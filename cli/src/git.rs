@@ -17,39 +17,12 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use serde::{Deserialize, Serialize};
-
 use crate::cli::GitArgs;
 use crate::error::{CliError, Result};
 use crate::process::{RunFailure, Runner, Shell};
-use crate::result::CmdResult;
+use crate::result::{CmdResult, GitInfo};
 use crate::session;
 use crate::signals;
-
-/// What the JSON result records about the two trees.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GitInfo {
-    /// `--base` as given.
-    pub base_ref: String,
-    /// The baseline's commit id (A).
-    pub base_commit: String,
-    /// `--head` as given; `None` when the head is the working tree.
-    #[serde(default)]
-    pub head_ref: Option<String>,
-    /// The head's commit id (B): `--head`'s commit, or the working tree's `HEAD` (B is then
-    /// this plus any uncommitted changes).
-    pub head_commit: String,
-    /// Whether the head is the working tree with uncommitted changes (tracked or untracked
-    /// files); always false with `--head`.
-    pub dirty: bool,
-    /// The temporary worktree the baseline was built in (removed afterwards).
-    pub baseline_tree: PathBuf,
-    /// With `--head`: the temporary worktree the head was built in (removed afterwards).
-    #[serde(default)]
-    pub head_tree: Option<PathBuf>,
-    /// The working tree's top directory.
-    pub working_tree: PathBuf,
-}
 
 /// `git` with `args` in `dir`, stdin from `/dev/null`.
 fn git_command(dir: &Path, args: &[&str]) -> Command {

@@ -17,8 +17,9 @@ use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, dete
 
 use crate::analysis::{Floor, Rule, VerdictSummary};
 use crate::error::{CliError, Result};
-use crate::output::{bytes, duration, family_note, outcome_phrase, outcome_word};
+use crate::output::{family_note, outcome_phrase, outcome_word};
 use crate::result::{CmdResult, CommandSide, RunRecord, SideResult};
+use crate::units::{bytes, duration};
 
 /// How many quantiles of each A/A bootstrap distribution the page draws as dots (100): the
 /// floor is the 0.9 quantile of their absolute values, and a hundred dots show the spread

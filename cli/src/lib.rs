@@ -17,7 +17,6 @@ pub mod analysis;
 pub mod bench;
 pub mod cli;
 pub mod combine;
-pub mod combine_html;
 pub mod error;
 pub mod export;
 pub mod git;
@@ -30,6 +29,7 @@ pub mod scan;
 pub mod selftest;
 pub mod session;
 pub mod signals;
+pub mod units;
 
 use clap::Parser;
 

@@ -1,7 +1,9 @@
 //! The JSON result of `rtcompare cmd` and `rtcompare git` (layout [`SCHEMA_VERSION`]): what a
-//! run, a command's summary, a comparison and the whole result hold, and the file kept current
-//! while a session measures (snapshots, and the last word when it stops early).
+//! run, a command's summary, a comparison, `git`'s two trees and the whole result hold, and the
+//! file kept current while a session measures (snapshots, and the last word when it stops
+//! early).
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -14,7 +16,6 @@ use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::process::Measured;
-use crate::session::{Collected, CommandSpec};
 
 /// Version of the JSON result's layout (`schema_version`). Readers should check it.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -236,6 +237,31 @@ pub(crate) fn counter_summaries(
     (summary, per_command)
 }
 
+/// What the JSON result of `rtcompare git` records about the two trees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GitInfo {
+    /// `--base` as given.
+    pub base_ref: String,
+    /// The baseline's commit id (A).
+    pub base_commit: String,
+    /// `--head` as given; `None` when the head is the working tree.
+    #[serde(default)]
+    pub head_ref: Option<String>,
+    /// The head's commit id (B): `--head`'s commit, or the working tree's `HEAD` (B is then
+    /// this plus any uncommitted changes).
+    pub head_commit: String,
+    /// Whether the head is the working tree with uncommitted changes (tracked or untracked
+    /// files); always false with `--head`.
+    pub dirty: bool,
+    /// The temporary worktree the baseline was built in (removed afterwards).
+    pub baseline_tree: PathBuf,
+    /// With `--head`: the temporary worktree the head was built in (removed afterwards).
+    #[serde(default)]
+    pub head_tree: Option<PathBuf>,
+    /// The working tree's top directory.
+    pub working_tree: PathBuf,
+}
+
 /// The JSON result of `rtcompare cmd --json FILE` (layout [`SCHEMA_VERSION`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CmdResult {
@@ -293,7 +319,7 @@ pub struct CmdResult {
     pub validation_runs: Vec<RunRecord>,
     /// With `rtcompare git`: the two trees' commits and whether the working tree was dirty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub git: Option<crate::git::GitInfo>,
+    pub git: Option<GitInfo>,
     /// The machine and the session (the library's environment stamp).
     pub environment: Environment,
     /// Wall time of the whole invocation, seconds.
@@ -355,31 +381,46 @@ struct RunsOnlyCommand<'a> {
 }
 
 impl Snapshot {
-    pub(crate) fn new(args: &CompareArgs, specs: &[CommandSpec]) -> Snapshot {
+    /// The file of `args.json` for the session of `commands` (each its label and the command
+    /// as given, the reference first).
+    pub(crate) fn new(args: &CompareArgs, commands: Vec<(String, String)>) -> Snapshot {
         Snapshot {
             path: args.json.clone().filter(|p| p.as_os_str() != "-"),
-            commands: specs
-                .iter()
-                .map(|s| (s.name.clone(), s.command.clone()))
-                .collect(),
+            commands,
             last: Instant::now(),
             tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
         }
     }
 
-    /// After a round: a snapshot when the last is old enough.
-    pub(crate) fn tick(&mut self, m: &Collected) {
+    /// After a round: a snapshot of the timed `runs`, the A/A partner runs `validation_runs`
+    /// and the `warmup_runs` done per command, when the last snapshot is old enough.
+    pub(crate) fn tick(
+        &mut self,
+        runs: &[RunRecord],
+        validation_runs: &[RunRecord],
+        warmup_runs: usize,
+    ) {
         if self.path.is_some() && self.last.elapsed() >= SNAPSHOT_EVERY {
-            self.write_runs(m, Stopped::Running, None, false);
+            self.write_runs(
+                runs,
+                validation_runs,
+                warmup_runs,
+                Stopped::Running,
+                None,
+                false,
+            );
             self.last = Instant::now();
         }
     }
 
-    /// Writes the runs alone with `stopped`. Errors are reported on stderr when `loud`, and
-    /// never stop the session (the final write reports its own).
+    /// Writes the runs alone (as [`tick`](Self::tick) takes them) with `stopped`. Errors are
+    /// reported on stderr when `loud`, and never stop the session (the final write reports its
+    /// own).
     pub(crate) fn write_runs(
         &self,
-        m: &Collected,
+        runs: &[RunRecord],
+        validation_runs: &[RunRecord],
+        warmup_runs: usize,
         stopped: Stopped,
         message: Option<String>,
         loud: bool,
@@ -395,9 +436,9 @@ impl Snapshot {
                 .iter()
                 .map(|(name, command)| RunsOnlyCommand { name, command })
                 .collect(),
-            warmup_runs: m.warmup_done,
-            runs: &m.runs,
-            validation_runs: &m.validation_runs,
+            warmup_runs,
+            runs,
+            validation_runs,
         };
         if let Err(e) = serde_json::to_string_pretty(&doc)
             .map_err(|e| CliError::BadFile {

@@ -121,7 +121,7 @@ impl fmt::Display for SelftestReport {
             f,
             "self-test of `{}` (median run {})",
             self.command,
-            crate::output::duration(self.median_ns)
+            crate::units::duration(self.median_ns)
         )?;
         writeln!(
             f,
@@ -143,7 +143,7 @@ impl fmt::Display for SelftestReport {
             f,
             "injected {:.0} % ({}): {}/{} detected ({:.0} %, 95 % interval {:.1}–{:.1} %; bar ≥ {:.0} %), {} in the wrong direction: {}; median {} pairs",
             pct(self.injected),
-            crate::output::duration(self.injected_ns),
+            crate::units::duration(self.injected_ns),
             self.detection.hits,
             self.detection.trials,
             pct(self.detection.rate),

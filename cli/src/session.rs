@@ -311,13 +311,13 @@ pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
 
 /// Everything measured so far: per command its timed wall times and its A/A partners', and
 /// the run records. A session that stops early still has all of it.
-pub(crate) struct Collected {
+struct Collected {
     main: Vec<Vec<f64>>,
     partner: Vec<Vec<f64>>,
-    pub(crate) runs: Vec<RunRecord>,
-    pub(crate) validation_runs: Vec<RunRecord>,
+    runs: Vec<RunRecord>,
+    validation_runs: Vec<RunRecord>,
     start_floor_ns: Option<f64>,
-    pub(crate) warmup_done: usize,
+    warmup_done: usize,
 }
 
 impl Collected {
@@ -418,7 +418,13 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
         counters: RefCell::default(),
     };
     let mut m = Collected::new(specs.len());
-    let mut snapshot = Snapshot::new(args, specs);
+    let mut snapshot = Snapshot::new(
+        args,
+        specs
+            .iter()
+            .map(|s| (s.name.clone(), s.command.clone()))
+            .collect(),
+    );
     // The setups that ran get their cleanups, whatever happens after.
     let mut set_up = 0;
     let mut outcome = Ok(StopReason::MaxRuns);
@@ -473,7 +479,14 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
                     snapshot.write_result(&result);
                 }
                 // Too few runs for a verdict: the runs alone.
-                Err(_) => snapshot.write_runs(&m, reason, Some(e.to_string()), true),
+                Err(_) => snapshot.write_runs(
+                    &m.runs,
+                    &m.validation_runs,
+                    m.warmup_done,
+                    reason,
+                    Some(e.to_string()),
+                    true,
+                ),
             }
             Err(e)
         }
@@ -568,7 +581,7 @@ fn measure(
                 }
             }
         }
-        snapshot.tick(m);
+        snapshot.tick(&m.runs, &m.validation_runs, m.warmup_done);
         let n = i + 1;
         session.progress.set(match (target, half_width) {
             (Some(t), _) => format!("round {n}/{t}"),

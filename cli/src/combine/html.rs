@@ -6,7 +6,7 @@
 
 use rtcompare::render::{MachineForest, Page, Panel};
 
-use crate::combine::{CombineJson, CombinedResult, Kind, MachineFile, fleet_note, verdict_word};
+use super::machines::{CombineJson, CombinedResult, Kind, MachineFile, fleet_note, verdict_word};
 
 /// A fraction as a signed percentage with two decimals (`+1.25 %`).
 fn signed_pct(v: f64) -> String {

@@ -1,0 +1,92 @@
+//! `rtcompare combine FILE…`: one comparison pooled across machines. Each file is one machine's
+//! result (a CI runner's artifact): the JSON of a pooled `compare` example run, of `rtcompare
+//! cmd --json` or of `rtcompare bench --json`. Per comparison name, the machines' estimates
+//! are pooled with the machine as the unit ([`rtcompare::stats::combine_machines`]): a t
+//! interval over machines, the random-effects estimate and I² beside it, outlier machines named
+//! with their influence, never dropped.
+//!
+//! Every output path is checked before any file is read ([`check_outputs`]), and the inputs
+//! must share one layout version (`schema_version`) that this tool knows.
+//!
+//! This module is the command ([`run`]); the files read, the pooling and the JSON, table and
+//! Markdown it makes are in a data module beneath it, and the HTML [`page`] draws that data.
+
+mod html;
+mod machines;
+
+use std::path::Path;
+
+use crate::cli::CombineArgs;
+use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
+
+pub use html::page;
+pub use machines::{
+    COMBINE_JSON_VERSION, CombineJson, CombinedResult, Kind, Machine, MachineFile, combine,
+    fleet_note, markdown, read, table, verdict_word,
+};
+
+/// Every output `args` asks for, with its flag, in the order they are written.
+fn outputs(args: &CombineArgs) -> Vec<(&'static str, &Path)> {
+    [
+        ("--json", &args.json),
+        ("--html", &args.html),
+        ("--markdown", &args.markdown),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
+    .collect()
+}
+
+/// Checks every output path before any input is read, so that a mistake costs nothing and
+/// leaves no output behind. Errors: a usage error when two outputs name the same file or an
+/// output names an input; a file error naming the path when one cannot be opened for writing
+/// (a missing directory, no permission). An existing file keeps its content until the result
+/// replaces it; a file that did not exist is removed again at once.
+pub fn check_outputs(args: &CombineArgs) -> Result<()> {
+    let outputs = outputs(args);
+    for (i, (flag, path)) in outputs.iter().enumerate() {
+        if let Some((first, _)) = outputs[..i].iter().find(|(_, p)| p == path) {
+            return Err(CliError::Usage(format!(
+                "{first} and {flag} both write {}: give each its own file",
+                path.display()
+            )));
+        }
+        if args.files.iter().any(|f| f == path) {
+            return Err(CliError::Usage(format!(
+                "{flag} {} would overwrite one of the inputs: write it elsewhere",
+                path.display()
+            )));
+        }
+    }
+    outputs
+        .iter()
+        .try_for_each(|(_, path)| crate::export::probe(path))
+}
+
+/// Runs `rtcompare combine`; returns the exit status.
+pub fn run(args: &CombineArgs) -> Result<i32> {
+    check_outputs(args)?;
+    let files = args
+        .files
+        .iter()
+        .map(|p| read(p))
+        .collect::<Result<Vec<_>>>()?;
+    let combined = combine(&files, args.fail_on_regression)?;
+    print!("{}", table(&combined));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&combined)
+            .map_err(|e| CliError::Stats(rtcompare::Error::Json { source: e.into() }))?;
+        crate::result::write_atomically(path, &text)?;
+    }
+    if let Some(path) = &args.html {
+        crate::result::write_atomically(path, &html::page(&combined, &files))?;
+    }
+    if let Some(path) = &args.markdown {
+        crate::result::write_atomically(path, &markdown(&combined))?;
+    }
+    Ok(if combined.results.iter().any(|r| r.regression) {
+        EXIT_REGRESSION
+    } else {
+        EXIT_OK
+    })
+}
