@@ -53,7 +53,9 @@
 //! [`Cache`] mode); the interval type of the statistics ([`Estimate`], [`EstimateOptions`]);
 //! [`Error`] and [`Result`]; and the test gates' macros ([`assert_faster!`],
 //! [`assert_not_slower!`], [`assert_equivalent!`]). Everything else has one path, through the
-//! module that owns it. The modules are listed from the top down: none imports one above it.
+//! module that owns it. The modules are listed from the top down: none imports one above it, with
+//! one exception in data only: a [`Report`] of a structure comparison carries a
+//! [`workload::Record`], whose file imports nothing but the workload's [`workload::Spec`].
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|

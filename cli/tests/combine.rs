@@ -392,6 +392,22 @@ fn inputs_that_do_not_match_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(e.contains("B vs A") && e.contains("C vs A"), "{e}");
+    // One file given three times, under two spellings: refused, naming both.
+    let three = machines(&d.0, &t, &[0.1, 0.11, 0.12], "D");
+    let again = format!("./{}", three[0]);
+    let o = rtcompare(&d.0, &["combine", &three[0], &three[1], &again]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(e.contains("same file") && e.contains(&again), "{e}");
+    // A copy under another name is combined, with a warning that it is one run.
+    std::fs::copy(d.0.join(&three[0]), d.0.join("copy.json")).unwrap();
+    let o = rtcompare(&d.0, &["combine", &three[0], &three[1], "copy.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("identical, byte for byte"),
+        "{}",
+        text(&o.stderr)
+    );
     // Not a result at all.
     std::fs::write(d.0.join("x.json"), "{\"hello\": 1}").unwrap();
     let o = rtcompare(&d.0, &["combine", &two[0], &two[1], "x.json"]);

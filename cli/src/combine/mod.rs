@@ -63,9 +63,43 @@ pub fn check_outputs(args: &CombineArgs) -> Result<()> {
         .try_for_each(|(_, path)| crate::export::probe(path))
 }
 
+/// Refuses a file given twice (the same path, however spelled: one runner counted as two
+/// would narrow the interval over machines for nothing) and warns on stderr when two files
+/// hold the same bytes (a result copied to two names is one machine too, but two runners of
+/// one fleet cannot write the same bytes). Errors: a usage error naming both spellings.
+fn check_distinct(args: &CombineArgs) -> Result<()> {
+    let canonical: Vec<_> = args
+        .files
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    let contents: Vec<Option<Vec<u8>>> = args.files.iter().map(|p| std::fs::read(p).ok()).collect();
+    for j in 1..args.files.len() {
+        for i in 0..j {
+            if canonical[i] == canonical[j] {
+                return Err(CliError::Usage(format!(
+                    "{} and {} are the same file: give each runner's result once",
+                    args.files[i].display(),
+                    args.files[j].display()
+                )));
+            }
+            if contents[i].is_some() && contents[i] == contents[j] {
+                eprintln!(
+                    "warning: {} and {} are identical, byte for byte: one run copied twice \
+                     counts as two machines and makes the interval over machines too narrow",
+                    args.files[i].display(),
+                    args.files[j].display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs `rtcompare combine`; returns the exit status.
 pub fn run(args: &CombineArgs) -> Result<i32> {
     check_outputs(args)?;
+    check_distinct(args)?;
     let files = args
         .files
         .iter()
