@@ -492,7 +492,26 @@ impl fmt::Display for Pooled {
             )?,
             (None, None) => {}
         }
-        writeln!(f, "Verdict: {}.", self.verdict)?;
+        match self.verdict {
+            // The generic advice (more samples) does not help when the width is the
+            // processes' scatter: only more processes narrow it.
+            Verdict::CannotTell(Unresolved::IntervalContainsZero { low, high })
+                if self.i2 >= HIGH_I2 =>
+            {
+                writeln!(
+                    f,
+                    "Verdict: CANNOT TELL. its interval [{}, {}] contains zero, so these {} \
+                     processes do not separate A from B; most of its width is the processes' \
+                     scatter (I² = {:.2}), so more processes would narrow it, and more samples \
+                     in each would not.",
+                    Pct(low),
+                    Pct(high),
+                    self.processes,
+                    self.i2
+                )?;
+            }
+            _ => writeln!(f, "Verdict: {}.", self.verdict)?,
+        }
         if !self.warnings.is_empty() {
             writeln!(f, "Warnings:")?;
             for w in &self.warnings {
@@ -1059,6 +1078,39 @@ mod tests {
 
     fn est(d: f64, hw: f64) -> Estimate {
         Estimate::from_interval(d, d - hw, d + hw, 0.95).unwrap()
+    }
+
+    #[test]
+    fn an_undecided_pool_of_scattered_processes_asks_for_processes_not_samples() {
+        // Two states, both with A at least as fast: tight processes, a wide mean over five.
+        let ps: Vec<Estimate> = [0.15, 0.001, 0.14, 0.002, 0.03]
+            .iter()
+            .map(|&d| est(d, 0.004))
+            .collect();
+        let p = combine(&ps, 0.95).unwrap();
+        assert!(
+            matches!(
+                p.verdict,
+                Verdict::CannotTell(Unresolved::IntervalContainsZero { .. })
+            ),
+            "{:?}",
+            p.verdict
+        );
+        assert!(p.i2 >= HIGH_I2, "{}", p.i2);
+        let text = p.to_string();
+        assert!(
+            text.contains("more processes would narrow it, and more samples in each would not"),
+            "{text}"
+        );
+        assert!(!text.contains("collect more samples"), "{text}");
+        // Processes that agree within their own noise keep the generic advice.
+        let calm: Vec<Estimate> = [0.01, -0.01, 0.012, -0.012, 0.0]
+            .iter()
+            .map(|&d| est(d, 0.05))
+            .collect();
+        let p = combine(&calm, 0.95).unwrap();
+        assert!(p.i2 < HIGH_I2, "{}", p.i2);
+        assert!(p.to_string().contains("collect more samples"), "{p}");
     }
 
     #[test]
