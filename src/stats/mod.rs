@@ -927,6 +927,7 @@ mod machines;
 mod multiplicity;
 mod pool;
 mod pool_plan;
+mod pool_summary;
 mod rank_tests;
 mod rates;
 mod resample;
