@@ -264,126 +264,148 @@ pub fn analyse(
         (a, b)
     };
     match Rule::for_pairs(pairs) {
-        Rule::FewRuns => {
-            let v = few_runs_verdict(b, a, &opts.few_runs)?;
-            let outcome = match v.outcome {
-                FewRunsOutcome::Win => CommandOutcome::Win,
-                FewRunsOutcome::Parity => CommandOutcome::Parity,
-                FewRunsOutcome::Loss => CommandOutcome::Loss,
-            };
-            let reason = match v.outcome {
-                FewRunsOutcome::Parity => format!(
-                    "parity: the median ratio {:.3} (tolerance {:.3}) and the best-run ratio \
-                     {:.3} (tolerance {:.3}) do not both leave their tolerance",
-                    v.ratio, v.tolerance, v.best_ratio, v.best_tolerance
-                ),
-                _ => format!(
-                    "{}: both the median ratio {:.3} (tolerance {:.3}) and the best-run ratio \
-                     {:.3} (tolerance {:.3}) leave their tolerance",
-                    v.outcome, v.ratio, v.tolerance, v.best_ratio, v.best_tolerance
-                ),
-            };
-            Ok(CommandAnalysis {
-                rule: Rule::FewRuns,
-                verdict: VerdictSummary {
-                    outcome,
-                    ratio: v.ratio,
-                    best_ratio: v.best_ratio,
-                    tolerance: v.tolerance,
-                    noise: v.noise,
-                    low: None,
-                    high: None,
-                    level: None,
-                    reason,
-                },
-                estimate: None,
-                few_runs: Some(v),
-            })
-        }
-        Rule::Bootstrap => {
-            let est = estimate(a, b, opts)?;
-            let noise = floor.map_or(0.0, |f| f.floor);
-            let tolerance = opts.threshold.max(noise);
-            let ratio = est.ratio();
-            // δ = 1 exactly, a median of A of 0, makes the ratio infinite; only imported times
-            // of 0 can do that, and JSON has no number for it.
-            if ![ratio.ratio, ratio.low, ratio.high]
-                .iter()
-                .all(|r| r.is_finite())
-            {
-                return Err(rtcompare::Error::Undefined {
-                    what: "B's time over A's",
-                    reason: format!(
-                        "the interval [{}, {}] around {} is not finite: A's median time is 0 in \
-                         too many bootstrap replicates (its times hold too many zeros)",
-                        ratio.low, ratio.high, ratio.ratio
-                    ),
-                }
-                .into());
-            }
-            let (outcome, reason) = match decide(&est, noise, 0.0) {
-                Verdict::CannotTell(why) => (CommandOutcome::CannotTell, why.to_string()),
-                direction => {
-                    // The claim's relative size on the 1 − faster/slower scale, at its
-                    // least favourable end of the interval.
-                    let (claim, bound) = match direction {
-                        Verdict::AFaster => (CommandOutcome::Slower, est.low),
-                        _ => (CommandOutcome::Faster, 1.0 - ratio.high),
-                    };
-                    let rule = lower_bound_rule(bound, tolerance)?;
-                    let word = if claim == CommandOutcome::Slower {
-                        "slower"
-                    } else {
-                        "faster"
-                    };
-                    if rule.accepted {
-                        (
-                            claim,
-                            format!(
-                                "B is {word}: the interval's least favourable end, {:.2} %, \
-                                 clears the tolerance {:.2} % (the larger of the {:.2} % \
-                                 threshold and the {:.2} % A/A floor)",
-                                100.0 * bound,
-                                100.0 * tolerance,
-                                100.0 * opts.threshold,
-                                100.0 * noise
-                            ),
-                        )
-                    } else {
-                        (
-                            CommandOutcome::CannotTell,
-                            format!(
-                                "B looks {word} and the interval excludes no difference, but \
-                                 its least favourable end, {:.2} %, does not clear the \
-                                 tolerance {:.2} % (the larger of the {:.2} % threshold and \
-                                 the {:.2} % A/A floor); too small to claim",
-                                100.0 * bound,
-                                100.0 * tolerance,
-                                100.0 * opts.threshold,
-                                100.0 * noise
-                            ),
-                        )
-                    }
-                }
-            };
-            Ok(CommandAnalysis {
-                rule: Rule::Bootstrap,
-                verdict: VerdictSummary {
-                    outcome,
-                    ratio: ratio.ratio,
-                    best_ratio: best(b)? / best(a)?,
-                    tolerance,
-                    noise,
-                    low: Some(ratio.low),
-                    high: Some(ratio.high),
-                    level: Some(est.level),
-                    reason,
-                },
-                estimate: Some(est),
-                few_runs: None,
-            })
-        }
+        Rule::FewRuns => few_runs_analysis(a, b, opts),
+        Rule::Bootstrap => bootstrap_analysis(a, b, floor, opts),
     }
+}
+
+/// The few-runs rule: the library's few-runs verdict with B as the candidate, and its reason.
+fn few_runs_analysis(a: &[f64], b: &[f64], opts: &AnalysisOptions) -> Result<CommandAnalysis> {
+    let v = few_runs_verdict(b, a, &opts.few_runs)?;
+    let outcome = match v.outcome {
+        FewRunsOutcome::Win => CommandOutcome::Win,
+        FewRunsOutcome::Parity => CommandOutcome::Parity,
+        FewRunsOutcome::Loss => CommandOutcome::Loss,
+    };
+    let reason = match v.outcome {
+        FewRunsOutcome::Parity => format!(
+            "parity: the median ratio {:.3} (tolerance {:.3}) and the best-run ratio \
+             {:.3} (tolerance {:.3}) do not both leave their tolerance",
+            v.ratio, v.tolerance, v.best_ratio, v.best_tolerance
+        ),
+        _ => format!(
+            "{}: both the median ratio {:.3} (tolerance {:.3}) and the best-run ratio \
+             {:.3} (tolerance {:.3}) leave their tolerance",
+            v.outcome, v.ratio, v.tolerance, v.best_ratio, v.best_tolerance
+        ),
+    };
+    Ok(CommandAnalysis {
+        rule: Rule::FewRuns,
+        verdict: VerdictSummary {
+            outcome,
+            ratio: v.ratio,
+            best_ratio: v.best_ratio,
+            tolerance: v.tolerance,
+            noise: v.noise,
+            low: None,
+            high: None,
+            level: None,
+            reason,
+        },
+        estimate: None,
+        few_runs: Some(v),
+    })
+}
+
+/// The bootstrap rule: the interval of B's time over A's against the tolerance, the larger of
+/// the threshold and the A/A floor.
+fn bootstrap_analysis(
+    a: &[f64],
+    b: &[f64],
+    floor: Option<&Floor>,
+    opts: &AnalysisOptions,
+) -> Result<CommandAnalysis> {
+    let est = estimate(a, b, opts)?;
+    let noise = floor.map_or(0.0, |f| f.floor);
+    let tolerance = opts.threshold.max(noise);
+    let ratio = est.ratio();
+    // δ = 1 exactly, a median of A of 0, makes the ratio infinite; only imported times
+    // of 0 can do that, and JSON has no number for it.
+    if ![ratio.ratio, ratio.low, ratio.high]
+        .iter()
+        .all(|r| r.is_finite())
+    {
+        return Err(rtcompare::Error::Undefined {
+            what: "B's time over A's",
+            reason: format!(
+                "the interval [{}, {}] around {} is not finite: A's median time is 0 in \
+                 too many bootstrap replicates (its times hold too many zeros)",
+                ratio.low, ratio.high, ratio.ratio
+            ),
+        }
+        .into());
+    }
+    let (outcome, reason) = bootstrap_outcome(&est, noise, tolerance, opts.threshold)?;
+    Ok(CommandAnalysis {
+        rule: Rule::Bootstrap,
+        verdict: VerdictSummary {
+            outcome,
+            ratio: ratio.ratio,
+            best_ratio: best(b)? / best(a)?,
+            tolerance,
+            noise,
+            low: Some(ratio.low),
+            high: Some(ratio.high),
+            level: Some(est.level),
+            reason,
+        },
+        estimate: Some(est),
+        few_runs: None,
+    })
+}
+
+/// The bootstrap rule's outcome and its reason: the library's direction, claimed only when the
+/// interval's least favourable end clears `tolerance` (the lower-bound rule).
+fn bootstrap_outcome(
+    est: &Estimate,
+    noise: f64,
+    tolerance: f64,
+    threshold: f64,
+) -> Result<(CommandOutcome, String)> {
+    let direction = match decide(est, noise, 0.0) {
+        Verdict::CannotTell(why) => return Ok((CommandOutcome::CannotTell, why.to_string())),
+        direction => direction,
+    };
+    // The claim's relative size on the 1 − faster/slower scale, at its
+    // least favourable end of the interval.
+    let (claim, bound) = match direction {
+        Verdict::AFaster => (CommandOutcome::Slower, est.low),
+        _ => (CommandOutcome::Faster, 1.0 - est.ratio().high),
+    };
+    let rule = lower_bound_rule(bound, tolerance)?;
+    let word = if claim == CommandOutcome::Slower {
+        "slower"
+    } else {
+        "faster"
+    };
+    Ok(if rule.accepted {
+        (
+            claim,
+            format!(
+                "B is {word}: the interval's least favourable end, {:.2} %, \
+                 clears the tolerance {:.2} % (the larger of the {:.2} % \
+                 threshold and the {:.2} % A/A floor)",
+                100.0 * bound,
+                100.0 * tolerance,
+                100.0 * threshold,
+                100.0 * noise
+            ),
+        )
+    } else {
+        (
+            CommandOutcome::CannotTell,
+            format!(
+                "B looks {word} and the interval excludes no difference, but \
+                 its least favourable end, {:.2} %, does not clear the \
+                 tolerance {:.2} % (the larger of the {:.2} % threshold and \
+                 the {:.2} % A/A floor); too small to claim",
+                100.0 * bound,
+                100.0 * tolerance,
+                100.0 * threshold,
+                100.0 * noise
+            ),
+        )
+    })
 }
 
 /// The fastest run above 0. A time of 0 is hyperfine's clamp of a shell-corrected time (see

@@ -197,60 +197,119 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         Some(b) => b.clone(),
         None => only_bench_target(&cwd)?,
     };
-    let top = PathBuf::from(git(&cwd, &["rev-parse", "--show-toplevel"])?);
-    let rel = cwd
-        .strip_prefix(&top)
-        .unwrap_or(Path::new(""))
-        .to_path_buf();
-    let commit = |rev: &str| {
-        git(
-            &top,
-            &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
-        )
-    };
-    let baseline_commit = commit(&args.baseline)?;
-    let head_rev = args.head.as_deref().map(commit).transpose()?;
-    // The working tree's target directory, and beneath it one for each checked-out revision:
-    // kept between runs so that only the crate itself is rebuilt, never shared between two
-    // builds of one run.
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| top.join("target"));
-    let base_tree = TempWorktree::add(&top, &baseline_commit)?;
-    let head_tree = match &head_rev {
-        Some(c) => Some(TempWorktree::add(&top, c)?),
-        None => None,
-    };
-    let (head_commit, dirty) = match head_rev {
-        Some(c) => (c, false),
-        None => (
-            git(&top, &["rev-parse", "HEAD"])?,
-            !git(&top, &["status", "--porcelain"])?.is_empty(),
-        ),
-    };
-    let base_exe = build(
-        &base_tree.path().join(&rel),
-        &target.join("rtcompare").join("bench-baseline"),
-        &bench,
-        &format!("the baseline ({})", args.baseline),
-    )?;
-    let head_exe = match &head_tree {
-        Some(t) => build(
-            &t.path().join(&rel),
-            &target.join("rtcompare").join("bench-head"),
-            &bench,
-            "the head",
-        )?,
-        None => build(&cwd, &target, &bench, "the working tree")?,
-    };
+    let checkouts = Checkouts::new(&cwd, args)?;
+    let (base_exe, head_exe) = checkouts.build(&cwd, &bench, args)?;
+    let run = compare(&checkouts, &cwd, &base_exe, &head_exe, args)?;
+    let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
+    report(args, &rows, &run, &checkouts)?;
+    // The worktrees go, the head's first.
+    drop(checkouts);
+    let failed = args
+        .fail_on_regression
+        .is_some_and(|budget| rows.iter().any(|r| r.beyond(budget)));
+    Ok(if failed { EXIT_REGRESSION } else { EXIT_OK })
+}
+
+/// The two revisions of a run: the repository's top and the package's path beneath it, the
+/// commits, and the temporary worktrees, removed when this drops (the head's first).
+struct Checkouts {
+    top: PathBuf,
+    rel: PathBuf,
+    baseline_commit: String,
+    head_commit: String,
+    /// Whether the head is the working tree with uncommitted changes.
+    dirty: bool,
+    /// The head's worktree, with `--head` only (else the head is the working tree).
+    head_tree: Option<TempWorktree>,
+    base_tree: TempWorktree,
+}
+
+impl Checkouts {
+    /// Resolves `--baseline` and `--head` from `cwd`'s repository and checks each out pristine.
+    fn new(cwd: &Path, args: &BenchArgs) -> Result<Checkouts> {
+        let top = PathBuf::from(git(cwd, &["rev-parse", "--show-toplevel"])?);
+        let rel = cwd
+            .strip_prefix(&top)
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
+        let commit = |rev: &str| {
+            git(
+                &top,
+                &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+            )
+        };
+        let baseline_commit = commit(&args.baseline)?;
+        let head_rev = args.head.as_deref().map(commit).transpose()?;
+        let base_tree = TempWorktree::add(&top, &baseline_commit)?;
+        let head_tree = match &head_rev {
+            Some(c) => Some(TempWorktree::add(&top, c)?),
+            None => None,
+        };
+        let (head_commit, dirty) = match head_rev {
+            Some(c) => (c, false),
+            None => (
+                git(&top, &["rev-parse", "HEAD"])?,
+                !git(&top, &["status", "--porcelain"])?.is_empty(),
+            ),
+        };
+        Ok(Checkouts {
+            top,
+            rel,
+            baseline_commit,
+            head_commit,
+            dirty,
+            head_tree,
+            base_tree,
+        })
+    }
+
+    /// Builds the bench target `bench` at both revisions, the baseline first; returns the two
+    /// executables.
+    fn build(&self, cwd: &Path, bench: &str, args: &BenchArgs) -> Result<(PathBuf, PathBuf)> {
+        // The working tree's target directory, and beneath it one for each checked-out
+        // revision: kept between runs so that only the crate itself is rebuilt, never shared
+        // between two builds of one run.
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| self.top.join("target"));
+        let base_exe = build(
+            &self.base_tree.path().join(&self.rel),
+            &target.join("rtcompare").join("bench-baseline"),
+            bench,
+            &format!("the baseline ({})", args.baseline),
+        )?;
+        let head_exe = match &self.head_tree {
+            Some(t) => build(
+                &t.path().join(&self.rel),
+                &target.join("rtcompare").join("bench-head"),
+                bench,
+                "the head",
+            )?,
+            None => build(cwd, &target, bench, "the working tree")?,
+        };
+        Ok((base_exe, head_exe))
+    }
+}
+
+/// Compares every benchmark the two builds register, with the progress line on stderr
+/// (cleared before this returns, so the table follows it).
+fn compare(
+    checkouts: &Checkouts,
+    cwd: &Path,
+    base_exe: &Path,
+    head_exe: &Path,
+    args: &BenchArgs,
+) -> Result<BuildsRun> {
+    let rel = &checkouts.rel;
     // Each build's workers start in its own tree's package directory, as `cargo bench` runs a
     // bench binary in its package's root: data files read by relative path are each
     // revision's own.
-    let head_dir = head_tree
+    let head_dir = checkouts
+        .head_tree
         .as_ref()
-        .map_or_else(|| cwd.clone(), |t| t.path().join(&rel));
+        .map_or_else(|| cwd.to_path_buf(), |t| t.path().join(rel));
     let options = BuildsOptions::default()
-        .working_dirs(base_tree.path().join(&rel), head_dir)
+        .working_dirs(checkouts.base_tree.path().join(rel), head_dir)
         .pairs(args.pairs)
         .max_pairs(args.max_pairs)
         .family_wise(!args.per_benchmark)
@@ -260,22 +319,26 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         None => options,
     }
     .progress(progress());
-    let run = compare_builds(&base_exe, &head_exe, &options);
+    let run = compare_builds(base_exe, head_exe, &options);
     // The progress line goes before the table is printed.
     drop(options);
-    let run = run?;
-    let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
-    print!("{}", table(&rows));
-    println!("{}", family_note(&run));
+    Ok(run?)
+}
+
+/// The table and the family note on stdout, then `--json`, `--html`, `--markdown` and the
+/// GitHub step summary.
+fn report(args: &BenchArgs, rows: &[BenchRow], run: &BuildsRun, c: &Checkouts) -> Result<()> {
+    print!("{}", table(rows));
+    println!("{}", family_note(run));
     if let Some(path) = &args.json {
         let json = BenchJson {
             schema_version: BENCH_JSON_VERSION,
-            baseline_commit: baseline_commit.clone(),
-            head_commit: head_commit.clone(),
-            dirty,
+            baseline_commit: c.baseline_commit.clone(),
+            head_commit: c.head_commit.clone(),
+            dirty: c.dirty,
             family_level: run.family_level,
-            benchmarks: rows.clone(),
-            details: &run,
+            benchmarks: rows.to_vec(),
+            details: run,
         };
         let text = serde_json::to_string_pretty(&json)
             .map_err(|e| CliError::Stats(rtcompare::Error::Json { source: e.into() }))?;
@@ -284,7 +347,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     if let Some(path) = &args.html {
         run.write_html(path)?;
     }
-    let md = markdown(&rows, &run, &baseline_commit, &head_commit, dirty);
+    let md = markdown(rows, run, &c.baseline_commit, &c.head_commit, c.dirty);
     if let Some(path) = &args.markdown {
         write_file(path, &md)?;
     }
@@ -300,12 +363,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
             })?;
         let _ = f.write_all(md.as_bytes());
     }
-    drop(head_tree);
-    drop(base_tree);
-    let failed = args
-        .fail_on_regression
-        .is_some_and(|budget| rows.iter().any(|r| r.beyond(budget)));
-    Ok(if failed { EXIT_REGRESSION } else { EXIT_OK })
+    Ok(())
 }
 
 /// The progress on stderr, between worker pairs: on a terminal one line redrawn in place

@@ -98,6 +98,15 @@ impl Pair<'_> {
         }
     }
 
+    /// A figure's `title`, with more than two commands followed by which pair it shows.
+    fn titled(&self, title: &str) -> String {
+        if self.index.is_some() {
+            format!("{title}: {} against {}", self.a_label, self.b_label)
+        } else {
+            title.to_string()
+        }
+    }
+
     /// The floor the verdict had to clear, where one was measured.
     fn floor(&self) -> Option<f64> {
         self.floor.filter(|f| f.a.is_some()).map(|f| f.floor)
@@ -280,35 +289,70 @@ pub fn page(r: &CmdResult) -> String {
     let Some(first) = pairs.first() else {
         return Page::new("rtcompare cmd: no comparison").to_html();
     };
-    let many = first.index.is_some();
-    let (na, nb) = (first.a_label, first.b_label);
     let (wa, wb) = (
         first.walls(&r.runs, CommandSide::A),
         first.walls(&r.runs, CommandSide::B),
     );
-    let (wa2, wb2) = (
-        first.walls(&r.validation_runs, CommandSide::A2),
-        first.walls(&r.validation_runs, CommandSide::B2),
-    );
-    let floor = first.floor();
-    // With more commands, the figures of one pair say which pair they are.
-    let of_pair = |title: &str| {
-        if many {
-            format!("{title}: {na} against {nb}")
-        } else {
-            title.to_string()
-        }
-    };
-    let (delta, low, high, level) = first.delta();
+    opening(r, first, &pairs)
+        .panel(run_order_panel(r, first, &wa, &wb))
+        .panel(distributions_panel(first, &wa, &wb))
+        .panel(bootstrap_panel(r, first, &wa, &wb))
+        .panel(machine(r, &pairs))
+        .to_html()
+}
 
-    // 2. Run order.
-    let run_order = Panel::new("run-order", &of_pair("Run order"))
+/// The page's head: its title and introduction, then the answer; with more than two commands
+/// the table of every comparison and each one's answer.
+fn opening(r: &CmdResult, first: &Pair<'_>, pairs: &[Pair<'_>]) -> Page {
+    let na = first.a_label;
+    if first.index.is_none() {
+        return Page::new(&format!(
+            "rtcompare cmd: A = {} against B = {}",
+            r.a.command, r.b.command
+        ))
+        .intro(&format!(
+            "Two commands run interleaved as whole processes by {}; every figure is drawn from \
+             the runs recorded in the result.",
+            r.tool
+        ))
+        .panel(answer(r, first, Panel::new("answer", "The answer")));
+    }
+    let mut page = Page::new(&format!(
+        "rtcompare cmd: {} commands against {na} = {}",
+        r.commands.len(),
+        first.a.command
+    ))
+    .intro(&format!(
+        "{} commands run interleaved as whole processes by {}, each compared with {na}; \
+         every figure is drawn from the runs recorded in the result. The first panels give \
+         every comparison's answer; the run order, the distributions and the bootstrap \
+         after them show {na} against {} (the first comparison) alone.",
+        r.commands.len(),
+        r.tool,
+        first.b_label
+    ))
+    .panel(comparisons_panel(r, pairs));
+    for p in pairs {
+        let i = p.index.unwrap_or(1);
+        let panel = Panel::new(
+            &format!("answer-{i}"),
+            &format!("The answer: {} against {}", p.b_label, p.a_label),
+        );
+        page = page.panel(answer(r, p, panel));
+    }
+    page
+}
+
+/// The run order of the first comparison: `wa` and `wb` per run as they ran, with the
+/// drift test of each and of their ratio.
+fn run_order_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> Panel {
+    Panel::new("run-order", &first.titled("Run order"))
         .text(&format!(
             "{} pairs in the order they ran ({}), wall time per run; {} warm-up runs of each \
              command ran first and are not drawn. The drift test is Spearman's rank correlation \
              with the pair index.",
             r.pairs,
-            if many {
+            if first.index.is_some() {
                 "every command once per round, in a fresh order"
             } else {
                 "A B, then B A, …"
@@ -319,18 +363,21 @@ pub fn page(r: &CmdResult) -> String {
             RunOrder {
                 name_a: first.a.command.clone(),
                 name_b: first.b.command.clone(),
-                drift_a: drift(&wa),
-                drift_b: drift(&wb),
-                drift_ratio: drift(&wa.iter().zip(&wb).map(|(a, b)| b / a).collect::<Vec<f64>>()),
-                a: wa.clone(),
-                b: wb.clone(),
+                drift_a: drift(wa),
+                drift_b: drift(wb),
+                drift_ratio: drift(&wa.iter().zip(wb).map(|(a, b)| b / a).collect::<Vec<f64>>()),
+                a: wa.to_vec(),
+                b: wb.to_vec(),
                 per: "per run".into(),
             }
             .figure(),
-        );
+        )
+}
 
-    // 3. Distributions.
-    let distributions = Panel::new("distributions", &of_pair("Distributions"))
+/// The distributions of the first comparison's two commands, `wa` and `wb`.
+fn distributions_panel(first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> Panel {
+    let (na, nb) = (first.a_label, first.b_label);
+    Panel::new("distributions", &first.titled("Distributions"))
         .text(&format!(
             "Each curve climbs one step per run ({} runs of {na} and {} of {nb}), from the \
              fastest on the left to the slowest on the right: a curve further left is faster, \
@@ -342,20 +389,28 @@ pub fn page(r: &CmdResult) -> String {
             Distributions {
                 name_a: first.a.command.clone(),
                 name_b: first.b.command.clone(),
-                a: wa.clone(),
-                b: wb.clone(),
+                a: wa.to_vec(),
+                b: wb.to_vec(),
                 per: "per run".into(),
             }
             .figure(),
-        );
+        )
+}
 
-    // 4. The bootstrap.
+/// The bootstrap of the first comparison, redrawn from `wa` and `wb` with the recorded
+/// seed, beside each command's A/A bootstrap against its partner runs.
+fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> Panel {
+    let (wa2, wb2) = (
+        first.walls(&r.validation_runs, CommandSide::A2),
+        first.walls(&r.validation_runs, CommandSide::B2),
+    );
+    let (delta, low, high, level) = first.delta();
     let opts = first.estimate_options(r.seed);
-    let replicates = BootstrapDistribution::new(&wa, &wb, &opts)
+    let replicates = BootstrapDistribution::new(wa, wb, &opts)
         .map(|d| d.sorted_replicates().to_vec())
         .unwrap_or_default();
-    let mut bootstrap = Panel::new("bootstrap", &of_pair("The bootstrap"));
-    bootstrap = if first.estimate.is_some() {
+    let bootstrap = Panel::new("bootstrap", &first.titled("The bootstrap"));
+    let bootstrap = if first.estimate.is_some() {
         bootstrap.text(&format!(
             "The {} replicates of δ behind the interval, drawn again from the runs with the \
              recorded seed ({}). Below, on an axis wide enough for everything, the interval \
@@ -367,64 +422,20 @@ pub fn page(r: &CmdResult) -> String {
     } else {
         bootstrap.text("Fewer than 11 pairs: the few-runs rule decided, without a bootstrap.")
     };
-    bootstrap = bootstrap.figure(
+    bootstrap.figure(
         BootstrapPlot {
             replicates,
             delta,
             low,
             high,
             level,
-            aa_a: aa_quantiles(&wa, &wa2, &opts),
-            aa_b: aa_quantiles(&wb, &wb2, &opts),
-            noise_floor: floor,
+            aa_a: aa_quantiles(wa, &wa2, &opts),
+            aa_b: aa_quantiles(wb, &wb2, &opts),
+            noise_floor: first.floor(),
             aa_what: "quantiles of the A/A bootstrap".into(),
         }
         .figure(),
-    );
-
-    let mut page = if many {
-        let reference = first.a;
-        let mut page = Page::new(&format!(
-            "rtcompare cmd: {} commands against {na} = {}",
-            r.commands.len(),
-            reference.command
-        ))
-        .intro(&format!(
-            "{} commands run interleaved as whole processes by {}, each compared with {na}; \
-             every figure is drawn from the runs recorded in the result. The first panels give \
-             every comparison's answer; the run order, the distributions and the bootstrap \
-             after them show {na} against {nb} (the first comparison) alone.",
-            r.commands.len(),
-            r.tool
-        ))
-        .panel(comparisons_panel(r, &pairs));
-        for p in &pairs {
-            let i = p.index.unwrap_or(1);
-            let panel = Panel::new(
-                &format!("answer-{i}"),
-                &format!("The answer: {} against {}", p.b_label, p.a_label),
-            );
-            page = page.panel(answer(r, p, panel));
-        }
-        page
-    } else {
-        Page::new(&format!(
-            "rtcompare cmd: A = {} against B = {}",
-            r.a.command, r.b.command
-        ))
-        .intro(&format!(
-            "Two commands run interleaved as whole processes by {}; every figure is drawn from \
-             the runs recorded in the result.",
-            r.tool
-        ))
-        .panel(answer(r, first, Panel::new("answer", "The answer")))
-    };
-    page = page
-        .panel(run_order)
-        .panel(distributions)
-        .panel(bootstrap)
-        .panel(machine(r, &pairs));
-    page.to_html()
+    )
 }
 
 /// The commands and the machine: where each command's time went, every command's runs, the

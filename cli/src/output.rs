@@ -7,8 +7,8 @@ use std::io::IsTerminal;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rtcompare::measure::counters::{CounterStatus, CounterSummary, SideCounters};
 
-use crate::analysis::{CommandOutcome, Rule};
-use crate::result::{CmdResult, CommandCounters};
+use crate::analysis::{CommandOutcome, Floor, Rule};
+use crate::result::{CmdResult, CommandCounters, GitInfo, SideResult};
 use crate::units::{bytes, count, duration};
 
 /// The `--counters` lines: per command the median counts per run, or "unavailable" with why.
@@ -260,52 +260,74 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
 pub fn summary(r: &CmdResult) -> String {
     let mut s = String::new();
     for (name, side) in [("A", &r.a), ("B", &r.b)] {
-        let m = &side.summary;
-        let _ = writeln!(s, "{name}: {}", side.command);
-        let _ = writeln!(
-            s,
-            "   median {}, min {} … max {}, mean {} ± {} (σ), {} runs",
-            duration(m.median_ns),
-            duration(m.min_ns),
-            duration(m.max_ns),
-            duration(m.mean_ns),
-            duration(m.std_dev_ns),
-            m.runs
-        );
-        let _ = writeln!(
-            s,
-            "   user {}, sys {} (medians), max RSS {} (median; largest {})",
-            duration(m.user_median_ns),
-            duration(m.sys_median_ns),
-            bytes(m.max_rss_median_bytes),
-            bytes(m.max_rss_max_bytes)
-        );
+        side_lines(&mut s, name, side);
     }
     if let Some(g) = &r.git {
-        let short = |c: &str| c.chars().take(12).collect::<String>();
-        let b = match &g.head_ref {
-            Some(head) => format!("B the pristine head {head} ({})", short(&g.head_commit)),
-            None => format!(
-                "B the working tree (HEAD {}{})",
-                short(&g.head_commit),
-                if g.dirty {
-                    " with uncommitted changes"
-                } else {
-                    ", clean"
-                }
-            ),
-        };
-        let _ = writeln!(
-            s,
-            "A is the pristine baseline {} ({}), {b}",
-            g.base_ref,
-            short(&g.base_commit)
-        );
+        git_line(&mut s, g);
     }
     if let Some(c) = &r.counters {
         s.push_str(&counters(c));
     }
-    match &r.floor {
+    floor_lines(&mut s, r.floor.as_ref());
+    ratio_line(&mut s, r);
+    verdict_lines(&mut s, r);
+    s.push_str(&start_note(r));
+    for w in &r.warnings {
+        let _ = writeln!(s, "warning: {}", w.message);
+    }
+    s
+}
+
+/// A command's lines of the summary: its command, its wall times, its CPU times and memory.
+fn side_lines(s: &mut String, name: &str, side: &SideResult) {
+    let m = &side.summary;
+    let _ = writeln!(s, "{name}: {}", side.command);
+    let _ = writeln!(
+        s,
+        "   median {}, min {} … max {}, mean {} ± {} (σ), {} runs",
+        duration(m.median_ns),
+        duration(m.min_ns),
+        duration(m.max_ns),
+        duration(m.mean_ns),
+        duration(m.std_dev_ns),
+        m.runs
+    );
+    let _ = writeln!(
+        s,
+        "   user {}, sys {} (medians), max RSS {} (median; largest {})",
+        duration(m.user_median_ns),
+        duration(m.sys_median_ns),
+        bytes(m.max_rss_median_bytes),
+        bytes(m.max_rss_max_bytes)
+    );
+}
+
+/// `rtcompare git`'s line: which revision is A and which is B.
+fn git_line(s: &mut String, g: &GitInfo) {
+    let short = |c: &str| c.chars().take(12).collect::<String>();
+    let b = match &g.head_ref {
+        Some(head) => format!("B the pristine head {head} ({})", short(&g.head_commit)),
+        None => format!(
+            "B the working tree (HEAD {}{})",
+            short(&g.head_commit),
+            if g.dirty {
+                " with uncommitted changes"
+            } else {
+                ", clean"
+            }
+        ),
+    };
+    let _ = writeln!(
+        s,
+        "A is the pristine baseline {} ({}), {b}",
+        g.base_ref,
+        short(&g.base_commit)
+    );
+}
+
+/// The A/A line: the floor of each side, the few-runs check of each, or why it is missing.
+fn floor_lines(s: &mut String, floor: Option<&Floor>) {
+    match floor {
         Some(f) => match (f.a, f.b) {
             (Some(fa), Some(fb)) => {
                 let _ = writeln!(
@@ -332,6 +354,11 @@ pub fn summary(r: &CmdResult) -> String {
             let _ = writeln!(s, "A/A floor: not measured (--no-validation)");
         }
     }
+}
+
+/// The ratio line: B's time over A's with its interval (bootstrap rule) or its spread
+/// (few-runs rule), and the ratio of the best runs.
+fn ratio_line(s: &mut String, r: &CmdResult) {
     let v = &r.verdict;
     match (v.low, v.high, v.level) {
         (Some(low), Some(high), Some(level)) => {
@@ -366,18 +393,17 @@ pub fn summary(r: &CmdResult) -> String {
             );
         }
     }
-    let word = outcome_word(v.outcome);
+}
+
+/// The verdict line with the rule that decided, and the reason beneath it.
+fn verdict_lines(s: &mut String, r: &CmdResult) {
+    let word = outcome_word(r.verdict.outcome);
     let rule = match r.rule {
         Rule::Bootstrap => "bootstrap rule: the interval's bound against max(threshold, A/A floor)",
         Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",
     };
     let _ = writeln!(s, "Verdict: {word} ({rule}).");
-    let _ = writeln!(s, "   {}", v.reason);
-    s.push_str(&start_note(r));
-    for w in &r.warnings {
-        let _ = writeln!(s, "warning: {}", w.message);
-    }
-    s
+    let _ = writeln!(s, "   {}", r.verdict.reason);
 }
 
 #[cfg(test)]

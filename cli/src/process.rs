@@ -371,6 +371,9 @@ impl Runner {
         self.spawn_and_measure(argv, dir, limit, Duration::ZERO, None, &output)
     }
 
+    /// One run of `argv`: the command built, then spawned, waited for under the watchdog,
+    /// reaped and measured; the timed window runs from just before the spawn to just after
+    /// the reap (and the injected busy-wait).
     fn spawn_and_measure(
         &self,
         argv: &[OsString],
@@ -380,12 +383,65 @@ impl Runner {
         input: Option<&std::path::Path>,
         output_to: &Output,
     ) -> std::result::Result<Measured, RunFailure> {
-        use std::os::fd::AsFd;
-        use std::os::unix::process::CommandExt;
-
         if signals::interrupted() {
             return Err(RunFailure::Interrupted);
         }
+        let mut command = self.command(argv, dir, input, output_to)?;
+
+        let start = Instant::now();
+        let mut child = command.spawn().map_err(RunFailure::Spawn)?;
+        // `--output pipe`: the pipe is read to its end and discarded on a thread of its own,
+        // so a program that writes much never blocks on a full pipe. The thread ends when the
+        // process group closes its end (at the latest when it is killed).
+        let drain = child
+            .stdout
+            .take()
+            .map(|mut out| thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink())));
+        // The pid fits: Linux pids are below 2^22.
+        let pid = child.id() as libc::pid_t;
+        let (waited, timed_out) = self.wait_watched(pid, limit.map(|l| start + l));
+        // The leader has exited but is not reaped, so its group id is still ours: anything it
+        // left running in the group (a background job) goes with it. After Ctrl-C that is at
+        // once, not after the rest of the grace: the group had its SIGINT, and the leader,
+        // which answers for its children, has finished cleaning up.
+        signal_group(pid, libc::SIGKILL);
+        if let Err(e) = waited {
+            let _ = reap(pid);
+            return Err(RunFailure::System("waitid", e));
+        }
+        let (status, usage) = reap(pid).map_err(|e| RunFailure::System("wait4", e))?;
+        if let Some(drain) = drain {
+            let _ = drain.join();
+        }
+        if !inject.is_zero() {
+            let until = Instant::now() + inject;
+            while Instant::now() < until {
+                std::hint::spin_loop();
+            }
+        }
+        let wall = start.elapsed();
+        drop(child);
+        if signals::interrupted() {
+            return Err(RunFailure::Interrupted);
+        }
+        if timed_out {
+            return Err(RunFailure::Timeout);
+        }
+        Ok(measured(wall, status, &usage))
+    }
+
+    /// The command for `argv`, in `dir`, in a process group of its own, its stdin from
+    /// `input` (else `/dev/null`), its stdout to `output_to` and its stderr shown or not.
+    fn command(
+        &self,
+        argv: &[OsString],
+        dir: Option<&std::path::Path>,
+        input: Option<&std::path::Path>,
+        output_to: &Output,
+    ) -> std::result::Result<Command, RunFailure> {
+        use std::os::fd::AsFd;
+        use std::os::unix::process::CommandExt;
+
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| RunFailure::Spawn(std::io::Error::other("empty command")))?;
@@ -426,28 +482,25 @@ impl Runner {
         if let Some(dir) = dir {
             command.current_dir(dir);
         }
+        Ok(command)
+    }
 
-        let start = Instant::now();
-        let mut child = command.spawn().map_err(RunFailure::Spawn)?;
-        // `--output pipe`: the pipe is read to its end and discarded on a thread of its own,
-        // so a program that writes much never blocks on a full pipe. The thread ends when the
-        // process group closes its end (at the latest when it is killed).
-        let drain = child
-            .stdout
-            .take()
-            .map(|mut out| thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink())));
-        // The pid fits: Linux pids are below 2^22.
-        let pid = child.id() as libc::pid_t;
+    /// Hands `pid` to the watchdog (killed at `deadline`, Ctrl-C passed on) and waits for its
+    /// exit without reaping, so the pid stays ours while the watchdog may still signal it;
+    /// returns the wait's outcome and whether the deadline passed.
+    fn wait_watched(
+        &self,
+        pid: libc::pid_t,
+        deadline: Option<Instant>,
+    ) -> (std::io::Result<()>, bool) {
         {
             let (lock, cvar) = &*self.shared;
             let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
-            slot.watched = Some((pid, limit.map(|l| start + l)));
+            slot.watched = Some((pid, deadline));
             slot.interrupt_sent = None;
             slot.timed_out = false;
             cvar.notify_one();
         }
-        // Wait for the exit without reaping, so the pid stays ours while the watchdog may
-        // still signal it.
         let waited = wait_exited(pid);
         let timed_out = {
             let (lock, _) = &*self.shared;
@@ -455,48 +508,27 @@ impl Runner {
             slot.watched = None;
             slot.timed_out
         };
-        // The leader has exited but is not reaped, so its group id is still ours: anything it
-        // left running in the group (a background job) goes with it. After Ctrl-C that is at
-        // once, not after the rest of the grace: the group had its SIGINT, and the leader,
-        // which answers for its children, has finished cleaning up.
-        signal_group(pid, libc::SIGKILL);
-        if let Err(e) = waited {
-            let _ = reap(pid);
-            return Err(RunFailure::System("waitid", e));
-        }
-        let (status, usage) = reap(pid).map_err(|e| RunFailure::System("wait4", e))?;
-        if let Some(drain) = drain {
-            let _ = drain.join();
-        }
-        if !inject.is_zero() {
-            let until = Instant::now() + inject;
-            while Instant::now() < until {
-                std::hint::spin_loop();
-            }
-        }
-        let wall = start.elapsed();
-        drop(child);
-        if signals::interrupted() {
-            return Err(RunFailure::Interrupted);
-        }
-        if timed_out {
-            return Err(RunFailure::Timeout);
-        }
-        let (exit_code, signal) = if libc::WIFEXITED(status) {
-            (Some(libc::WEXITSTATUS(status)), None)
-        } else if libc::WIFSIGNALED(status) {
-            (None, Some(libc::WTERMSIG(status)))
-        } else {
-            (None, None)
-        };
-        Ok(Measured {
-            wall_ns: u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX),
-            user_ns: timeval_ns(usage.ru_utime),
-            sys_ns: timeval_ns(usage.ru_stime),
-            max_rss_bytes: u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024,
-            exit_code,
-            signal,
-        })
+        (waited, timed_out)
+    }
+}
+
+/// The measurement of a reaped run: its wall time, and from its wait status and resource usage
+/// the CPU times, peak memory, and exit code or signal.
+fn measured(wall: Duration, status: libc::c_int, usage: &libc::rusage) -> Measured {
+    let (exit_code, signal) = if libc::WIFEXITED(status) {
+        (Some(libc::WEXITSTATUS(status)), None)
+    } else if libc::WIFSIGNALED(status) {
+        (None, Some(libc::WTERMSIG(status)))
+    } else {
+        (None, None)
+    };
+    Measured {
+        wall_ns: u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX),
+        user_ns: timeval_ns(usage.ru_utime),
+        sys_ns: timeval_ns(usage.ru_stime),
+        max_rss_bytes: u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024,
+        exit_code,
+        signal,
     }
 }
 

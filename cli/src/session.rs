@@ -336,6 +336,92 @@ impl Collected {
     fn rounds(&self) -> usize {
         self.main.iter().map(Vec::len).min().unwrap_or(0)
     }
+
+    /// Command `c`'s timed wall times over the complete rounds.
+    fn series(&self, c: usize) -> Vec<f64> {
+        let xs = &self.main[c];
+        xs[..self.rounds().min(xs.len())].to_vec()
+    }
+}
+
+/// What a session compares and how it judges: the commands (the reference first), the flags,
+/// the seed, the analysis settings at the family's level, and when the session started.
+struct Plan<'a> {
+    specs: &'a [CommandSpec],
+    args: &'a CompareArgs,
+    seed: u64,
+    opts: AnalysisOptions,
+    started: Instant,
+}
+
+impl<'a> Plan<'a> {
+    /// With m comparisons, each is judged at 1 − 0.05/m (Bonferroni).
+    fn new(specs: &'a [CommandSpec], args: &'a CompareArgs, started: Instant) -> Plan<'a> {
+        let seed = resolve_seed(args.seed.unwrap_or(0));
+        let comparisons = specs.len() - 1;
+        let opts = AnalysisOptions {
+            threshold: args.threshold,
+            seed,
+            level: 1.0 - 0.05 / comparisons as f64,
+            ..AnalysisOptions::default()
+        };
+        Plan {
+            specs,
+            args,
+            seed,
+            opts,
+            started,
+        }
+    }
+}
+
+impl Program {
+    /// `command` as `shell` runs it, labelled `name`, in `dir`, without an injected busy-wait.
+    fn new(
+        shell: &Shell,
+        name: String,
+        command: &str,
+        dir: &Option<std::path::PathBuf>,
+    ) -> Result<Program> {
+        Ok(Program {
+            name,
+            command: command.into(),
+            argv: shell.argv(command)?,
+            dir: dir.clone(),
+            inject: Duration::ZERO,
+        })
+    }
+
+    /// The empty command of the start floor: `:` under a shell, `true` without one.
+    fn empty(shell: &Shell) -> Result<Program> {
+        match shell {
+            Shell::None => Program::new(shell, "the empty command".into(), "true", &None),
+            Shell::Program(_) => Program::new(shell, "the empty command".into(), ":", &None),
+        }
+    }
+}
+
+impl Job {
+    /// `spec` as `shell` runs it: the command with its injected busy-wait, and each hook
+    /// labelled by its flag and the command (`--setup for A`).
+    fn new(spec: &CommandSpec, shell: &Shell) -> Result<Job> {
+        let hook = |flag: &str, command: &Option<String>| {
+            command
+                .as_deref()
+                .map(|c| Program::new(shell, format!("{flag} for {}", spec.name), c, &spec.dir))
+                .transpose()
+        };
+        Ok(Job {
+            main: Program {
+                inject: spec.inject,
+                ..Program::new(shell, spec.name.clone(), &spec.command, &spec.dir)?
+            },
+            prepare: hook("--prepare", &spec.prepare)?,
+            conclude: hook("--conclude", &spec.conclude)?,
+            setup: hook("--setup", &spec.setup)?,
+            cleanup: hook("--cleanup", &spec.cleanup)?,
+        })
+    }
 }
 
 /// Runs the whole protocol for two or more commands, the first the reference, and returns the
@@ -363,60 +449,14 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
         ));
     }
     let shell = Shell::parse(if args.no_shell { "none" } else { &args.shell })?;
-    let program = |name: String, command: &str, dir: &Option<std::path::PathBuf>| {
-        Ok::<Program, CliError>(Program {
-            name,
-            command: command.into(),
-            argv: shell.argv(command)?,
-            dir: dir.clone(),
-            inject: Duration::ZERO,
-        })
-    };
-    let hook = |flag: &str, spec: &CommandSpec, command: &Option<String>| {
-        command
-            .as_deref()
-            .map(|c| program(format!("{flag} for {}", spec.name), c, &spec.dir))
-            .transpose()
-    };
-    let mut jobs = Vec::with_capacity(specs.len());
-    for spec in specs {
-        jobs.push(Job {
-            main: Program {
-                inject: spec.inject,
-                ..program(spec.name.clone(), &spec.command, &spec.dir)?
-            },
-            prepare: hook("--prepare", spec, &spec.prepare)?,
-            conclude: hook("--conclude", spec, &spec.conclude)?,
-            setup: hook("--setup", spec, &spec.setup)?,
-            cleanup: hook("--cleanup", spec, &spec.cleanup)?,
-        });
-    }
-    let empty = match shell {
-        Shell::None => program("the empty command".into(), "true", &None)?,
-        Shell::Program(_) => program("the empty command".into(), ":", &None)?,
-    };
-    let seed = resolve_seed(args.seed.unwrap_or(0));
-    let comparisons = specs.len() - 1;
-    let opts = AnalysisOptions {
-        threshold: args.threshold,
-        seed,
-        level: 1.0 - 0.05 / comparisons as f64,
-        ..AnalysisOptions::default()
-    };
+    let jobs = specs
+        .iter()
+        .map(|spec| Job::new(spec, &shell))
+        .collect::<Result<Vec<Job>>>()?;
+    let empty = Program::empty(&shell)?;
+    let plan = Plan::new(specs, args, started);
     let mut environment = Environment::capture();
-    let session = Session {
-        args,
-        runner: Runner::new(args.show_output)?
-            .input(args.input.clone())
-            .output(args.output.clone().unwrap_or(if args.show_output {
-                crate::process::Output::Inherit
-            } else {
-                crate::process::Output::Null
-            })),
-        progress: Progress::new(),
-        limit: args.max_time,
-        counters: RefCell::default(),
-    };
+    let session = Session::new(args)?;
     let mut m = Collected::new(specs.len());
     let mut snapshot = Snapshot::new(
         args,
@@ -425,54 +465,291 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
             .map(|s| (s.name.clone(), s.command.clone()))
             .collect(),
     );
-    // The setups that ran get their cleanups, whatever happens after.
-    let mut set_up = 0;
-    let mut outcome = Ok(StopReason::MaxRuns);
-    for job in &jobs {
-        if let Some(setup) = &job.setup
-            && let Err(e) = session.hook(setup)
-        {
-            outcome = Err(e);
-            break;
-        }
-        set_up += 1;
-    }
-    if outcome.is_ok() {
-        outcome = measure(&session, &jobs, &empty, &opts, seed, &mut m, &mut snapshot);
-    }
+    // 1. Setup: the commands set up get their cleanups (5.), whatever happens after.
+    let (set_up, setup) = session.setup(&jobs);
+    // 2.–4. The start floor, the warm-up, the rounds with their A/A validation.
+    let mut outcome =
+        setup.and_then(|()| measure(&session, &jobs, &empty, &plan, &mut m, &mut snapshot));
     session.progress.finish();
-    for job in jobs.iter().take(set_up) {
-        if let Some(cleanup) = &job.cleanup
-            && let Err(e) = session.hook(cleanup)
-            && outcome.is_ok()
-        {
-            outcome = Err(e);
+    // 5. Cleanup.
+    session.cleanup(&jobs[..set_up], &mut outcome);
+    let counters = session.counter_report(specs, &m.runs);
+    environment.finish();
+    // 6. Verdicts, or what was measured and why the session stopped.
+    verdicts(&plan, outcome, &m, counters, environment, &snapshot)
+}
+
+impl<'a> Session<'a> {
+    /// The session of `args`: a runner with `--input` and `--output` (or `--show-output`),
+    /// each run limited to `--max-time`.
+    fn new(args: &'a CompareArgs) -> Result<Session<'a>> {
+        Ok(Session {
+            args,
+            runner: Runner::new(args.show_output)?
+                .input(args.input.clone())
+                .output(args.output.clone().unwrap_or(if args.show_output {
+                    crate::process::Output::Inherit
+                } else {
+                    crate::process::Output::Null
+                })),
+            progress: Progress::new(),
+            limit: args.max_time,
+            counters: RefCell::default(),
+        })
+    }
+
+    /// Stage 1: each command's `--setup` in turn, up to the first that fails; returns how many
+    /// commands are set up (without `--setup` too), whose cleanups are due on every path.
+    fn setup(&self, jobs: &[Job]) -> (usize, Result<()>) {
+        let mut set_up = 0;
+        for job in jobs {
+            if let Some(setup) = &job.setup
+                && let Err(e) = self.hook(setup)
+            {
+                return (set_up, Err(e));
+            }
+            set_up += 1;
+        }
+        (set_up, Ok(()))
+    }
+
+    /// Stage 2: the median wall time of the empty command's successful runs, the part of a
+    /// run that is process start; errors are ignored (it only feeds a warning).
+    fn start_floor(&self, empty: &Program) -> Option<f64> {
+        let walls: Vec<f64> = (0..START_FLOOR_RUNS)
+            .filter_map(|_| self.exec(empty).ok())
+            .filter(Measured::success)
+            .map(|m| m.wall_ns as f64)
+            .collect();
+        stats::median(&walls).ok()
+    }
+
+    /// Stage 3: `--warmup` rounds of every command in turn, discarded but counted in `m`.
+    fn warm_up(&self, jobs: &[Job], m: &mut Collected) -> Result<()> {
+        let warmup = self.args.warmup;
+        for i in 0..warmup {
+            for job in jobs {
+                self.progress
+                    .set(format!("warm-up {}/{} ({})", i + 1, warmup, job.main.name));
+                self.run(job)?;
+            }
+            m.warmup_done = i + 1;
+        }
+        Ok(())
+    }
+
+    /// One round of stage 4: every command once, in `order`, each with its A/A partner run
+    /// beside it unless `--no-validation`; every run is recorded in `m` as it ends.
+    fn round(&self, jobs: &[Job], order: &[usize], m: &mut Collected) -> Result<()> {
+        // For two commands a round is A′ A B B′ and the next B′ B A A′: the comparison pair
+        // (A, B) in the middle alternates AB and BA, and the A/A pairs (A′, A) and (B, B′) are
+        // adjacent runs as the comparison pair is, with the first position alternating too. So
+        // the floor is always measured at the comparison's own number of pairs and spacing, as
+        // `compare()` measures its A/A runs at the comparison's `repeats`; a floor measured
+        // first, in rounds of its own, came out far wider than the comparison's interval and
+        // hid real differences (BACKGROUND.md, section "Comparing whole programs: the
+        // `rtcompare` command on this machine"). More commands are shuffled afresh each round
+        // (seeded), each partner run beside its command, before it at even positions and after
+        // it at odd ones.
+        let validate = !self.args.no_validation;
+        for (position, &c) in order.iter().enumerate() {
+            let (main, partner) = if c == 0 {
+                (CommandSide::A, CommandSide::A2)
+            } else {
+                (CommandSide::B, CommandSide::B2)
+            };
+            let sides: &[CommandSide] = match (validate, position % 2 == 0) {
+                (false, _) => &[main],
+                (true, true) => &[partner, main],
+                (true, false) => &[main, partner],
+            };
+            for &side in sides {
+                let run = self.run(&jobs[c])?;
+                let wall = run.0.wall_ns as f64;
+                let record = RunRecord::new(side, c, &run);
+                if side == main {
+                    m.main[c].push(wall);
+                    m.runs.push(record);
+                } else {
+                    m.partner[c].push(wall);
+                    m.validation_runs.push(record);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stage 5: the `--cleanup` of each of `jobs` (those set up), every one even after a
+    /// failure; the first failing one becomes the `outcome` unless that is already an error.
+    fn cleanup(&self, jobs: &[Job], outcome: &mut Result<StopReason>) {
+        for job in jobs {
+            if let Some(cleanup) = &job.cleanup
+                && let Err(e) = self.hook(cleanup)
+                && outcome.is_ok()
+            {
+                *outcome = Err(e);
+            }
         }
     }
-    let counters = args.counters.then(|| {
-        let notes = session.counters.into_inner();
-        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-        counter_summaries(&m.runs, &names, notes.unavailable, &notes.failures)
-    });
-    environment.finish();
-    let assembled = |stop: StopReason| {
-        assemble(
-            specs,
-            args,
-            &opts,
-            seed,
-            stop,
-            &m,
-            counters.clone(),
-            environment.clone(),
-            started,
-        )
+
+    /// With `--counters`: the counter summaries of `runs` per command of `specs`, with what
+    /// opening the counters learnt (taken out of the session).
+    fn counter_report(
+        &self,
+        specs: &[CommandSpec],
+        runs: &[RunRecord],
+    ) -> Option<(CounterSummary, Vec<CommandCounters>)> {
+        self.args.counters.then(|| {
+            let notes = self.counters.take();
+            let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+            counter_summaries(runs, &names, notes.unavailable, &notes.failures)
+        })
+    }
+}
+
+/// Stages 2 to 4, the start floor, the warm-up and the rounds; returns why measuring stopped.
+fn measure(
+    session: &Session<'_>,
+    jobs: &[Job],
+    empty: &Program,
+    plan: &Plan<'_>,
+    m: &mut Collected,
+    snapshot: &mut Snapshot,
+) -> Result<StopReason> {
+    m.start_floor_ns = session.start_floor(empty);
+    if crate::signals::interrupted() {
+        return Err(CliError::Interrupted);
+    }
+    session.warm_up(jobs, m)?;
+    rounds(session, jobs, plan, m, snapshot)
+}
+
+/// Stage 4: rounds until the stopping rule says stop, or `--max-runs`; after each round the
+/// JSON file gets a snapshot (when the last is old enough) and the progress line the count.
+fn rounds(
+    session: &Session<'_>,
+    jobs: &[Job],
+    plan: &Plan<'_>,
+    m: &mut Collected,
+    snapshot: &mut Snapshot,
+) -> Result<StopReason> {
+    let args = session.args;
+    let mut stopping = Stopping::new(args.runs);
+    let mut rng = Rng::new(derive_seed(plan.seed, 0x0c0d));
+    for i in 0..args.runs.unwrap_or(args.max_runs) {
+        let order = round_order(jobs.len(), i, &mut rng);
+        session.round(jobs, &order, m)?;
+        snapshot.tick(&m.runs, &m.validation_runs, m.warmup_done);
+        let n = i + 1;
+        session.progress.set(stopping.progress(n));
+        if let Some(stop) = stopping.after_round(n, m, plan)? {
+            return Ok(stop);
+        }
+    }
+    Ok(StopReason::MaxRuns)
+}
+
+/// The order of the commands in round `i` (from 0): for two, A B and then B A (ABBA); for
+/// more, a fresh shuffle from `rng`.
+fn round_order(k: usize, i: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..k).collect();
+    if k == 2 {
+        if i % 2 == 1 {
+            order.reverse();
+        }
+    } else {
+        rng.shuffle(&mut order);
+    }
+    order
+}
+
+/// The stopping rule between rounds: the `--runs` target, the round of the next precision
+/// check, the widest interval at the last check, and when the rounds began (`--max-time`).
+struct Stopping {
+    target: Option<usize>,
+    next_check: usize,
+    half_width: Option<f64>,
+    started: Instant,
+}
+
+impl Stopping {
+    fn new(target: Option<usize>) -> Stopping {
+        Stopping {
+            target,
+            next_check: MINIMUM_DATA_POINTS,
+            half_width: None,
+            started: Instant::now(),
+        }
+    }
+
+    /// The progress line after round `n`.
+    fn progress(&self, n: usize) -> String {
+        match (self.target, self.half_width) {
+            (Some(t), _) => format!("round {n}/{t}"),
+            (None, Some(h)) => format!("round {n}, interval ±{:.2} %", 100.0 * h),
+            (None, None) => format!("round {n}"),
+        }
+    }
+
+    /// After round `n`: why to stop (`--runs` reached; without it, every interval within
+    /// `--width`, or `--max-time` spent), or `None` to measure another round.
+    fn after_round(
+        &mut self,
+        n: usize,
+        m: &Collected,
+        plan: &Plan<'_>,
+    ) -> Result<Option<StopReason>> {
+        let args = plan.args;
+        if self.target == Some(n) {
+            return Ok(Some(StopReason::Runs));
+        }
+        if self.target.is_none() && n >= self.next_check {
+            // Checked at geometrically spaced counts (10 % apart), so the interim bootstraps
+            // cost a bounded share of the run time however short the commands are.
+            self.next_check = n + (n / 10).max(1);
+            let widest = widest_interval(m, &plan.opts)?;
+            self.half_width = Some(widest);
+            if widest <= args.width {
+                return Ok(Some(StopReason::Precision));
+            }
+        }
+        if self.target.is_none() && self.started.elapsed() >= args.max_time {
+            return Ok(Some(StopReason::MaxTime));
+        }
+        Ok(None)
+    }
+}
+
+/// The widest relative half-width of the comparisons' interim intervals (fewer resamples than
+/// the verdict's: enough to decide when to stop).
+fn widest_interval(m: &Collected, opts: &AnalysisOptions) -> Result<f64> {
+    let interim = AnalysisOptions {
+        resamples: INTERIM_RESAMPLES,
+        ..*opts
     };
+    let mut widest = 0.0f64;
+    for c in 1..m.main.len() {
+        let h = analysis::estimate(&m.main[0], &m.main[c], &interim)?.half_width();
+        widest = widest.max(h);
+    }
+    Ok(widest)
+}
+
+/// Stage 6, the verdicts when measuring ran its course; when it stopped on an error, the JSON
+/// file still receives what was measured with `stopped` saying why, and the error is returned.
+fn verdicts(
+    plan: &Plan<'_>,
+    outcome: Result<StopReason>,
+    m: &Collected,
+    counters: Option<(CounterSummary, Vec<CommandCounters>)>,
+    environment: Environment,
+    snapshot: &Snapshot,
+) -> Result<CmdResult> {
     match outcome {
-        Ok(stop) => assembled(stop),
+        Ok(stop) => assemble(plan, stop, m, counters, environment),
         Err(e) => {
             let reason = Stopped::of(&e);
-            match assembled(StopReason::Stopped) {
+            match assemble(plan, StopReason::Stopped, m, counters, environment) {
                 Ok(mut result) => {
                     result.stopped = Some(reason);
                     result.stopped_message = Some(e.to_string());
@@ -493,151 +770,64 @@ pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> 
     }
 }
 
-/// The start floor, the warm-up and the rounds; returns why measuring stopped.
-fn measure(
-    session: &Session<'_>,
-    jobs: &[Job],
-    empty: &Program,
-    opts: &AnalysisOptions,
-    seed: u64,
-    m: &mut Collected,
-    snapshot: &mut Snapshot,
-) -> Result<StopReason> {
-    let args = session.args;
-    // 1. The start floor: errors here are ignored (the warning is optional).
-    let walls: Vec<f64> = (0..START_FLOOR_RUNS)
-        .filter_map(|_| session.exec(empty).ok())
-        .filter(Measured::success)
-        .map(|m| m.wall_ns as f64)
-        .collect();
-    m.start_floor_ns = stats::median(&walls).ok();
-    if crate::signals::interrupted() {
-        return Err(CliError::Interrupted);
-    }
-
-    // 2. Warm-up.
-    for i in 0..args.warmup {
-        for job in jobs {
-            session.progress.set(format!(
-                "warm-up {}/{} ({})",
-                i + 1,
-                args.warmup,
-                job.main.name
-            ));
-            session.run(job)?;
-        }
-        m.warmup_done = i + 1;
-    }
-
-    // 3. The rounds: every command once, each with its A/A partner unless --no-validation.
-    //
-    // For two commands a round is A′ A B B′ and the next B′ B A A′: the comparison pair (A, B)
-    // in the middle alternates AB and BA, and the A/A pairs (A′, A) and (B, B′) are adjacent
-    // runs as the comparison pair is, with the first position alternating too. So the floor is
-    // always measured at the comparison's own number of pairs and spacing, as `compare()`
-    // measures its A/A runs at the comparison's `repeats`; a floor measured first, in rounds of
-    // its own, came out far wider than the comparison's interval and hid real differences
-    // (BACKGROUND.md, section "Comparing whole programs: the `rtcompare` command on this
-    // machine"). More commands are shuffled afresh each round (seeded), each partner run
-    // beside its command, before it at even positions and after it at odd ones.
-    let stage = Instant::now();
-    let target = args.runs;
-    let most = target.unwrap_or(args.max_runs);
-    let validate = !args.no_validation;
-    let k = jobs.len();
-    let mut rng = Rng::new(derive_seed(seed, 0x0c0d));
-    let mut next_check = MINIMUM_DATA_POINTS;
-    let mut half_width: Option<f64> = None;
-    for i in 0..most {
-        let mut order: Vec<usize> = (0..k).collect();
-        if k == 2 {
-            if i % 2 == 1 {
-                order.reverse();
-            }
-        } else {
-            rng.shuffle(&mut order);
-        }
-        for (position, &c) in order.iter().enumerate() {
-            let (main, partner) = if c == 0 {
-                (CommandSide::A, CommandSide::A2)
-            } else {
-                (CommandSide::B, CommandSide::B2)
-            };
-            let sides: &[CommandSide] = match (validate, position % 2 == 0) {
-                (false, _) => &[main],
-                (true, true) => &[partner, main],
-                (true, false) => &[main, partner],
-            };
-            for &side in sides {
-                let run = session.run(&jobs[c])?;
-                let wall = run.0.wall_ns as f64;
-                let record = RunRecord::new(side, c, &run);
-                if side == main {
-                    m.main[c].push(wall);
-                    m.runs.push(record);
-                } else {
-                    m.partner[c].push(wall);
-                    m.validation_runs.push(record);
-                }
-            }
-        }
-        snapshot.tick(&m.runs, &m.validation_runs, m.warmup_done);
-        let n = i + 1;
-        session.progress.set(match (target, half_width) {
-            (Some(t), _) => format!("round {n}/{t}"),
-            (None, Some(h)) => format!("round {n}, interval ±{:.2} %", 100.0 * h),
-            (None, None) => format!("round {n}"),
-        });
-        if target == Some(n) {
-            return Ok(StopReason::Runs);
-        }
-        if target.is_none() && n >= next_check {
-            // Checked at geometrically spaced counts (10 % apart), so the interim bootstraps
-            // cost a bounded share of the run time however short the commands are.
-            next_check = n + (n / 10).max(1);
-            let interim = AnalysisOptions {
-                resamples: INTERIM_RESAMPLES,
-                ..*opts
-            };
-            let mut widest = 0.0f64;
-            for c in 1..k {
-                let h = analysis::estimate(&m.main[0], &m.main[c], &interim)?.half_width();
-                widest = widest.max(h);
-            }
-            half_width = Some(widest);
-            if widest <= args.width {
-                return Ok(StopReason::Precision);
-            }
-        }
-        if target.is_none() && stage.elapsed() >= args.max_time {
-            return Ok(StopReason::MaxTime);
-        }
-    }
-    Ok(StopReason::MaxRuns)
-}
-
 /// The result from what was measured: every comparison's verdict (the top-level fields carry
 /// the first's), the summaries, and the warnings over every comparison.
-#[allow(clippy::too_many_arguments)]
 fn assemble(
-    specs: &[CommandSpec],
-    args: &CompareArgs,
-    opts: &AnalysisOptions,
-    seed: u64,
+    plan: &Plan<'_>,
     stop: StopReason,
     m: &Collected,
     counters: Option<(CounterSummary, Vec<CommandCounters>)>,
     environment: Environment,
-    started: Instant,
 ) -> Result<CmdResult> {
-    let validate = !args.no_validation;
+    let (args, opts, rounds) = (plan.args, &plan.opts, m.rounds());
     let (counters, command_counters) = counters.map_or((None, Vec::new()), |(s, c)| (Some(s), c));
+    let comparisons = comparisons(plan, m)?;
+    let warnings = warnings(plan, stop, m, &comparisons);
+    let commands = side_results(plan.specs, &m.runs)?;
+    let first = &comparisons[0];
+    Ok(CmdResult {
+        schema_version: SCHEMA_VERSION,
+        tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
+        rule: first.rule,
+        verdict: first.verdict.clone(),
+        a: commands[0].clone(),
+        b: commands[1].clone(),
+        pairs: rounds,
+        stop,
+        threshold: args.threshold,
+        width: args.width,
+        seed: plan.seed,
+        estimate: first.estimate,
+        few_runs: first.few_runs,
+        floor: first.floor.clone(),
+        counters,
+        command_counters,
+        start_floor_ns: m.start_floor_ns,
+        warnings,
+        warmup_runs: m.warmup_done,
+        runs: m.runs.clone(),
+        validation_runs: m.validation_runs.clone(),
+        git: None,
+        environment,
+        elapsed_s: plan.started.elapsed().as_secs_f64(),
+        family_level: (comparisons.len() > 1).then_some(opts.level),
+        commands,
+        comparisons,
+        stopped: None,
+        stopped_message: None,
+    })
+}
+
+/// Each command against the reference over the complete rounds: its A/A floor (unless
+/// `--no-validation`) and its verdict at the family's level.
+fn comparisons(plan: &Plan<'_>, m: &Collected) -> Result<Vec<Comparison>> {
+    let (specs, opts) = (plan.specs, &plan.opts);
+    let validate = !plan.args.no_validation;
     let rounds = m.rounds();
-    let cut = |xs: &[f64]| xs[..rounds.min(xs.len())].to_vec();
-    let reference = cut(&m.main[0]);
+    let reference = m.series(0);
     let mut comparisons = Vec::with_capacity(specs.len() - 1);
     for c in 1..specs.len() {
-        let other = cut(&m.main[c]);
+        let other = m.series(c);
         let floor = if validate {
             let n = m.partner[0].len().min(m.partner[c].len()).min(rounds);
             Some(Floor::from_series(
@@ -668,8 +858,20 @@ fn assemble(
             pairs: rounds,
         });
     }
-    let first = &comparisons[0];
-    let series: Vec<Vec<f64>> = comparisons.iter().map(|c| cut(&m.main[c.index])).collect();
+    Ok(comparisons)
+}
+
+/// The warnings over every comparison (against `--width` when `--max-time` ran out), and one
+/// for the failed runs that `--ignore-failure` accepted.
+fn warnings(
+    plan: &Plan<'_>,
+    stop: StopReason,
+    m: &Collected,
+    comparisons: &[Comparison],
+) -> Vec<WarningEntry> {
+    let (specs, args) = (plan.specs, plan.args);
+    let reference = m.series(0);
+    let series: Vec<Vec<f64>> = comparisons.iter().map(|c| m.series(c.index)).collect();
     let compared: Vec<Compared<'_>> = comparisons
         .iter()
         .zip(&series)
@@ -685,16 +887,27 @@ fn assemble(
         (&specs[0].name, &reference),
         &compared,
         m.start_floor_ns,
-        validate,
+        !args.no_validation,
         (stop == StopReason::MaxTime).then_some(args.width),
     );
     let failed = m.runs.iter().filter(|r| r.exit_code != Some(0)).count();
     if failed > 0 {
         warnings.push(Warning::FailuresIgnored { failed });
     }
+    warnings
+        .into_iter()
+        .map(|w| WarningEntry {
+            message: w.to_string(),
+            warning: w,
+        })
+        .collect()
+}
+
+/// Each command's summary over its timed runs: wall, user and system time, peak memory.
+fn side_results(specs: &[CommandSpec], runs: &[RunRecord]) -> Result<Vec<SideResult>> {
     let mut commands = Vec::with_capacity(specs.len());
     for (c, spec) in specs.iter().enumerate() {
-        let mine: Vec<&RunRecord> = m.runs.iter().filter(|r| r.command == c).collect();
+        let mine: Vec<&RunRecord> = runs.iter().filter(|r| r.command == c).collect();
         let col =
             |f: fn(&RunRecord) -> u64| -> Vec<f64> { mine.iter().map(|r| f(r) as f64).collect() };
         commands.push(SideResult {
@@ -708,43 +921,7 @@ fn assemble(
             )?,
         });
     }
-    Ok(CmdResult {
-        schema_version: SCHEMA_VERSION,
-        tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
-        rule: first.rule,
-        verdict: first.verdict.clone(),
-        a: commands[0].clone(),
-        b: commands[1].clone(),
-        pairs: rounds,
-        stop,
-        threshold: args.threshold,
-        width: args.width,
-        seed,
-        estimate: first.estimate,
-        few_runs: first.few_runs,
-        floor: first.floor.clone(),
-        counters,
-        command_counters,
-        start_floor_ns: m.start_floor_ns,
-        warnings: warnings
-            .into_iter()
-            .map(|w| WarningEntry {
-                message: w.to_string(),
-                warning: w,
-            })
-            .collect(),
-        warmup_runs: m.warmup_done,
-        runs: m.runs.clone(),
-        validation_runs: m.validation_runs.clone(),
-        git: None,
-        environment,
-        elapsed_s: started.elapsed().as_secs_f64(),
-        family_level: (comparisons.len() > 1).then_some(opts.level),
-        commands,
-        comparisons,
-        stopped: None,
-        stopped_message: None,
-    })
+    Ok(commands)
 }
 
 /// The terminal summary of `result`, several lines.
