@@ -4,14 +4,21 @@
 //! completion before the other, so its runs cannot be paired, and it measures no A/A floor).
 
 use std::path::Path;
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::stats;
+use rtcompare::env::Environment;
+use rtcompare::rng::resolve_seed;
+use rtcompare::stats::{self, FewRunsRule};
 
-use crate::analysis::Rule;
+use crate::analysis::{self, AnalysisOptions, Rule, SideSummary, Warning};
+use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
-use crate::result::{CmdResult, SideResult};
+use crate::result::{
+    CmdResult, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult, StopReason,
+    WarningEntry,
+};
 
 /// One command's entry in hyperfine's `results` array (times in seconds).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -196,4 +203,96 @@ pub fn import(path: &Path) -> Result<[(String, Vec<f64>); 2]> {
     let b = out.pop().unwrap_or_default();
     let a = out.pop().unwrap_or_default();
     Ok([a, b])
+}
+
+/// `rtcompare cmd --import-hyperfine FILE`: the analysis of a hyperfine export's first two
+/// commands, unpaired (see the module documentation).
+pub fn analyse_import(path: &std::path::Path, args: &CompareArgs) -> Result<CmdResult> {
+    let started = Instant::now();
+    let [(ca, ta), (cb, tb)] = import(path)?;
+    let seed = resolve_seed(args.seed.unwrap_or(0));
+    let opts = AnalysisOptions {
+        threshold: args.threshold,
+        seed,
+        paired: false,
+        ..AnalysisOptions::default()
+    };
+    let analysis = analysis::analyse(&ta, &tb, None, &opts)?;
+    let mut warnings = analysis::series_warnings(&ta, &tb, None, &FewRunsRule::default());
+    warnings.push(Warning::Imported);
+    let record = |side: CommandSide, ns: f64| RunRecord {
+        side,
+        command: usize::from(side == CommandSide::B),
+        wall_ns: ns.round() as u64,
+        user_ns: 0,
+        sys_ns: 0,
+        max_rss_bytes: 0,
+        exit_code: Some(0),
+        signal: None,
+        counters: None,
+    };
+    let runs: Vec<RunRecord> = ta
+        .iter()
+        .map(|&t| record(CommandSide::A, t))
+        .chain(tb.iter().map(|&t| record(CommandSide::B, t)))
+        .collect();
+    let side = |name: &str, command: String, xs: &[f64]| -> Result<SideResult> {
+        let zeros = vec![0.0; xs.len()];
+        Ok(SideResult {
+            name: name.into(),
+            command,
+            summary: SideSummary::new(xs, &zeros, &zeros, &zeros)?,
+        })
+    };
+    let mut environment = Environment::capture();
+    environment.finish();
+    let (a, b) = (side("A", ca, &ta)?, side("B", cb, &tb)?);
+    let comparison = Comparison {
+        name: "B".into(),
+        reference: "A".into(),
+        index: 1,
+        rule: analysis.rule,
+        verdict: analysis.verdict.clone(),
+        estimate: analysis.estimate,
+        few_runs: analysis.few_runs,
+        floor: None,
+        pairs: ta.len().min(tb.len()),
+    };
+    Ok(CmdResult {
+        schema_version: SCHEMA_VERSION,
+        tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
+        rule: analysis.rule,
+        verdict: analysis.verdict,
+        a: a.clone(),
+        b: b.clone(),
+        pairs: ta.len().min(tb.len()),
+        stop: StopReason::Runs,
+        threshold: args.threshold,
+        width: args.width,
+        seed,
+        estimate: analysis.estimate,
+        few_runs: analysis.few_runs,
+        floor: None,
+        counters: None,
+        command_counters: Vec::new(),
+        start_floor_ns: None,
+        warnings: warnings
+            .into_iter()
+            .map(|w| WarningEntry {
+                message: w.to_string(),
+                warning: w,
+            })
+            .collect(),
+        warmup_runs: 0,
+        runs,
+        validation_runs: Vec::new(),
+        git: None,
+        environment,
+        elapsed_s: started.elapsed().as_secs_f64(),
+        commands: vec![a, b],
+        comparisons: vec![comparison],
+        family_level: None,
+        stopped: None,
+        stopped_message: None,
+    })
 }

@@ -66,7 +66,10 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
         Commands::Cmd(args) => {
             export::check_outputs(&args.options)?;
             if let Some(path) = &args.import_hyperfine {
-                return finish(session::from_hyperfine(path, &args.options)?, &args.options);
+                return finish(
+                    hyperfine::analyse_import(path, &args.options)?,
+                    &args.options,
+                );
             }
             let specs = command_specs(args)?;
             let result = session::run_many(&specs, &args.options)?;
@@ -210,7 +213,7 @@ fn finish_quietly(result: result::CmdResult, options: &cli::CompareArgs) -> Resu
 /// Prints the summary (on stderr when an output goes to stdout), writes the outputs, and picks
 /// the exit status.
 fn finish(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
-    print_summary(&session::summary(&result), options);
+    print_summary(&output::summary(&result), options);
     finish_quietly(result, options)
 }
 
