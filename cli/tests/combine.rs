@@ -361,6 +361,38 @@ fn pooled_compare_results_carry_their_machine_and_old_ones_still_combine() {
     let out = combined(&old);
     assert_eq!(out["fleet"][0][0]["cpu"], "unknown", "{out}");
     assert!((out["results"][0]["delta"].as_f64().unwrap() - 0.11).abs() < 1e-12);
+    // A machine that refused its own result for a reason that questions its interval is
+    // named in the table, the JSON and the Markdown; its interval is still pooled.
+    let mut refused: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.0.join(&new[2])).unwrap()).unwrap();
+    refused["verdict"] =
+        serde_json::json!({"outcome": "cannot_tell", "bar": "fixed_build_order", "bytes": 1});
+    std::fs::write(d.0.join(&new[2]), refused.to_string()).unwrap();
+    let o = rtcompare(
+        &d.0,
+        &[
+            "combine",
+            "--json",
+            "out.json",
+            "--markdown",
+            "out.md",
+            &new[0],
+            &new[1],
+            &new[2],
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let named = "new-2.json: `compare` was refused on that machine alone (fixed_build_order)";
+    assert!(text(&o.stdout).contains(named), "{}", text(&o.stdout));
+    let out: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.0.join("out.json")).unwrap()).unwrap();
+    assert_eq!(out["notes"].as_array().map(Vec::len), Some(1), "{out}");
+    assert_eq!(out["machines"], 3);
+    assert!(
+        std::fs::read_to_string(d.0.join("out.md"))
+            .unwrap()
+            .contains(named)
+    );
     // The two forms together are different layouts: refused.
     let o = rtcompare(&d.0, &["combine", &new[0], &new[1], &old[2]]);
     assert_eq!(o.status.code(), Some(2));

@@ -80,6 +80,25 @@ pub struct MachineFile {
     pub commits: Option<(String, String)>,
     /// One estimate per comparison name, in the file's order.
     pub estimates: Vec<(String, MachineEstimate)>,
+    /// Comparisons whose pooled result this machine refused on its own for a reason that
+    /// questions its interval (one of [`REFUSALS_TO_NAME`]), with that reason's `bar`.
+    pub refusals: Vec<(String, String)>,
+}
+
+/// The bars of a machine's own pooled verdict that question the interval itself, not only its
+/// width: a combined result names the machines that gave one, since their interval is pooled
+/// as it stands.
+pub const REFUSALS_TO_NAME: [&str; 4] = [
+    "failed_processes",
+    "fixed_build_order",
+    "opposite_modes",
+    "process_drift",
+];
+
+/// The bar of a pooled result's own verdict when it is one of [`REFUSALS_TO_NAME`].
+fn refusal(pooled: &Value) -> Option<String> {
+    let bar = pooled["verdict"]["bar"].as_str()?;
+    REFUSALS_TO_NAME.contains(&bar).then(|| bar.to_string())
 }
 
 /// What a file says about the machine it ran on.
@@ -160,7 +179,7 @@ fn machine_file(path: &Path, v: &Value) -> Result<MachineFile> {
             .as_array()
             .and_then(|bs| bs.iter().find_map(|b| b["reports"].get(0)))
             .map_or_else(Machine::unknown, |r| Machine::of(&r["environment"]));
-        let mut estimates = Vec::new();
+        let (mut estimates, mut refusals) = (Vec::new(), Vec::new());
         for b in v["details"]["benchmarks"].as_array().into_iter().flatten() {
             let Some(p) = b.get("pooled").filter(|p| !p.is_null()) else {
                 continue;
@@ -170,6 +189,9 @@ fn machine_file(path: &Path, v: &Value) -> Result<MachineFile> {
                 .as_str()
                 .ok_or_else(|| bad("a benchmark without a name"))?;
             let e = estimate(p, floor, &label).ok_or_else(|| bad("a pooled result without δ"))?;
+            if let Some(bar) = refusal(p) {
+                refusals.push((name.to_string(), bar));
+            }
             estimates.push((name.to_string(), e));
         }
         let commit = |k: &str| v[k].as_str().unwrap_or("").to_string();
@@ -180,6 +202,7 @@ fn machine_file(path: &Path, v: &Value) -> Result<MachineFile> {
             machine,
             commits: Some((commit("baseline_commit"), commit("head_commit"))),
             estimates,
+            refusals,
         });
     }
     if let Some(comparisons) = v.get("comparisons").and_then(Value::as_array) {
@@ -206,6 +229,7 @@ fn machine_file(path: &Path, v: &Value) -> Result<MachineFile> {
             machine: Machine::of(&v["environment"]),
             commits: None,
             estimates,
+            refusals: Vec::new(),
         });
     }
     if v.get("processes").is_some() && v.get("deltas").is_some() {
@@ -220,6 +244,10 @@ fn machine_file(path: &Path, v: &Value) -> Result<MachineFile> {
             machine: Machine::of(&v["environment"]),
             commits: None,
             estimates: vec![("compare".into(), e)],
+            refusals: refusal(v)
+                .map(|bar| ("compare".into(), bar))
+                .into_iter()
+                .collect(),
         });
     }
     Err(bad(
@@ -284,6 +312,10 @@ pub struct CombineJson {
     pub fleet: Vec<(Machine, usize)>,
     /// One result per comparison.
     pub results: Vec<CombinedResult>,
+    /// One sentence per machine and comparison that the machine refused on its own (see
+    /// [`MachineFile::refusals`]); empty when none did.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// Pools the files' comparisons machine by machine. Errors: files of different kinds or of
@@ -382,7 +414,20 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
             per_machine,
         });
     }
+    let notes = files
+        .iter()
+        .flat_map(|f| {
+            f.refusals.iter().map(|(name, bar)| {
+                format!(
+                    "{}: `{name}` was refused on that machine alone ({bar}); its interval is \
+                     pooled with the others as it stands, so read that machine's own report",
+                    f.path.display()
+                )
+            })
+        })
+        .collect();
     Ok(CombineJson {
+        notes,
         schema_version: COMBINE_JSON_VERSION,
         kind: first.kind,
         machines: files.len(),
@@ -458,6 +503,9 @@ pub fn table(c: &CombineJson) -> String {
             let _ = writeln!(s, "    outlier: {o}");
         }
     }
+    for n in &c.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
     let _ = writeln!(s, "{}", fleet_note(c));
     s
 }
@@ -532,6 +580,12 @@ pub fn markdown(c: &CombineJson) -> String {
             100.0 * r.i2,
             spread.join(", ")
         );
+    }
+    if !c.notes.is_empty() {
+        let _ = writeln!(s);
+        for n in &c.notes {
+            let _ = writeln!(s, "- {n}");
+        }
     }
     let _ = writeln!(s, "\n{}", fleet_note(c));
     s

@@ -21,8 +21,8 @@ use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
 
 pub use html::page;
 pub use machines::{
-    COMBINE_JSON_VERSION, CombineJson, CombinedResult, Kind, Machine, MachineFile, combine,
-    fleet_note, markdown, read, table, verdict_word,
+    COMBINE_JSON_VERSION, CombineJson, CombinedResult, Kind, Machine, MachineFile,
+    REFUSALS_TO_NAME, combine, fleet_note, markdown, read, table, verdict_word,
 };
 
 /// Every output `args` asks for, with its flag, in the order they are written.
