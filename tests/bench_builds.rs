@@ -148,6 +148,59 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
     // The same code in both builds is not declared different by much.
     let same = run.benchmarks[1].pooled.as_ref().unwrap();
     assert!(same.delta.abs() < 0.1, "{same}");
+    // Every pair ran its four workers on one CPU of those allowed, the parent elsewhere,
+    // and the pairs are spread over the CPUs: no CPU holds more than one pair beyond another.
+    let allowed = rtcompare::measure::pin::current_affinity().unwrap_or_default();
+    for b in &run.benchmarks[..2] {
+        let mut per_cpu = std::collections::BTreeMap::new();
+        for r in &b.reports {
+            let pair = r
+                .context
+                .worker_pair
+                .as_ref()
+                .expect("a worker pair's report");
+            assert_eq!(pair.cpus_allowed, allowed.len());
+            if let Some(cpu) = pair.cpu {
+                assert!(allowed.contains(&cpu), "{pair:?}");
+                assert_eq!(r.run.pinned_cpu, Some(cpu));
+                assert_ne!(pair.parent_cpu, Some(cpu));
+                *per_cpu.entry(cpu).or_insert(0usize) += 1;
+            }
+            // Four series of one batch per round, each round a permutation of the four.
+            assert!(pair.batch_ns.iter().all(|s| s.len() == pair.rounds));
+            assert_eq!(pair.orders.len(), pair.rounds);
+            for order in &pair.orders {
+                let mut o = *order;
+                o.sort_unstable();
+                assert_eq!(o, [0, 1, 2, 3]);
+            }
+            // The pair's floor is the larger of its two A/A differences.
+            let floor = pair.null_deltas[0].abs().max(pair.null_deltas[1].abs());
+            assert_eq!(r.noise_floor, floor);
+            assert!(r.validated && r.validation_a.is_none());
+        }
+        if allowed.len() > 1 {
+            let counts: Vec<usize> = per_cpu.values().copied().collect();
+            let (lo, hi) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+            assert!(hi - lo <= 1 && counts.len() == allowed.len().min(b.reports.len()));
+        }
+    }
+    // Whether the precision target was met is judged at the level Holm judged the benchmark
+    // at, the level its interval is reported at, not the unadjusted one.
+    for b in &run.benchmarks[..2] {
+        let p = b.pooled.as_ref().unwrap();
+        let o = BuildsOptions::default();
+        assert_eq!(
+            p.target_met,
+            Some(p.precise(o.target_abs, o.target_rel)),
+            "{p}"
+        );
+    }
+    // The headline benchmark's nulls see nothing of its 20 %.
+    for r in &run.benchmarks[0].reports {
+        let nulls = r.context.worker_pair.as_ref().unwrap().null_deltas;
+        assert!(nulls.iter().all(|d| d.abs() < 0.1), "{nulls:?}");
+    }
     // One progress report per worker pair.
     assert_eq!(
         calls.load(std::sync::atomic::Ordering::Relaxed),

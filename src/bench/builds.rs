@@ -9,10 +9,12 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::pair::{self, PairPlan, Placement};
 use super::worker::{Launch, Worker};
 use crate::compare::CompareOptions;
 use crate::compare::report::Report;
-use crate::pool::{combine_reports, combine_reports_staged};
+use crate::measure::clock::{Clock, MonotonicClock};
+use crate::pool::combine_reports_staged;
 use crate::rng::{Rng, derive_seed, resolve_seed};
 use crate::stats::{HolmStep, MIN_PROCESSES, PlanEnd, Pooled, holm, plan_processes};
 use crate::{Error, Result};
@@ -42,12 +44,28 @@ pub struct BuildsProgress {
 /// measured.
 pub type BuildsProgressFn = Arc<dyn Fn(&BuildsProgress) + Send + Sync>;
 
+/// Default [`BuildsOptions::pair_duration`]: 1 s, which a 1 ms benchmark's 101 rounds of
+/// four batches (0.4 s) and its warm-up fit into (BACKGROUND.md, "Cross-revision pairs").
+pub const DEFAULT_PAIR_DURATION: Duration = Duration::from_secs(1);
+
 /// Options of [`compare_builds`]: a builder whose methods consume and return `Self`.
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct BuildsOptions {
-    /// The comparison run on every worker pair (default [`CompareOptions::default`]).
+    /// What every worker pair takes from a comparison's options (default
+    /// [`CompareOptions::default`]): its rounds (`repeats`, 101), warm-up, batch size or its
+    /// calibration, level, resamples, thresholds and cache mode. Its A/A validation options
+    /// do not apply: a pair's null is measured in its own rounds (see [`compare_builds`]).
     pub compare: CompareOptions,
+    /// The longest one worker pair may measure, warm-up included (default
+    /// [`DEFAULT_PAIR_DURATION`], 1 s): rounds stop at it, after at least 20. Workers' start
+    /// and calibration come on top.
+    pub pair_duration: Duration,
+    /// Whether the four workers of a pair share one CPU (default true): drawn per pair from
+    /// the CPUs this process may use (`sched_getaffinity`, so a `taskset` mask is honoured),
+    /// consecutive pairs on consecutive CPUs, the parent waiting on another. False lets the
+    /// system place them, which on a virtual machine lets two vCPUs' speeds decide a pair.
+    pub cpu_per_pair: bool,
     /// Worker pairs in each benchmark's first stage, pooled as processes are (default 5, at
     /// least 3). From their spread, Stein's rule plans how many pairs the precision target
     /// needs, as [`pool::run`](crate::pool::run) does with processes.
@@ -96,6 +114,8 @@ impl std::fmt::Debug for BuildsOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BuildsOptions")
             .field("compare", &self.compare)
+            .field("pair_duration", &self.pair_duration)
+            .field("cpu_per_pair", &self.cpu_per_pair)
             .field("pairs", &self.pairs)
             .field("max_pairs", &self.max_pairs)
             .field("target_abs", &self.target_abs)
@@ -117,6 +137,8 @@ impl Default for BuildsOptions {
     fn default() -> Self {
         BuildsOptions {
             compare: CompareOptions::default(),
+            pair_duration: DEFAULT_PAIR_DURATION,
+            cpu_per_pair: true,
             pairs: 5,
             max_pairs: crate::pool::DEFAULT_MAX_PROCESSES,
             target_abs: crate::pool::DEFAULT_TARGET_ABS,
@@ -138,6 +160,16 @@ impl BuildsOptions {
     /// Sets [`compare`](Self::compare).
     pub fn compare(mut self, c: CompareOptions) -> Self {
         self.compare = c;
+        self
+    }
+    /// Sets [`pair_duration`](Self::pair_duration).
+    pub fn pair_duration(mut self, d: Duration) -> Self {
+        self.pair_duration = d;
+        self
+    }
+    /// Sets [`cpu_per_pair`](Self::cpu_per_pair).
+    pub fn cpu_per_pair(mut self, on: bool) -> Self {
+        self.cpu_per_pair = on;
         self
     }
     /// Sets [`pairs`](Self::pairs).
@@ -254,16 +286,22 @@ pub struct BuildsRun {
     pub benchmarks: Vec<BuildComparison>,
 }
 
-/// Compares every benchmark two bench binaries both register: per benchmark, `pairs` times, a
-/// worker of each build (started in alternating order, each with its heap perturbed and its
-/// environment padded) serves its batches, the crate's comparison runs on them, ABBA
-/// interleaved, with the A/A validation of each worker against itself, and the pairs are
-/// pooled as processes are. Benchmarks of one build only are listed as new or removed.
+/// Compares every benchmark two bench binaries both register. Per benchmark, `pairs` times (then
+/// as many more as Stein's plan asks, within `max_pairs` and `max_duration`), a worker pair
+/// runs: two workers of each build, all four on one CPU (drawn per pair and balanced over the
+/// allowed CPUs), each started with its heap perturbed before its fixtures are built and its
+/// environment padded, serving batches in rounds of four in a random order. Each pair's δ
+/// compares the head's two workers with the baseline's; the same batches regrouped so that
+/// each side holds one worker of each build give the pair's two A/A differences, its noise
+/// floor. The pairs are pooled as processes are, and a pooled verdict must clear both the
+/// pooled floor (the A/A differences' mean and its uncertainty) and the median pair's own
+/// floor. Benchmarks of one build only are listed as new or removed.
 ///
-/// Errors: [`Error::InvalidOption`] for fewer than three pairs or a level outside (0, 1);
-/// [`Error::Worker`] when a worker cannot start, exits, passes the answer timeout or answers
-/// outside the protocol (naming the build and the benchmark); the comparison's own errors.
-/// Every worker is killed and reaped on every path.
+/// Errors: [`Error::InvalidOption`] for fewer than three pairs, a zero pair duration or a
+/// level outside (0, 1); [`Error::Worker`] when a worker cannot start, exits, passes the answer
+/// timeout or answers outside the protocol (naming the build and the benchmark); the
+/// calibration's and the statistics' own errors. Every worker is killed and reaped on every
+/// path.
 pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<BuildsRun> {
     if o.pairs < MIN_PROCESSES {
         return Err(Error::invalid_option(
@@ -277,6 +315,13 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
     if !(o.level > 0.0 && o.level < 1.0) {
         return Err(Error::out_of_range("level", o.level, "0 < level < 1"));
     }
+    if o.pair_duration.is_zero() {
+        return Err(Error::invalid_option(
+            "pair_duration",
+            "a worker pair needs time to measure; give a positive duration",
+        ));
+    }
+    let resolved = o.compare.resolved()?;
     let seed = resolve_seed(o.seed);
     let mut rng = Rng::new(derive_seed(seed, 0));
     let (base_dir, head_dir) = match &o.working_dirs {
@@ -284,8 +329,8 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
         None => (None, None),
     };
     let (base, head) = ((base, base_dir), (head, head_dir));
-    let base_names = Worker::list(&launch(base, o, 0))?;
-    let head_names = Worker::list(&launch(head, o, 0))?;
+    let base_names = Worker::list(&launch(base, o))?;
+    let head_names = Worker::list(&launch(head, o))?;
     let selected = |names: Vec<String>| -> Vec<String> {
         match &o.filter {
             Some(f) => names
@@ -296,16 +341,24 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
         }
     };
     let (common, new, removed) = match_names(&selected(base_names), &selected(head_names));
+    let builds = Builds {
+        plan: PairPlan {
+            base: launch(base, o),
+            head: launch(head, o),
+            options: &o.compare,
+            resolved: &resolved,
+            budget: o.pair_duration,
+            instrument: &MonotonicClock.instrument(),
+        },
+        allowed: crate::measure::pin::current_affinity().unwrap_or_default(),
+        o,
+        benchmarks: common.len(),
+    };
     let mut benchmarks = Vec::new();
     for (i, name) in common.iter().enumerate() {
-        let builds = Builds {
-            base,
-            head,
-            o,
-            position: (i, common.len()),
-        };
         let started = Instant::now();
-        let (reports, pooled) = builds.pooled(name, derive_seed(seed, 1 + i as u64), &mut rng)?;
+        let (reports, pooled) =
+            builds.pooled(name, i, derive_seed(seed, 1 + i as u64), &mut rng)?;
         let seconds = started.elapsed().as_secs_f64();
         benchmarks.push(BuildComparison {
             name: name.clone(),
@@ -342,33 +395,58 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
 
 /// The two builds and the options: what every worker pair of every benchmark needs.
 struct Builds<'a> {
-    /// The baseline's executable and the directory its workers start in.
-    base: (&'a Path, Option<&'a Path>),
-    /// The head's.
-    head: (&'a Path, Option<&'a Path>),
+    plan: PairPlan<'a>,
+    /// The CPUs this process may use, in ascending order (empty where the system cannot say).
+    allowed: Vec<usize>,
     o: &'a BuildsOptions,
-    /// The benchmark's position and the number of benchmarks, for the progress reports.
-    position: (usize, usize),
+    /// Benchmarks compared in all, for the progress reports and the planning level.
+    benchmarks: usize,
 }
 
 impl Builds<'_> {
-    /// One benchmark in stages: the first stage of worker pairs, Stein's plan from their
-    /// spread (within the cap and the time budget), the planned pairs, and the pooled result
-    /// with the plan's end recorded.
-    fn pooled(&self, name: &str, seed: u64, rng: &mut Rng) -> Result<(Vec<Report>, Pooled)> {
+    /// The level a benchmark's plan aims at: the family-wise level's strictest Holm step
+    /// (1 − (1 − level)/m) when the benchmarks are judged together, since the rank a
+    /// benchmark will take is not known until all are measured, else the level itself.
+    fn plan_level(&self) -> f64 {
         let o = self.o;
+        if o.family_wise && self.benchmarks > 1 {
+            1.0 - (1.0 - o.level) / self.benchmarks as f64
+        } else {
+            o.level
+        }
+    }
+
+    /// One benchmark in stages: the first stage of worker pairs, Stein's plan from their
+    /// spread at the level it will be judged at (within the cap and the time budget), the
+    /// planned pairs, and the pooled result with the plan's end recorded.
+    fn pooled(
+        &self,
+        name: &str,
+        position: usize,
+        seed: u64,
+        rng: &mut Rng,
+    ) -> Result<(Vec<Report>, Pooled)> {
+        let o = self.o;
+        let level = self.plan_level();
+        // Where this benchmark's pairs start among the allowed CPUs: drawn, so that over
+        // benchmarks no CPU always takes the odd pair.
+        let offset = rng.index(self.allowed.len().max(1));
         let started = Instant::now();
         let mut reports = Vec::with_capacity(o.pairs);
+        let run_pair = |k: usize| {
+            let at = Placement::of(&self.allowed, o.cpu_per_pair, offset, k);
+            pair::run(&self.plan, name, at, derive_seed(seed, k as u64))
+        };
         for k in 0..o.pairs {
-            reports.push(self.pair(name, derive_seed(seed, k as u64), k, rng)?);
-            self.tell(name, &reports, o.pairs);
+            reports.push(run_pair(k)?);
+            self.tell(name, position, &reports, o.pairs);
         }
         let has_target = o.target_abs > 0.0 || o.target_rel > 0.0;
         if !has_target {
-            let pooled = combine_reports(&reports, o.level)?;
+            let pooled = pool_pairs(&reports, 0, o.level)?;
             return Ok((reports, pooled));
         }
-        let first = combine_reports(&reports, o.level)?;
+        let first = pool_pairs(&reports, 0, level)?;
         let fit = self.pairs_in_budget(started.elapsed(), reports.len());
         let cap = o.max_pairs.max(o.pairs).min(fit);
         let plan = plan_processes(&first, o.target_abs, o.target_rel, cap, false);
@@ -378,13 +456,12 @@ impl Builds<'_> {
                 if !o.max_duration.is_zero() && started.elapsed() >= o.max_duration {
                     break;
                 }
-                let k = reports.len();
-                reports.push(self.pair(name, derive_seed(seed, k as u64), k, rng)?);
-                self.tell(name, &reports, plan.total);
+                reports.push(run_pair(reports.len())?);
+                self.tell(name, position, &reports, plan.total);
             }
         }
-        let mut pooled = combine_reports_staged(&reports, o.pairs, o.level)?;
-        let met = pooled.precise(o.target_abs, o.target_rel);
+        let met = pool_pairs(&reports, o.pairs, level)?.precise(o.target_abs, o.target_rel);
+        let mut pooled = pool_pairs(&reports, o.pairs, o.level)?;
         if end.is_none() && !met {
             end = Some(if plan.needed > cap && cap < o.max_pairs.max(o.pairs) {
                 PlanEnd::TimeBudget {
@@ -415,11 +492,11 @@ impl Builds<'_> {
     }
 
     /// Reports the pairs done to the progress callback, if any.
-    fn tell(&self, name: &str, reports: &[Report], planned: usize) {
+    fn tell(&self, name: &str, position: usize, reports: &[Report], planned: usize) {
         if let (Some(p), Some(last)) = (&self.o.progress, reports.last()) {
             p(&BuildsProgress {
-                benchmark: self.position.0,
-                benchmarks: self.position.1,
+                benchmark: position,
+                benchmarks: self.benchmarks,
                 name: name.to_string(),
                 pairs_done: reports.len(),
                 pairs_planned: planned.max(reports.len()),
@@ -438,38 +515,23 @@ impl Builds<'_> {
         let left = (self.o.max_duration.as_secs_f64() - spent.as_secs_f64()).max(0.0);
         done + (left / per_pair.max(1e-9)).floor() as usize
     }
+}
 
-    /// The k-th worker pair of one benchmark: a worker of each build (started in alternating
-    /// order, each with its heap perturbed and its environment padded), compared.
-    fn pair(&self, name: &str, s: u64, k: usize, rng: &mut Rng) -> Result<Report> {
-        let o = self.o;
-        let (pb, ph) = (rng.below(4097) as usize, rng.below(4097) as usize);
-        // Which build starts first alternates, so neither always finds the machine fresh.
-        let (base_w, head_w) = if k.is_multiple_of(2) {
-            let b = Worker::serve(&launch(self.base, o, pb), name, derive_seed(s, 1))?;
-            (
-                b,
-                Worker::serve(&launch(self.head, o, ph), name, derive_seed(s, 2))?,
-            )
-        } else {
-            let h = Worker::serve(&launch(self.head, o, ph), name, derive_seed(s, 2))?;
-            (
-                Worker::serve(&launch(self.base, o, pb), name, derive_seed(s, 1))?,
-                h,
-            )
-        };
-        let options = o.compare.clone().seed(derive_seed(s, 3));
-        crate::compare::compare(
-            head_w.candidate("head"),
-            base_w.candidate("baseline"),
-            &options,
-        )
-    }
+/// The worker pairs pooled as processes are (Stein's interval after a first stage of
+/// `first_stage`, 0 for none), at `level`, with the pooled verdict held to the median pair's
+/// own floor as well as to the pooled one: a difference that most pairs could not tell from
+/// their own A/A differences is not called, however many pairs narrowed the interval
+/// (BACKGROUND.md, "Cross-revision pairs").
+fn pool_pairs(reports: &[Report], first_stage: usize, level: f64) -> Result<Pooled> {
+    let mut pooled = combine_reports_staged(reports, first_stage, level)?;
+    let floors: Vec<f64> = reports.iter().map(|r| r.noise_floor).collect();
+    pooled.raise_floor(crate::stats::median(&floors)?);
+    Ok(pooled)
 }
 
 /// Holm's procedure over the compared benchmarks: each one's p-value from its pooled result,
-/// its pooled interval recomputed at the level its rank is judged at, and its verdict refused
-/// when Holm does not reject it.
+/// its pooled interval recomputed at the level its rank is judged at (and whether it met the
+/// precision target there), and its verdict refused when Holm does not reject it.
 fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result<()> {
     let p: Vec<f64> = benchmarks
         .iter()
@@ -482,8 +544,10 @@ fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result
         let Some(before) = b.pooled.take() else {
             continue;
         };
-        let mut pooled = combine_reports_staged(&b.reports, before.first_stage, 1.0 - step.alpha)?;
-        pooled.target_met = before.target_met;
+        let mut pooled = pool_pairs(&b.reports, before.first_stage, 1.0 - step.alpha)?;
+        pooled.target_met = before
+            .target_met
+            .map(|_| pooled.precise(o.target_abs, o.target_rel));
         pooled.planned_processes = before.planned_processes;
         pooled.plan_end = before.plan_end;
         if !step.rejected {
@@ -495,17 +559,15 @@ fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result
     Ok(())
 }
 
-fn launch<'a>(
-    (exe, dir): (&'a Path, Option<&'a Path>),
-    o: &'a BuildsOptions,
-    padding: usize,
-) -> Launch<'a> {
+/// How the workers of one build start; a pair sets each worker's padding and CPU.
+fn launch<'a>((exe, dir): (&'a Path, Option<&'a Path>), o: &'a BuildsOptions) -> Launch<'a> {
     Launch {
         exe,
         dir,
         args: &o.args,
         timeout: o.answer_timeout,
-        padding,
+        padding: 0,
+        cpu: None,
     }
 }
 

@@ -40,6 +40,7 @@
 
 mod args;
 mod builds;
+mod pair;
 mod worker;
 
 use std::cell::{Cell, RefCell};
@@ -405,6 +406,13 @@ pub fn run_main(
     args: impl IntoIterator<Item = String>,
 ) -> i32 {
     if let Some(serving) = worker::Serving::from_env() {
+        // Before the registration builds any fixture, so that each worker lays out the
+        // measured data differently (BACKGROUND, "Cross-revision pairs"); kept alive until the
+        // process exits.
+        let _filler = match serving.mode {
+            worker::Mode::Serve { seed, .. } => Some(crate::pool::perturb_heap(seed)),
+            worker::Mode::List => None,
+        };
         let mut bencher = Bencher::new(BenchOptions::default(), Args::default());
         bencher.worker = Some(serving);
         register(&mut bencher);

@@ -7,10 +7,11 @@
 //! line:
 //!
 //! 1. `list`: the worker answers one `name` per benchmark it registers, then `end`, and exits;
-//! 2. `serve NAME SEED`: the worker perturbs its heap from SEED (as pool children do), runs the
-//!    registration until it reaches NAME, answers `ready`, then answers every `batch` request
-//!    of `n` operations with the nanoseconds its own clock measured (setup and teardown outside
-//!    them), until `finish`.
+//! 2. `serve NAME SEED`: the worker perturbs its heap from SEED before the registration runs
+//!    (as pool children do before `main`), so that the fixtures it builds land elsewhere in
+//!    each worker; runs the registration until it reaches NAME, answers `ready`, then answers
+//!    every `batch` request of `n` operations with the nanoseconds its own clock measured
+//!    (setup and teardown outside them), until `finish`.
 //!
 //! The parent never times anything: each batch is timed inside the worker, as `compare()`
 //! times batches in one process, and a [`Candidate::timed_elsewhere`] hands the worker's
@@ -139,9 +140,7 @@ impl Serving {
     /// Serves `candidate`'s batches until the parent says finish (or goes away).
     pub(crate) fn serve(&mut self, mut candidate: Candidate<'_>) {
         self.served = true;
-        if let Mode::Serve { seed, .. } = self.mode {
-            // Kept alive while serving: the filler moves what the benchmark allocates.
-            let filler = crate::pool::perturb_heap(seed);
+        if let Mode::Serve { .. } = self.mode {
             self.answer(&Answer::Ready);
             let mut line = String::new();
             loop {
@@ -169,7 +168,6 @@ impl Serving {
                     }
                 }
             }
-            drop(filler);
         }
     }
 
@@ -207,6 +205,9 @@ pub(crate) struct Launch<'a> {
     pub(crate) timeout: Duration,
     /// Bytes of environment padding (moves the initial stack, as in pool children).
     pub(crate) padding: usize,
+    /// The one CPU the worker may run on (`sched_setaffinity` before it starts); `None`:
+    /// wherever the parent may run.
+    pub(crate) cpu: Option<usize>,
 }
 
 impl Worker {
@@ -230,6 +231,7 @@ impl Worker {
         ));
         let err_file = File::create(&stderr).map_err(|e| fail(format!("no stderr file: {e}")))?;
         let (r, w) = (req_read.as_raw_fd(), ans_write.as_raw_fd());
+        let cpu = launch.cpu;
         let mut cmd = Command::new(launch.exe);
         cmd.args(launch.args)
             .env(WORKER_ENV, mode.encode())
@@ -240,9 +242,13 @@ impl Worker {
         if let Some(dir) = launch.dir {
             cmd.current_dir(dir);
         }
-        // SAFETY: between fork and exec only async-signal-safe calls (dup2, fcntl) run.
+        // SAFETY: between fork and exec only async-signal-safe calls (dup2, fcntl,
+        // sched_setaffinity) run.
         unsafe {
             cmd.pre_exec(move || {
+                if let Some(cpu) = cpu {
+                    pin_self(cpu)?;
+                }
                 // The answer pipe must not sit where the request pipe goes.
                 let w = if w == REQUEST_FD {
                     libc::fcntl(w, libc::F_DUPFD, 10)
@@ -372,11 +378,6 @@ impl Worker {
             other => Err(self.fail(format!("answered {other:?} to a batch"))),
         }
     }
-
-    /// This worker as a candidate of a comparison.
-    pub(crate) fn candidate(mut self, label: &str) -> Candidate<'static> {
-        Candidate::timed_elsewhere(label.to_string(), move |n| self.batch(n))
-    }
 }
 
 impl Drop for Worker {
@@ -395,6 +396,30 @@ impl Drop for Worker {
         let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.stderr);
     }
+}
+
+/// Restricts the calling process (between fork and exec: the worker) to `cpu`. Only a
+/// system call on a set on the stack, so it is safe between fork and exec.
+#[cfg(target_os = "linux")]
+fn pin_self(cpu: usize) -> std::io::Result<()> {
+    // SAFETY: an all-zero cpu_set_t is a valid empty set; CPU_SET checks nothing, so the
+    // caller's cpu comes from sched_getaffinity and is below CPU_SETSIZE.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    if cpu >= libc::CPU_SETSIZE as usize {
+        return Err(std::io::Error::from_raw_os_error(libc::EINVAL));
+    }
+    unsafe { libc::CPU_SET(cpu, &mut set) };
+    // SAFETY: pid 0 is the calling process; size and pointer describe `set`.
+    if unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Pinning needs `sched_setaffinity`; elsewhere a worker runs where the system puts it.
+#[cfg(not(target_os = "linux"))]
+fn pin_self(_cpu: usize) -> std::io::Result<()> {
+    Ok(())
 }
 
 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

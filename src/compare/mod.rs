@@ -39,7 +39,7 @@ mod options;
 pub mod report;
 pub mod validate;
 
-mod warnings;
+pub(crate) mod warnings;
 
 use std::time::{Duration, Instant};
 
@@ -511,14 +511,14 @@ impl<'c, C: Clock> Run<'c, C> {
 /// The statistics of one comparison's paired samples: the paired estimate and its
 /// confidences, and the diagnostics of the series (drift, autocorrelation, ties) with the
 /// block length they chose. Pure, deterministic for a seed.
-struct PairAnalysis {
-    estimate: Estimate,
-    confidences: Option<stats::Confidences>,
-    diagnostics: Diagnostics,
+pub(crate) struct PairAnalysis {
+    pub(crate) estimate: Estimate,
+    pub(crate) confidences: Option<stats::Confidences>,
+    pub(crate) diagnostics: Diagnostics,
 }
 
 impl PairAnalysis {
-    fn of(a: &[f64], b: &[f64], o: &CompareOptions, seed: u64) -> Result<PairAnalysis> {
+    pub(crate) fn of(a: &[f64], b: &[f64], o: &CompareOptions, seed: u64) -> Result<PairAnalysis> {
         let ratios: Vec<f64> = b.iter().zip(a).map(|(b, a)| b / a).collect();
         // A batch timed at 0 ns makes a ratio infinite: the ratio's diagnostics are then
         // recorded as not run instead of failing the comparison.

@@ -20,7 +20,7 @@ use crate::stats::{Confidences, Estimate, Ratio};
 mod sections;
 mod summary;
 
-pub use sections::{Context, Diagnostics, Resources, RunInfo, Timing};
+pub use sections::{Context, Diagnostics, Resources, RunInfo, Timing, WorkerPair};
 
 // The verdict is the statistics' (pooled results carry one too); the report shows it, and its
 // one public path stays `stats::Verdict` (and `rtcompare::Verdict`).

@@ -299,11 +299,16 @@ fn fixed_build_order(reports: &[Report]) -> Option<u64> {
 }
 
 fn process_estimate(r: &Report) -> ProcessEstimate {
-    let aa_deltas = [&r.validation_a, &r.validation_b]
-        .iter()
-        .filter_map(|v| v.as_ref())
-        .flat_map(|v| v.deltas.iter().copied())
-        .collect();
+    // A cross-revision worker pair carries its A/A differences itself (its two regroupings),
+    // not as validations.
+    let aa_deltas = match &r.context.worker_pair {
+        Some(pair) => pair.null_deltas.to_vec(),
+        None => [&r.validation_a, &r.validation_b]
+            .iter()
+            .filter_map(|v| v.as_ref())
+            .flat_map(|v| v.deltas.iter().copied())
+            .collect(),
+    };
     ProcessEstimate {
         estimate: r.estimate,
         noise_floor: r.validated.then_some(r.noise_floor),

@@ -815,6 +815,24 @@ impl Pooled {
         }
     }
 
+    /// Raises the noise floor to `floor` (a fraction; ignored when lower, or not a number):
+    /// a resolved verdict whose |δ| does not clear it becomes
+    /// [`Unresolved::WithinNoiseFloor`]. `compare_builds` holds its pooled verdicts to the
+    /// median worker pair's own floor this way.
+    pub(crate) fn raise_floor(&mut self, floor: f64) {
+        if floor.is_nan() || floor <= self.noise_floor {
+            return;
+        }
+        self.noise_floor = floor;
+        if self.resolved && self.delta.abs() <= floor {
+            self.verdict = Verdict::CannotTell(Unresolved::WithinNoiseFloor {
+                delta: self.delta,
+                noise_floor: floor,
+            });
+            self.resolved = false;
+        }
+    }
+
     /// Refuses the verdict as [`Unresolved::FixedBuildOrder`]: the processes built `bytes` of
     /// fixtures before the pool began, in one order, which no process randomised.
     pub(crate) fn refuse_fixed_build_order(&mut self, bytes: u64) {
@@ -971,6 +989,39 @@ mod tests {
         let p = combine(&calm, 0.95).unwrap();
         assert!(p.i2 < HIGH_I2, "{}", p.i2);
         assert!(p.to_string().contains("collect more samples"), "{p}");
+    }
+
+    #[test]
+    fn a_raised_floor_refuses_only_what_it_covers() {
+        // Five processes near −2 %: resolved, B faster, with no floor of their own.
+        let e: Vec<Estimate> = [-0.021, -0.018, -0.025, -0.019, -0.022]
+            .iter()
+            .map(|&d| est(d, 0.002))
+            .collect();
+        let resolved = combine(&e, 0.95).unwrap();
+        assert_eq!(resolved.verdict, Verdict::BFaster);
+        // A lower floor, or none, changes nothing.
+        let mut p = resolved.clone();
+        p.raise_floor(0.005);
+        assert_eq!(p.verdict, Verdict::BFaster);
+        assert_eq!(p.noise_floor, 0.005);
+        p.raise_floor(f64::NAN);
+        p.raise_floor(0.001);
+        assert_eq!(p.noise_floor, 0.005);
+        // A floor above |δ| (2.1 %) refuses it.
+        let mut p = resolved.clone();
+        p.raise_floor(0.03);
+        assert!(!p.resolved);
+        assert!(matches!(
+            p.verdict,
+            Verdict::CannotTell(Unresolved::WithinNoiseFloor { noise_floor, .. }) if noise_floor == 0.03
+        ));
+        // An unresolved verdict keeps its own reason.
+        let calm: Vec<Estimate> = [0.01, -0.01, 0.0].iter().map(|&d| est(d, 0.01)).collect();
+        let mut p = combine(&calm, 0.95).unwrap();
+        let before = p.verdict;
+        p.raise_floor(0.5);
+        assert_eq!(p.verdict, before);
     }
 
     #[test]

@@ -130,4 +130,43 @@ pub struct Context {
     /// measures (`workload/record.rs`), so the report still imports nothing that runs code.
     #[serde(default)]
     pub workload: Option<Record>,
+    /// The worker pair of a cross-revision comparison this report describes
+    /// ([`compare_builds`](crate::bench::compare_builds)): its CPU, its four workers' batches
+    /// and its A/A differences. `None` for other comparisons.
+    #[serde(default)]
+    pub worker_pair: Option<WorkerPair>,
+}
+
+/// One worker pair of [`compare_builds`](crate::bench::compare_builds): two workers of each
+/// build, all four on one CPU, each round a batch of every worker in a random order. The
+/// report's A series is the head's two workers averaged per round, its B series the
+/// baseline's, so δ = 1 − head/baseline as in every report of the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkerPair {
+    /// The CPU all four workers ran on; `None` when they ran wherever the system put them
+    /// (one CPU per pair turned off, or no `sched_setaffinity` on this system).
+    pub cpu: Option<usize>,
+    /// The CPU the parent waited on while the pair's batches ran; `None` when it stayed where
+    /// it was (only one CPU allowed, or one CPU per pair turned off).
+    pub parent_cpu: Option<usize>,
+    /// How many CPUs the run was allowed (`sched_getaffinity`, a `taskset` mask included); 1
+    /// means every pair ran on that one CPU, beside the parent.
+    pub cpus_allowed: usize,
+    /// Rounds measured.
+    pub rounds: usize,
+    /// Rounds asked for; more than [`rounds`](Self::rounds) when the pair's time budget ended
+    /// it first.
+    pub requested_rounds: usize,
+    /// Every worker's batch durations in nanoseconds, by round, in the order baseline 1,
+    /// baseline 2, head 1, head 2.
+    pub batch_ns: [Vec<u64>; 4],
+    /// The order each round ran the workers in (indices into [`batch_ns`](Self::batch_ns)).
+    pub orders: Vec<[u8; 4]>,
+    /// The pair's two A/A differences (fractions, as δ): the same four workers regrouped so
+    /// that each side holds one worker of each build, (head 1 + baseline 1) against (head 2 +
+    /// baseline 2), and (head 1 + baseline 2) against (head 2 + baseline 1). Neither can see
+    /// the builds' difference; each sees the processes' as δ does.
+    pub null_deltas: [f64; 2],
+    /// Wall time of the pair, its workers' start included, in seconds.
+    pub seconds: f64,
 }
