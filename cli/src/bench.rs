@@ -313,6 +313,7 @@ fn compare(
         .pairs(args.pairs)
         .max_pairs(args.max_pairs)
         .family_wise(!args.per_benchmark)
+        .cpu_per_pair(!args.no_cpu_per_pair)
         .seed(args.seed);
     let options = match &args.filter {
         Some(f) => options.filter(f.clone()),
@@ -330,6 +331,9 @@ fn compare(
 fn report(args: &BenchArgs, rows: &[BenchRow], run: &BuildsRun, c: &Checkouts) -> Result<()> {
     print!("{}", table(rows));
     println!("{}", family_note(run));
+    if let Some(note) = placement_note(run) {
+        println!("{note}");
+    }
     if let Some(path) = &args.json {
         let json = BenchJson {
             schema_version: BENCH_JSON_VERSION,
@@ -499,6 +503,33 @@ fn only_bench_target(cwd: &Path) -> Result<String> {
     }
 }
 
+/// The sentence under the table that says where the worker pairs ran, when that limits what
+/// the intervals cover: every pair on the one CPU a `taskset` mask allowed, or pairs placed by
+/// the system (`--no-cpu-per-pair`). `None` when pairs were spread over several CPUs.
+fn placement_note(run: &BuildsRun) -> Option<String> {
+    let pairs = run
+        .benchmarks
+        .iter()
+        .flat_map(|b| &b.reports)
+        .filter_map(|r| r.context.worker_pair.as_ref());
+    let mut note = None;
+    for p in pairs {
+        note = match (p.cpu, p.cpus_allowed) {
+            (Some(cpu), 1) => Some(format!(
+                "Every worker pair ran on CPU {cpu}, the only one this run was allowed, beside \
+                 rtcompare itself: the intervals describe that CPU."
+            )),
+            (None, _) => Some(
+                "The system placed each pair's workers (--no-cpu-per-pair): on a virtual machine \
+                 two vCPUs' speeds can then decide a pair."
+                    .to_string(),
+            ),
+            _ => return None,
+        };
+    }
+    note
+}
+
 /// The sentence under the table that says at what level the verdicts hold.
 fn family_note(run: &BuildsRun) -> String {
     let compared = run
@@ -566,5 +597,8 @@ pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirt
         "\nNegative δ: the head is slower. {}\n",
         family_note(run)
     ));
+    if let Some(note) = placement_note(run) {
+        s.push_str(&format!("\n{note}\n"));
+    }
     s
 }

@@ -37,7 +37,8 @@ pub enum Commands {
     Git(GitArgs),
     /// Compare one bench target at two revisions, benchmark by benchmark: the baseline is built
     /// in a temporary worktree and the head in the working tree (or at --head), each with its
-    /// own target directory; a worker of each build serves every benchmark's timed batches.
+    /// own target directory; worker pairs (two workers of each build on one CPU) serve every
+    /// benchmark's timed batches in rounds of four.
     /// Exits 1 with --fail-on-regression when a benchmark is proven slower by more than the
     /// budget, 2 on a usage, build or run error.
     Bench(BenchArgs),
@@ -101,6 +102,10 @@ pub struct BenchArgs {
     /// (Holm's procedure over the benchmarks keeps the chance of any false verdict at 5 %).
     #[arg(long)]
     pub per_benchmark: bool,
+    /// Let the system place each worker pair's four workers instead of putting them on one
+    /// CPU (a control: on a virtual machine two vCPUs' speeds then decide pairs).
+    #[arg(long)]
+    pub no_cpu_per_pair: bool,
     /// Only benchmarks whose name contains FILTER (as `cargo bench -- FILTER`).
     #[arg(last = true, value_name = "FILTER")]
     pub filter: Option<String>,

@@ -2,6 +2,7 @@
 //! repository, built on the library's bench harness: at the baseline its benchmark `work`
 //! runs 2,000 steps of a dependent chain, in the working tree 4,000.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -95,7 +96,24 @@ impl Drop for Repo {
 #[test]
 fn a_slower_working_tree_is_a_proven_regression() {
     let repo = Repo::new("slower");
-    let out = Command::new(BIN)
+    // Run as `taskset -c CPU rtcompare bench …` would: one CPU allowed, which every pair must
+    // then share, and the table must say so.
+    let cpu = rtcompare::measure::pin::current_affinity()
+        .and_then(|a| a.last().copied())
+        .unwrap();
+    let mut command = Command::new(BIN);
+    // SAFETY: only sched_setaffinity, on a set on the stack, between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpu, &mut set);
+            if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command
         .args([
             "bench",
             "--baseline",
@@ -153,6 +171,22 @@ fn a_slower_working_tree_is_a_proven_regression() {
     // The baseline's worktree is gone.
     let trees = git(&repo.0, &["worktree", "list"]);
     assert_eq!(trees.lines().count(), 1, "{trees}");
+    // Every pair ran on the one CPU allowed, and the table and the summary say so.
+    let reports = json["details"]["benchmarks"][0]["reports"]
+        .as_array()
+        .unwrap();
+    for r in reports {
+        assert_eq!(r["worker_pair"]["cpu"], cpu, "{r}");
+        assert_eq!(r["worker_pair"]["cpus_allowed"], 1, "{r}");
+        assert_eq!(
+            r["worker_pair"]["parent_cpu"],
+            serde_json::Value::Null,
+            "{r}"
+        );
+    }
+    let note = format!("Every worker pair ran on CPU {cpu}, the only one");
+    assert!(stdout.contains(&note), "{stdout}");
+    assert!(md.contains(&note), "{md}");
 }
 
 #[test]

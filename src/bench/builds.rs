@@ -1,6 +1,6 @@
-//! One benchmark at two builds: each benchmark of two bench binaries compared batch by batch,
-//! a worker of each build serving its timed batches, repeated over fresh worker pairs and
-//! pooled.
+//! One benchmark at two builds: each benchmark of two bench binaries compared batch by batch
+//! through worker pairs (two workers of each build on one CPU, `pair.rs`), repeated over fresh
+//! pairs and pooled, the benchmarks judged together.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

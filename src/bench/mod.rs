@@ -57,7 +57,7 @@ use crate::{Error, Result};
 pub use args::Args;
 pub use builds::{
     BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsOptions, BuildsProgress,
-    BuildsProgressFn, BuildsRun, compare_builds,
+    BuildsProgressFn, BuildsRun, DEFAULT_PAIR_DURATION, compare_builds,
 };
 pub use worker::WORKER_ENV;
 

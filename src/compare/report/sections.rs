@@ -132,8 +132,9 @@ pub struct Context {
     pub workload: Option<Record>,
     /// The worker pair of a cross-revision comparison this report describes
     /// ([`compare_builds`](crate::bench::compare_builds)): its CPU, its four workers' batches
-    /// and its A/A differences. `None` for other comparisons.
-    #[serde(default)]
+    /// and its A/A differences. `None` for other comparisons, whose JSON then has no such
+    /// key (as reports written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worker_pair: Option<WorkerPair>,
 }
 

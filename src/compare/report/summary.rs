@@ -114,6 +114,24 @@ impl Report {
         } else {
             writeln!(f, "Noise floor: unknown (A/A validation was skipped).")?;
         }
+        if let Some(pair) = &self.context.worker_pair {
+            let place = match pair.cpu {
+                Some(cpu) if pair.cpus_allowed == 1 => {
+                    format!("on CPU {cpu}, the only one allowed (beside the parent)")
+                }
+                Some(cpu) => format!("on CPU {cpu}"),
+                None => "where the system placed them".to_string(),
+            };
+            writeln!(
+                f,
+                "Worker pair: two workers of each build {place}, {} rounds of four batches in \
+                 random order; its floor is the larger of its two A/A differences ({} and {}), \
+                 the same batches regrouped so that each side holds one worker of each build.",
+                pair.rounds,
+                Pct(pair.null_deltas[0]),
+                Pct(pair.null_deltas[1])
+            )?;
+        }
         if self.diagnostics.block_length > 1 {
             writeln!(
                 f,

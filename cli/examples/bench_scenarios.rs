@@ -1,0 +1,553 @@
+//! `rtcompare bench` as pull requests meet it, three kinds in alternation: a scratch crate with
+//! a bench file of eight benchmarks (about 20 ns to 1 ms per operation) in a git repository of
+//! three commits:
+//! - `c0`, the baseline;
+//! - `c1`, from `c0`: an unrelated change that only moves code (a large function that runs
+//!   once, outside every measured region, placed before the benchmarks' code);
+//! - `c2`, from `c0`: `chain/2us` does 2 % more steps and `chain/10us` 5 % more (a dependent
+//!   chain: the work grows by exactly that share).
+//!
+//! Each round runs, unpinned, at the defaults, as a user types it:
+//! - A/A: `c0` checked out clean, `rtcompare bench --baseline HEAD`;
+//! - slow: `c2` checked out, `rtcompare bench --baseline c0`;
+//! - unrelated: `c1` checked out, `rtcompare bench --baseline c0`;
+//!
+//! and the program tallies false verdicts, detections, every verdict on the unrelated commit,
+//! each benchmark's interval and the time per benchmark and per run.
+//!
+//! ```text
+//! cargo build --release -p rtcompare-cli
+//! cargo run --release -p rtcompare-cli --example bench_scenarios -- [--rounds 10] \
+//!     [--neighbour] [--bin PATH] [--lib PATH] [--keep] [-- ARGS FOR rtcompare bench]
+//! ```
+//!
+//! `--neighbour` runs, for the whole experiment, a thread pinned to the first allowed CPU that
+//! spins half of every 10 ms, as a shared CI runner's neighbour does: it makes the two vCPUs
+//! of a machine whose vCPUs happen to agree disagree. `--bin` runs another `rtcompare` binary
+//! and `--lib` builds the scratch crate against another checkout of the library (both to
+//! measure an earlier revision of the protocol). The repository lives in the system's
+//! temporary directory and is removed at the end (`--keep` keeps it, with every run's JSON).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The benchmarks the slow commit slows, with the work it adds.
+const SLOWED: [(&str, f64); 2] = [("chain/2us", 0.02), ("chain/10us", 0.05)];
+/// The benchmarks of a few microseconds, whose time per benchmark the issue bounds at 3 s.
+const MICRO: [&str; 4] = ["chain/2us", "sort/256", "chain/10us", "btree/200-lookups"];
+
+fn bench_source(slow: bool, moved: bool) -> String {
+    // 11,200 steps against 11,424 (2 %) and 56,000 against 58,800 (5 %). The compiler folds
+    // eight steps of this chain into one multiply-add, about 1.3 ns each on the machines here.
+    let (s2, s10) = if slow {
+        (11_424, 58_800)
+    } else {
+        (11_200, 56_000)
+    };
+    let moved_code = if moved {
+        // 256 arms of distinct arithmetic: several KiB of code before the benchmarks'.
+        let arms: String = (0..256u64)
+            .map(|i| {
+                format!(
+                    "        {i} => x.wrapping_mul({}).rotate_left({}) ^ {},\n",
+                    i * 2 + 3,
+                    i % 63 + 1,
+                    i * 7919
+                )
+            })
+            .collect();
+        format!(
+            "#[inline(never)]\nfn unrelated(x: u64) -> u64 {{\n    match x % 256 {{\n{arms}        _ => x,\n    }}\n}}\n\n"
+        )
+    } else {
+        String::new()
+    };
+    let call = if moved {
+        "    eprintln!(\"unrelated: {}\", unrelated(black_box(7)));\n"
+    } else {
+        ""
+    };
+    format!(
+        r#"use std::collections::BTreeMap;
+use std::hint::black_box;
+
+{moved_code}/// A dependent multiply-add chain: its time is proportional to `steps`.
+fn chain(steps: u64) -> u64 {{
+    let mut x = 1u64;
+    for _ in 0..black_box(steps) {{
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    }}
+    black_box(x)
+}}
+
+fn fnv(bytes: &[u8]) -> u64 {{
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}}
+
+fn main() {{
+{call}    rtcompare::bench::main(|b| {{
+        b.bench("chain/20ns", || chain(224));
+        let bytes: Vec<u8> = (0..64u32).map(|i| (i * 37) as u8).collect();
+        b.bench("fnv/64B", || fnv(black_box(&bytes)));
+        b.bench("chain/2us", || chain({s2}));
+        let words: Vec<u32> = (0..256u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+        b.bench_batched("sort/256", || words.clone(), |mut v| {{ v.sort_unstable(); v }});
+        b.bench("chain/10us", || chain({s10}));
+        let map: BTreeMap<u64, u64> = (0..4_096u64).map(|i| (i * 7, i)).collect();
+        b.bench("btree/200-lookups", || {{
+            (0..200u64).map(|i| map.get(&black_box(i * 13)).copied().unwrap_or(0)).sum::<u64>()
+        }});
+        let big: Vec<u64> = (0..200_000u64).collect();
+        b.bench("sum/200k", || black_box(&big).iter().sum::<u64>());
+        b.bench("chain/1ms", || chain(5_600_000));
+    }});
+}}
+"#
+    )
+}
+
+fn git(dir: &Path, args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("git {}: {err}", args.join(" ")).into());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The scratch repository, removed on drop unless kept.
+struct Repo {
+    dir: PathBuf,
+    keep: bool,
+}
+
+impl Drop for Repo {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+fn repo(keep: bool, lib: &Path) -> Result<Repo, Box<dyn std::error::Error>> {
+    let dir =
+        std::env::temp_dir().join(format!("rtcompare-bench-scenarios-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("benches"))?;
+    std::fs::create_dir_all(dir.join("src"))?;
+    let repo = Repo { dir, keep };
+    let d = &repo.dir;
+    std::fs::write(
+        d.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\nrtcompare = {{ path = {:?} }}\n\n\
+             [[bench]]\nname = \"b\"\nharness = false\n\n[workspace]\n",
+            lib.display().to_string()
+        ),
+    )?;
+    // The library's lock file: the same versions, no registry index to refresh.
+    std::fs::copy(lib.join("Cargo.lock"), d.join("Cargo.lock"))?;
+    std::fs::write(d.join("src/lib.rs"), "")?;
+    std::fs::write(d.join(".gitignore"), "target\n*.json\n")?;
+    std::fs::write(d.join("benches/b.rs"), bench_source(false, false))?;
+    // Cargo prunes the copied lock file to this crate's dependencies on its first look; done
+    // before the first commit, so that no build leaves the tree dirty.
+    let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["metadata", "--format-version", "1"])
+        .current_dir(d)
+        .stdout(Stdio::null())
+        .status()?;
+    if !status.success() {
+        return Err(format!("cargo metadata in the scratch crate: {status}").into());
+    }
+    git(d, &["init", "--quiet"])?;
+    git(d, &["config", "user.email", "bench@example.invalid"])?;
+    git(d, &["config", "user.name", "bench"])?;
+    git(d, &["add", "."])?;
+    git(d, &["commit", "--quiet", "-m", "baseline"])?;
+    git(d, &["tag", "c0"])?;
+    std::fs::write(d.join("benches/b.rs"), bench_source(false, true))?;
+    git(d, &["commit", "--quiet", "-am", "unrelated: code moves"])?;
+    git(d, &["tag", "c1"])?;
+    git(d, &["checkout", "--quiet", "c0"])?;
+    std::fs::write(d.join("benches/b.rs"), bench_source(true, false))?;
+    git(
+        d,
+        &[
+            "commit",
+            "--quiet",
+            "-am",
+            "chain/2us 2 % and chain/10us 5 % slower",
+        ],
+    )?;
+    git(d, &["tag", "c2"])?;
+    Ok(repo)
+}
+
+/// A thread on the first allowed CPU that spins 5 ms of every 10 ms until dropped.
+struct Neighbour {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Neighbour {
+    fn start() -> Result<Neighbour, Box<dyn std::error::Error>> {
+        let cpu = rtcompare::measure::pin::current_affinity()
+            .and_then(|a| a.first().copied())
+            .ok_or("no CPU list: cannot pin a neighbour")?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let _pin = rtcompare::measure::pin::pin_current_thread(cpu);
+            while !flag.load(Ordering::Relaxed) {
+                let until = Instant::now() + Duration::from_millis(5);
+                while Instant::now() < until {
+                    std::hint::spin_loop();
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        println!("neighbour: spinning half of every 10 ms on CPU {cpu}");
+        Ok(Neighbour {
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Neighbour {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    runs: usize,
+    results: usize,
+    /// Verdicts (resolved either way) per run.
+    calls: Vec<usize>,
+    /// Per slowed benchmark: runs in which it was proven slower, and its δ each run.
+    detected: BTreeMap<String, usize>,
+    slowed_deltas: BTreeMap<String, Vec<f64>>,
+    /// Verdicts on benchmarks nothing changed: (round, name, δ, low, high).
+    others: Vec<(usize, String, f64, f64, f64)>,
+    run_seconds: Vec<f64>,
+    /// Seconds of each benchmark's worker pairs, by benchmark.
+    seconds: BTreeMap<String, Vec<f64>>,
+    /// Each benchmark's interval half-width (fraction) and pairs, every run.
+    half_widths: BTreeMap<String, Vec<f64>>,
+    pairs: Vec<f64>,
+    /// The baseline's time per operation (ns), by benchmark.
+    sizes: BTreeMap<String, Vec<f64>>,
+    /// Results whose pooled floor was the median pair's own floor (it exceeded the floor
+    /// pooled from the pairs' A/A differences).
+    pair_floor_binds: usize,
+    /// Results refused because |δ| stayed within the floor: (round, name, δ, floor).
+    within_floor: Vec<(usize, String, f64, f64)>,
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else if v.len() % 2 == 1 {
+        v[v.len() / 2]
+    } else {
+        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Scenario {
+    Aa,
+    Slow,
+    Unrelated,
+}
+
+impl Scenario {
+    fn name(self) -> &'static str {
+        match self {
+            Scenario::Aa => "A/A",
+            Scenario::Slow => "slow",
+            Scenario::Unrelated => "unrelated",
+        }
+    }
+}
+
+struct Setup {
+    bin: PathBuf,
+    extra: Vec<String>,
+}
+
+/// Runs one scenario once and adds it to its tally.
+fn run_once(
+    d: &Path,
+    setup: &Setup,
+    scenario: Scenario,
+    round: usize,
+    tally: &mut Tally,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (checkout, baseline) = match scenario {
+        Scenario::Aa => ("c0", "HEAD"),
+        Scenario::Slow => ("c2", "c0"),
+        Scenario::Unrelated => ("c1", "c0"),
+    };
+    git(d, &["checkout", "--quiet", "--detach", checkout])?;
+    let json = d.join(format!("{}-{round}.json", scenario.name().replace('/', "")));
+    let t = Instant::now();
+    let out = Command::new(&setup.bin)
+        .args(["bench", "--baseline", baseline])
+        .arg("--json")
+        .arg(&json)
+        .args(&setup.extra)
+        .current_dir(d)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::null())
+        .output()?;
+    let secs = t.elapsed().as_secs_f64();
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("rtcompare bench failed ({}): {err}", out.status).into());
+    }
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json)?)?;
+    let rows = v["benchmarks"].as_array().ok_or("no benchmarks")?;
+    let mut called = 0;
+    let mut line = String::new();
+    for r in rows {
+        let name = r["name"].as_str().unwrap_or("").to_string();
+        let resolved = r["resolved"].as_bool().unwrap_or(false);
+        let f = |k: &str| r[k].as_f64().unwrap_or(f64::NAN);
+        let (delta, low, high) = (f("delta"), f("low"), f("high"));
+        tally.results += 1;
+        called += usize::from(resolved);
+        let slowed = scenario == Scenario::Slow && SLOWED.iter().any(|(s, _)| *s == name);
+        if slowed {
+            if r["regression"].as_bool().unwrap_or(false) {
+                *tally.detected.entry(name.clone()).or_default() += 1;
+            }
+            tally
+                .slowed_deltas
+                .entry(name.clone())
+                .or_default()
+                .push(delta);
+            line.push_str(&format!(" {name} {:+.2} %", 100.0 * delta));
+        } else if resolved {
+            tally.others.push((round, name.clone(), delta, low, high));
+            line.push_str(&format!(" CALLED {name} {:+.2} %", 100.0 * delta));
+        }
+        tally
+            .half_widths
+            .entry(name.clone())
+            .or_default()
+            .push((high - low) / 2.0);
+        tally.pairs.push(r["processes"].as_f64().unwrap_or(0.0));
+        if let Some(ns) = r["baseline_ns"].as_f64() {
+            tally.sizes.entry(name).or_default().push(ns);
+        }
+    }
+    for b in v["details"]["benchmarks"].as_array().into_iter().flatten() {
+        let name = b["name"].as_str().unwrap_or("").to_string();
+        let s = b["seconds"].as_f64().unwrap_or(0.0);
+        let pooled = &b["pooled"];
+        let floor = pooled["noise_floor"].as_f64().unwrap_or(f64::NAN);
+        let pair_floors: Vec<f64> = b["reports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["noise_floor"].as_f64())
+            .collect();
+        if !pair_floors.is_empty() && median(&pair_floors) == floor {
+            tally.pair_floor_binds += 1;
+        }
+        if pooled["verdict"]["bar"] == "within_noise_floor" {
+            let delta = pooled["delta"].as_f64().unwrap_or(f64::NAN);
+            tally.within_floor.push((round, name.clone(), delta, floor));
+        }
+        tally.seconds.entry(name).or_default().push(s);
+    }
+    tally.runs += 1;
+    tally.calls.push(called);
+    tally.run_seconds.push(secs);
+    println!(
+        "round {round:>2} {:<9} {called} of {} called in {secs:.0} s{line}",
+        scenario.name(),
+        rows.len()
+    );
+    Ok(())
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut rounds = 10usize;
+    let mut keep = false;
+    let mut neighbour = false;
+    let mut bin = None;
+    let mut lib = None;
+    let mut extra = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => rounds = args.next().ok_or("--rounds needs a number")?.parse()?,
+            "--keep" => keep = true,
+            "--neighbour" => neighbour = true,
+            "--bin" => bin = Some(PathBuf::from(args.next().ok_or("--bin needs a path")?)),
+            "--lib" => lib = Some(PathBuf::from(args.next().ok_or("--lib needs a path")?)),
+            "--" => extra.extend(args.by_ref()),
+            other => return Err(format!("unknown argument {other:?}").into()),
+        }
+    }
+    let bin = match bin {
+        Some(b) => b,
+        None => std::env::current_exe()?
+            .parent()
+            .and_then(Path::parent)
+            .map(|d| d.join("rtcompare"))
+            .filter(|p| p.exists())
+            .ok_or("build the command first: cargo build --release -p rtcompare-cli")?,
+    };
+    let lib = match lib {
+        Some(l) => l,
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .ok_or("no workspace")?
+            .to_path_buf(),
+    };
+    let repo = repo(keep, &lib)?;
+    let d = repo.dir.clone();
+    let setup = Setup { bin, extra };
+    let _neighbour = neighbour.then(Neighbour::start).transpose()?;
+    println!(
+        "scratch repository: {} ({rounds} rounds; {}; library {})",
+        d.display(),
+        setup.bin.display(),
+        lib.display()
+    );
+    let scenarios = [Scenario::Aa, Scenario::Slow, Scenario::Unrelated];
+    let mut tallies: Vec<Tally> = scenarios.iter().map(|_| Tally::default()).collect();
+    let started = Instant::now();
+    for round in 0..rounds {
+        for (s, tally) in scenarios.iter().zip(tallies.iter_mut()) {
+            run_once(&d, &setup, *s, round, tally)?;
+        }
+    }
+    print_tables(&scenarios, &tallies);
+    println!("total {:.0} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn print_tables(scenarios: &[Scenario], tallies: &[Tally]) {
+    println!();
+    println!(
+        "| scenario | runs | results | verdicts | runs with any verdict | {} | median µs-scale benchmark | median 1 ms benchmark | median run (builds included) |",
+        SLOWED
+            .iter()
+            .map(|(n, w)| format!("{n} (+{:.0} %) detected", 100.0 * w))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    println!("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    for (s, t) in scenarios.iter().zip(tallies) {
+        let micro: Vec<f64> = MICRO
+            .iter()
+            .flat_map(|n| t.seconds.get(*n).cloned().unwrap_or_default())
+            .collect();
+        let detected = SLOWED
+            .iter()
+            .map(|(n, _)| {
+                if *s == Scenario::Slow {
+                    format!("{}/{}", t.detected.get(*n).copied().unwrap_or(0), t.runs)
+                } else {
+                    "–".to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" | ");
+        println!(
+            "| {} | {} | {} | {} | {} | {detected} | {:.1} s | {:.1} s | {:.0} s |",
+            s.name(),
+            t.runs,
+            t.results,
+            t.calls.iter().sum::<usize>(),
+            t.calls.iter().filter(|&&c| c > 0).count(),
+            median(&micro),
+            median(t.seconds.get("chain/1ms").map_or(&[][..], |v| v)),
+            median(&t.run_seconds),
+        );
+    }
+    for (s, t) in scenarios.iter().zip(tallies) {
+        for (n, ds) in &t.slowed_deltas {
+            println!(
+                "{}: {n} δ median {:+.2} % (range {:+.2} to {:+.2} %)",
+                s.name(),
+                100.0 * median(ds),
+                100.0 * ds.iter().copied().fold(f64::INFINITY, f64::min),
+                100.0 * ds.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+            );
+        }
+        println!(
+            "{}: the median pair's floor was the pooled floor in {} of {} results",
+            s.name(),
+            t.pair_floor_binds,
+            t.results
+        );
+        for (round, n, d, floor) in &t.within_floor {
+            println!(
+                "{}: round {round} {n} {:+.2} % refused within the floor {:.2} %",
+                s.name(),
+                100.0 * d,
+                100.0 * floor
+            );
+        }
+        for (round, n, d, l, h) in &t.others {
+            println!(
+                "{}: round {round} called {n} {:+.2} % [{:+.2}, {:+.2}]",
+                s.name(),
+                100.0 * d,
+                100.0 * l,
+                100.0 * h
+            );
+        }
+    }
+    println!();
+    println!(
+        "| benchmark | baseline per op | median ± (A/A) | median ± (slow) | median ± (unrelated) | median seconds per benchmark (A/A) |"
+    );
+    println!("|---|--:|--:|--:|--:|--:|");
+    let names: Vec<&String> = tallies[0].sizes.keys().collect();
+    for n in names {
+        let hw = |t: &Tally| {
+            format!(
+                "±{:.2} %",
+                100.0 * median(t.half_widths.get(n).map_or(&[][..], |v| v))
+            )
+        };
+        println!(
+            "| {n} | {:.1} ns | {} | {} | {} | {:.1} s |",
+            median(&tallies[0].sizes[n]),
+            hw(&tallies[0]),
+            hw(&tallies[1]),
+            hw(&tallies[2]),
+            median(tallies[0].seconds.get(n).map_or(&[][..], |v| v)),
+        );
+    }
+    let pairs: Vec<f64> = tallies.iter().flat_map(|t| t.pairs.clone()).collect();
+    println!(
+        "pairs per benchmark: median {}, max {}",
+        median(&pairs),
+        pairs.iter().copied().fold(0.0, f64::max)
+    );
+}
