@@ -19,9 +19,12 @@
 //! The scratch repository lives in the system's temporary directory and is removed at the
 //! end (`--keep` keeps it, with every run's JSON).
 
-use std::path::{Path, PathBuf};
+mod scratch;
+
 use std::process::{Command, Stdio};
 use std::time::Instant;
+
+use scratch::{FIXTURE_FUNCTIONS, Repo, Res, git, median, rtcompare_bin, workspace};
 
 /// The benchmark the second commit slows down.
 const INJECTED: &str = "chain/10us";
@@ -35,19 +38,7 @@ fn bench_source(inject: bool) -> String {
         r#"use std::collections::BTreeMap;
 use std::hint::black_box;
 
-/// A dependent multiply-add chain: its time is proportional to `steps`.
-fn chain(steps: u64) -> u64 {{
-    let mut x = 1u64;
-    for _ in 0..black_box(steps) {{
-        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-    }}
-    black_box(x)
-}}
-
-fn fnv(bytes: &[u8]) -> u64 {{
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
-}}
-
+{FIXTURE_FUNCTIONS}
 fn main() {{
     rtcompare::bench::main(|b| {{
         b.bench("chain/10ns", || chain(56));
@@ -70,72 +61,9 @@ fn main() {{
     )
 }
 
-fn git(dir: &Path, args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()?;
-    if !out.status.success() {
-        return Err(format!(
-            "git {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr)
-        )
-        .into());
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// The scratch repository, removed on drop unless kept.
-struct Repo {
-    dir: PathBuf,
-    keep: bool,
-}
-
-impl Drop for Repo {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-}
-
-fn repo(keep: bool) -> Result<Repo, Box<dyn std::error::Error>> {
-    let dir =
-        std::env::temp_dir().join(format!("rtcompare-bench-revisions-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("benches"))?;
-    std::fs::create_dir_all(dir.join("src"))?;
-    let repo = Repo { dir, keep };
-    let lib = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .ok_or("no workspace")?;
-    std::fs::write(
-        repo.dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [dependencies]\nrtcompare = {{ path = {:?} }}\n\n\
-             [[bench]]\nname = \"b\"\nharness = false\n\n[workspace]\n",
-            lib.display().to_string()
-        ),
-    )?;
-    // The workspace's lock file: the same versions, no registry index to refresh.
-    std::fs::copy(lib.join("Cargo.lock"), repo.dir.join("Cargo.lock"))?;
-    std::fs::write(repo.dir.join("src/lib.rs"), "")?;
-    std::fs::write(repo.dir.join(".gitignore"), "target\n*.json\n")?;
-    std::fs::write(repo.dir.join("benches/b.rs"), bench_source(false))?;
-    let d = &repo.dir;
-    git(d, &["init", "--quiet"])?;
-    git(d, &["config", "user.email", "bench@example.invalid"])?;
-    git(d, &["config", "user.name", "bench"])?;
-    git(d, &["add", "."])?;
-    git(d, &["commit", "--quiet", "-m", "baseline"])?;
-    std::fs::write(repo.dir.join("benches/b.rs"), bench_source(true))?;
-    git(
-        d,
-        &["commit", "--quiet", "-am", "chain/10us: 5 % more steps"],
-    )?;
+fn repo(keep: bool) -> Res<Repo> {
+    let repo = Repo::new("bench-revisions", &workspace()?, &bench_source(false), keep)?;
+    repo.commit(&bench_source(true), "chain/10us: 5 % more steps")?;
     Ok(repo)
 }
 
@@ -158,17 +86,7 @@ struct Tally {
     sizes: std::collections::BTreeMap<String, Vec<f64>>,
 }
 
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v[(v.len() - 1) / 2]
-    }
-}
-
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> Res<()> {
     let mut rounds = 20usize;
     let mut pairs = 5usize;
     let mut keep = false;
@@ -181,12 +99,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             other => return Err(format!("unknown argument {other:?}").into()),
         }
     }
-    let bin = std::env::current_exe()?
-        .parent()
-        .and_then(Path::parent)
-        .map(|d| d.join("rtcompare"))
-        .filter(|p| p.exists())
-        .ok_or("build the command first: cargo build --release -p rtcompare-cli")?;
+    let bin = rtcompare_bin()?;
     let repo = repo(keep)?;
     let d = repo.dir.clone();
     let base_commit = git(&d, &["rev-parse", "HEAD~1"])?;

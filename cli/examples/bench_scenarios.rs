@@ -28,12 +28,16 @@
 //! measure an earlier revision of the protocol). The repository lives in the system's
 //! temporary directory and is removed at the end (`--keep` keeps it, with every run's JSON).
 
+mod scratch;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use scratch::{FIXTURE_FUNCTIONS, Repo, Res, git, median, rtcompare_bin, workspace};
 
 /// The benchmarks the slow commit slows, with the work it adds.
 const SLOWED: [(&str, f64); 2] = [("chain/2us", 0.02), ("chain/10us", 0.05)];
@@ -75,19 +79,7 @@ fn bench_source(slow: bool, moved: bool) -> String {
         r#"use std::collections::BTreeMap;
 use std::hint::black_box;
 
-{moved_code}/// A dependent multiply-add chain: its time is proportional to `steps`.
-fn chain(steps: u64) -> u64 {{
-    let mut x = 1u64;
-    for _ in 0..black_box(steps) {{
-        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-    }}
-    black_box(x)
-}}
-
-fn fnv(bytes: &[u8]) -> u64 {{
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
-}}
-
+{moved_code}{FIXTURE_FUNCTIONS}
 fn main() {{
 {call}    rtcompare::bench::main(|b| {{
         b.bench("chain/20ns", || chain(224));
@@ -110,84 +102,16 @@ fn main() {{
     )
 }
 
-fn git(dir: &Path, args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("git {}: {err}", args.join(" ")).into());
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// The scratch repository, removed on drop unless kept.
-struct Repo {
-    dir: PathBuf,
-    keep: bool,
-}
-
-impl Drop for Repo {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-}
-
-fn repo(keep: bool, lib: &Path) -> Result<Repo, Box<dyn std::error::Error>> {
-    let dir =
-        std::env::temp_dir().join(format!("rtcompare-bench-scenarios-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("benches"))?;
-    std::fs::create_dir_all(dir.join("src"))?;
-    let repo = Repo { dir, keep };
+fn repo(keep: bool, lib: &Path) -> Res<Repo> {
+    let repo = Repo::new("bench-scenarios", lib, &bench_source(false, false), keep)?;
     let d = &repo.dir;
-    std::fs::write(
-        d.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [dependencies]\nrtcompare = {{ path = {:?} }}\n\n\
-             [[bench]]\nname = \"b\"\nharness = false\n\n[workspace]\n",
-            lib.display().to_string()
-        ),
-    )?;
-    // The library's lock file: the same versions, no registry index to refresh.
-    std::fs::copy(lib.join("Cargo.lock"), d.join("Cargo.lock"))?;
-    std::fs::write(d.join("src/lib.rs"), "")?;
-    std::fs::write(d.join(".gitignore"), "target\n*.json\n")?;
-    std::fs::write(d.join("benches/b.rs"), bench_source(false, false))?;
-    // Cargo prunes the copied lock file to this crate's dependencies on its first look; done
-    // before the first commit, so that no build leaves the tree dirty.
-    let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["metadata", "--format-version", "1"])
-        .current_dir(d)
-        .stdout(Stdio::null())
-        .status()?;
-    if !status.success() {
-        return Err(format!("cargo metadata in the scratch crate: {status}").into());
-    }
-    git(d, &["init", "--quiet"])?;
-    git(d, &["config", "user.email", "bench@example.invalid"])?;
-    git(d, &["config", "user.name", "bench"])?;
-    git(d, &["add", "."])?;
-    git(d, &["commit", "--quiet", "-m", "baseline"])?;
     git(d, &["tag", "c0"])?;
-    std::fs::write(d.join("benches/b.rs"), bench_source(false, true))?;
-    git(d, &["commit", "--quiet", "-am", "unrelated: code moves"])?;
+    repo.commit(&bench_source(false, true), "unrelated: code moves")?;
     git(d, &["tag", "c1"])?;
     git(d, &["checkout", "--quiet", "c0"])?;
-    std::fs::write(d.join("benches/b.rs"), bench_source(true, false))?;
-    git(
-        d,
-        &[
-            "commit",
-            "--quiet",
-            "-am",
-            "chain/2us 2 % and chain/10us 5 % slower",
-        ],
+    repo.commit(
+        &bench_source(true, false),
+        "chain/2us 2 % and chain/10us 5 % slower",
     )?;
     git(d, &["tag", "c2"])?;
     Ok(repo)
@@ -200,7 +124,7 @@ struct Neighbour {
 }
 
 impl Neighbour {
-    fn start() -> Result<Neighbour, Box<dyn std::error::Error>> {
+    fn start() -> Res<Neighbour> {
         let cpu = rtcompare::measure::pin::current_affinity()
             .and_then(|a| a.first().copied())
             .ok_or("no CPU list: cannot pin a neighbour")?;
@@ -259,18 +183,6 @@ struct Tally {
     within_floor: Vec<(usize, String, f64, f64)>,
 }
 
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    if v.is_empty() {
-        f64::NAN
-    } else if v.len() % 2 == 1 {
-        v[v.len() / 2]
-    } else {
-        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
-    }
-}
-
 #[derive(Clone, Copy, PartialEq)]
 enum Scenario {
     Aa,
@@ -300,7 +212,7 @@ fn run_once(
     scenario: Scenario,
     round: usize,
     tally: &mut Tally,
-) -> Result<(), Box<dyn std::error::Error>> {
+) -> Res<()> {
     let (checkout, baseline) = match scenario {
         Scenario::Aa => ("c0", "HEAD"),
         Scenario::Slow => ("c2", "c0"),
@@ -391,7 +303,7 @@ fn run_once(
     Ok(())
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> Res<()> {
     let mut rounds = 10usize;
     let mut keep = false;
     let mut neighbour = false;
@@ -412,19 +324,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let bin = match bin {
         Some(b) => b,
-        None => std::env::current_exe()?
-            .parent()
-            .and_then(Path::parent)
-            .map(|d| d.join("rtcompare"))
-            .filter(|p| p.exists())
-            .ok_or("build the command first: cargo build --release -p rtcompare-cli")?,
+        None => rtcompare_bin()?,
     };
     let lib = match lib {
         Some(l) => l,
-        None => Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .ok_or("no workspace")?
-            .to_path_buf(),
+        None => workspace()?,
     };
     let repo = repo(keep, &lib)?;
     let d = repo.dir.clone();
