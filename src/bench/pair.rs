@@ -24,6 +24,7 @@
 use std::time::{Duration, Instant};
 
 use super::worker::{Launch, Worker};
+use crate::Result;
 use crate::compare::report::{
     Context, Diagnostics, REPORT_SCHEMA_VERSION, Report, Resources, RunInfo, Series, Timing,
     Warning, WorkerPair,
@@ -37,7 +38,6 @@ use crate::measure::clock::{Instrument, SuspendWatch};
 use crate::measure::pin::{PinGuard, pin_current_thread};
 use crate::rng::{Rng, derive_seed};
 use crate::stats::{self, Verdict, decide};
-use crate::{Error, Result};
 
 /// Fewest rounds a pair measures, whatever its time budget: the bootstrap and the drift test
 /// need a series, and 20 rounds are 80 batches.
@@ -95,7 +95,7 @@ pub(crate) struct PairPlan<'a> {
 }
 
 /// Runs one worker pair of benchmark `name` at `placement`, seeded by `seed`, and returns its
-/// report (A the head, B the baseline). Errors: [`Error::Worker`] naming the build when a
+/// report (A the head, B the baseline). Errors: [`Error::Worker`](crate::Error::Worker) naming the build when a
 /// worker fails; the calibration's and the statistics' own errors. Every worker is killed and
 /// reaped on every path (dropping a [`Worker`] does it), and the parent's affinity restored.
 pub(crate) fn run(
@@ -252,8 +252,8 @@ impl Measured {
         let analysis_seed = derive_seed(seed, 40);
         let analysis = PairAnalysis::of(&head, &base, o, analysis_seed)?;
         let null_deltas = [
-            paired_delta(&per_op(HEAD_1, BASE_1), &per_op(HEAD_2, BASE_2))?,
-            paired_delta(&per_op(HEAD_1, BASE_2), &per_op(HEAD_2, BASE_1))?,
+            stats::paired_relative_difference(&per_op(HEAD_1, BASE_1), &per_op(HEAD_2, BASE_2))?,
+            stats::paired_relative_difference(&per_op(HEAD_1, BASE_2), &per_op(HEAD_2, BASE_1))?,
         ];
         let noise_floor = null_deltas[0].abs().max(null_deltas[1].abs());
         let ns_per_op_a = stats::median(&head)?;
@@ -376,19 +376,6 @@ impl Measured {
     }
 }
 
-/// δ = 1 − median(aᵢ/bᵢ) of two paired series, as a comparison's point estimate. Errors:
-/// [`Error::Undefined`] when a ratio is not finite (a batch timed at 0 ns).
-fn paired_delta(a: &[f64], b: &[f64]) -> Result<f64> {
-    let ratios: Vec<f64> = a.iter().zip(b).map(|(a, b)| a / b).collect();
-    if ratios.iter().any(|r| !r.is_finite()) {
-        return Err(Error::Undefined {
-            what: "a worker pair's A/A difference",
-            reason: "a batch was timed at 0 ns".into(),
-        });
-    }
-    Ok(1.0 - stats::median(&ratios)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,21 +434,13 @@ mod tests {
         let h1: Vec<f64> = b1.iter().map(|x| x * 1.1).collect();
         let h2: Vec<f64> = b2.iter().map(|x| x * 1.1).collect();
         let sum = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(p, q)| p + q).collect::<Vec<_>>();
-        let build = paired_delta(&sum(&h1, &h2), &sum(&b1, &b2)).unwrap();
+        let build = stats::paired_relative_difference(&sum(&h1, &h2), &sum(&b1, &b2)).unwrap();
         assert!((build + 0.10).abs() < 1e-12, "{build}");
         // (h1 + b1) against (h2 + b2): only the workers' 4 % apart, not the builds' 10 %.
-        let slot = paired_delta(&sum(&h1, &b1), &sum(&h2, &b2)).unwrap();
+        let slot = stats::paired_relative_difference(&sum(&h1, &b1), &sum(&h2, &b2)).unwrap();
         assert!((slot - (1.0 - 100.0 / 104.0)).abs() < 1e-12, "{slot}");
         // (h1 + b2) against (h2 + b1): the 4 % shows only through the builds' 10 %.
-        let inter = paired_delta(&sum(&h1, &b2), &sum(&h2, &b1)).unwrap();
+        let inter = stats::paired_relative_difference(&sum(&h1, &b2), &sum(&h2, &b1)).unwrap();
         assert!(inter.abs() < 0.005, "{inter}");
-    }
-
-    #[test]
-    fn a_zero_batch_is_a_typed_error() {
-        assert!(matches!(
-            paired_delta(&[1.0, 2.0], &[0.0, 1.0]),
-            Err(Error::Undefined { .. })
-        ));
     }
 }
