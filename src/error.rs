@@ -297,6 +297,15 @@ pub enum Error {
         /// What happened, with the worker's last stderr lines when there are any.
         reason: String,
     },
+    /// A code layout of the two builds could not be made: the source given to
+    /// [`compare_layouts`](crate::bench::compare_layouts) failed for it.
+    #[error("layout variant {variant} of the builds could not be made: {reason}")]
+    Variant {
+        /// The layout's index, from 0.
+        variant: usize,
+        /// What the source said (for `rtcompare bench`, the build's last lines).
+        reason: String,
+    },
 }
 
 impl Error {

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rtcompare::CompareOptions;
 use rtcompare::bench::{self, Bencher, BuildStatus, BuildsOptions, compare_builds};
-use rtcompare::stats::Verdict;
+use rtcompare::stats::{PlanEnd, Verdict};
 
 /// A dependent chain: its time is proportional to `steps` on any machine. Nothing but
 /// registers inside the loop, so where a process's stack lands does not change its speed
@@ -289,4 +289,104 @@ fn each_builds_workers_start_in_its_own_directory() {
     let _ = std::fs::remove_dir_all(&root);
     let seen = statuses(run);
     assert_eq!(seen, [("cwd/marked".to_string(), BuildStatus::New)]);
+}
+
+#[test]
+fn every_pair_runs_its_own_layout_and_the_layouts_cap_the_pairs() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register, std::iter::empty());
+    }
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    let head = head_copy("layouts");
+    // Five "layouts" of each build (the same files: the index is what a pair records), and a
+    // precision target no five pairs meet, so the plan asks for more than the layouts allow.
+    let o = BuildsOptions::default()
+        .filter("same")
+        .pairs(5)
+        .seed(9)
+        .target(1e-6, 0.0)
+        .compare(quick())
+        .args([
+            "--exact",
+            "every_pair_runs_its_own_layout_and_the_layouts_cap_the_pairs",
+            "--nocapture",
+        ]);
+    let run = bench::compare_variants(&vec![exe.clone(); 5], &vec![head.clone(); 5], &o);
+    let _ = std::fs::remove_file(&head);
+    let run = run.unwrap();
+    assert_eq!(run.layout_variants, 5);
+    let same = &run.benchmarks[0];
+    let variants: Vec<usize> = same
+        .reports
+        .iter()
+        .map(|r| r.context.worker_pair.as_ref().unwrap().layout_variant)
+        .collect();
+    assert_eq!(variants, [0, 1, 2, 3, 4]);
+    let pooled = same.pooled.as_ref().unwrap();
+    assert_eq!(pooled.processes, 5, "{pooled}");
+    assert!(
+        matches!(
+            pooled.plan_end,
+            Some(PlanEnd::Cap { cap: 5 } | PlanEnd::Unreachable { cap: 5, .. })
+        ),
+        "{pooled}"
+    );
+    let layout = same.layout.as_ref().expect("a split over five layouts");
+    assert_eq!(layout.layout_variants, 5);
+    assert!((0.0..=1.0).contains(&layout.layout_share), "{layout:?}");
+    assert!(
+        layout.process_sd > 0.0 && layout.layout_sd >= 0.0,
+        "{layout:?}"
+    );
+    // Held to the default margin.
+    assert_eq!(layout.margin, bench::DEFAULT_MARGIN);
+    assert_eq!(
+        layout.beyond_margin,
+        layout.layout_p < 0.05 && layout.layout_moves > layout.margin
+    );
+}
+
+#[test]
+fn layouts_are_checked_and_a_failing_layout_is_named() {
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    // Fewer layouts than the first stage's pairs: some pairs would share a layout.
+    match bench::compare_variants(
+        &vec![exe.clone(); 3],
+        &vec![exe.clone(); 3],
+        &BuildsOptions::default(),
+    ) {
+        Err(rtcompare::Error::InvalidOption {
+            name: "layouts", ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    match bench::compare_variants(
+        &vec![exe.clone(); 5],
+        &vec![exe.clone(); 4],
+        &BuildsOptions::default(),
+    ) {
+        Err(rtcompare::Error::InvalidOption {
+            name: "variants", ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    match bench::compare_builds(&exe, &exe, &BuildsOptions::default().margin(f64::NAN)) {
+        Err(rtcompare::Error::InvalidOption { name: "margin", .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // The source's error for the first layout comes back as it was given.
+    let failing = |i: usize| -> rtcompare::Result<(PathBuf, PathBuf)> {
+        Err(rtcompare::Error::Variant {
+            variant: i,
+            reason: "the linker said no".into(),
+        })
+    };
+    match bench::compare_layouts(failing, &BuildsOptions::default()) {
+        Err(rtcompare::Error::Variant { variant: 0, reason }) => {
+            assert_eq!(reason, "the linker said no")
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -11,16 +11,24 @@
 //! - A/A: `c0` checked out clean, `rtcompare bench --baseline HEAD`;
 //! - slow: `c2` checked out, `rtcompare bench --baseline c0`;
 //! - unrelated: `c1` checked out, `rtcompare bench --baseline c0`;
+//! - seeds: identical source (`c0`) whose two sides differ only in code order: the library's
+//!   `compare_layouts` over layouts of the bench target linked with one set of section-shuffle
+//!   seeds against layouts linked with another (each made when a pair first needs it);
+//! - seeds, one layout: the same, one layout per side (`compare_builds` on the first
+//!   layout of each), as a tool that builds each revision once compares them;
 //!
 //! and the program tallies false verdicts, detections, every verdict on the unrelated commit,
-//! each benchmark's interval and the time per benchmark and per run.
+//! each benchmark's interval, how far code layouts move it, and the time per benchmark and
+//! per run.
 //!
 //! ```text
 //! cargo build --release -p rtcompare-cli
 //! cargo run --release -p rtcompare-cli --example bench_scenarios -- [--rounds 10] \
-//!     [--neighbour] [--bin PATH] [--lib PATH] [--keep] [-- ARGS FOR rtcompare bench]
+//!     [--scenarios aa,slow,unrelated,seeds,seeds1] [--short-rounds N] [--neighbour] \
+//!     [--bin PATH] [--lib PATH] [--keep] [-- ARGS FOR rtcompare bench]
 //! ```
 //!
+//! `--short-rounds N` runs the A/A and slow scenarios in the first N rounds only.
 //! `--neighbour` runs, for the whole experiment, a thread pinned to the first allowed CPU that
 //! spins half of every 10 ms, as a shared CI runner's neighbour does: it makes the two vCPUs
 //! of a machine whose vCPUs happen to agree disagree. `--bin` runs another `rtcompare` binary
@@ -37,6 +45,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use rtcompare::bench::{BuildsOptions, BuildsRun};
 use scratch::{FIXTURE_FUNCTIONS, Repo, Res, git, median, rtcompare_bin, workspace};
 
 /// The benchmarks the slow commit slows, with the work it adds.
@@ -181,6 +190,14 @@ struct Tally {
     pair_floor_binds: usize,
     /// Results refused because |δ| stayed within the floor: (round, name, δ, floor).
     within_floor: Vec<(usize, String, f64, f64)>,
+    /// How far layouts move each benchmark's δ (fraction, 1.96 × the layouts' sd), and its
+    /// layouts' share of the spread between pairs, every run.
+    layout_moves: BTreeMap<String, Vec<f64>>,
+    layout_share: BTreeMap<String, Vec<f64>>,
+    /// Benchmarks named as moved by layout beyond the margin, by name.
+    named: BTreeMap<String, usize>,
+    /// Seconds spent making layouts, every run.
+    layout_seconds: Vec<f64>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -188,6 +205,8 @@ enum Scenario {
     Aa,
     Slow,
     Unrelated,
+    Seeds,
+    SeedsOneLayout,
 }
 
 impl Scenario {
@@ -196,13 +215,121 @@ impl Scenario {
             Scenario::Aa => "A/A",
             Scenario::Slow => "slow",
             Scenario::Unrelated => "unrelated",
+            Scenario::Seeds => "seeds",
+            Scenario::SeedsOneLayout => "seeds1",
         }
+    }
+
+    fn parse(s: &str) -> Res<Scenario> {
+        Ok(match s {
+            "aa" | "A/A" => Scenario::Aa,
+            "slow" => Scenario::Slow,
+            "unrelated" => Scenario::Unrelated,
+            "seeds" => Scenario::Seeds,
+            "seeds1" => Scenario::SeedsOneLayout,
+            other => return Err(format!("unknown scenario {other:?}").into()),
+        })
     }
 }
 
 struct Setup {
     bin: PathBuf,
     extra: Vec<String>,
+}
+
+/// The bench target of the checked-out commit linked with the code order `seed` shuffles,
+/// in its own target directory.
+fn shuffled_build(d: &Path, seed: u64) -> rtcompare::Result<PathBuf> {
+    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["rustc", "--release", "--bench", "b"])
+        .arg("--message-format=json-render-diagnostics")
+        .args([
+            "--",
+            "-C",
+            &format!("link-arg=-Wl,--shuffle-sections=*={seed}"),
+        ])
+        .env("CARGO_TARGET_DIR", d.join("target-seeds"))
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| variant_error(seed, e.to_string()))?;
+    if !out.status.success() {
+        return Err(variant_error(
+            seed,
+            String::from_utf8_lossy(&out.stderr).into(),
+        ));
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "b")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| variant_error(seed, "no executable".into()))
+}
+
+fn variant_error(seed: u64, reason: String) -> rtcompare::Error {
+    rtcompare::Error::Variant {
+        variant: seed as usize,
+        reason,
+    }
+}
+
+/// The seeds scenarios through the library, written as `rtcompare bench --json` writes its
+/// rows (the fields the tally reads).
+fn seeds_run(d: &Path, round: usize, one_layout: bool) -> Res<serde_json::Value> {
+    git(d, &["checkout", "--quiet", "--detach", "c0"])?;
+    // Seeds of the baseline's layouts from 1, the head's from 1,001, new ones every round.
+    let base = |i: usize| 1 + (round * 100 + i) as u64;
+    let o = BuildsOptions::default();
+    let run: BuildsRun = if one_layout {
+        let (b, h) = (
+            shuffled_build(d, base(0))?,
+            shuffled_build(d, 1_000 + base(0))?,
+        );
+        rtcompare::bench::compare_builds(&b, &h, &o)?
+    } else {
+        rtcompare::bench::compare_layouts(
+            |i| {
+                Ok((
+                    shuffled_build(d, base(i))?,
+                    shuffled_build(d, 1_000 + base(i))?,
+                ))
+            },
+            &o,
+        )?
+    };
+    let rows: Vec<serde_json::Value> = run
+        .benchmarks
+        .iter()
+        .map(|b| {
+            let p = b.pooled.as_ref();
+            let resolved = p.is_some_and(|p| p.resolved);
+            serde_json::json!({
+                "name": b.name,
+                "delta": p.map(|p| p.delta),
+                "low": p.map(|p| p.low),
+                "high": p.map(|p| p.high),
+                "resolved": resolved,
+                "regression": resolved && p.is_some_and(|p| p.delta < 0.0),
+                "processes": p.map_or(0, |p| p.processes),
+                "baseline_ns": median(&b.reports.iter().map(|r| r.ns_per_op_b).collect::<Vec<_>>()),
+                "layout_moves": b.layout.as_ref().map(|l| l.layout_moves),
+                "layout_share": b.layout.as_ref().map(|l| l.layout_share),
+                "layout_beyond_margin": b.layout.as_ref().is_some_and(|l| l.beyond_margin),
+            })
+        })
+        .collect();
+    let v = serde_json::json!({
+        "layouts": { "seconds": run.layout_seconds },
+        "benchmarks": rows,
+        "details": run,
+    });
+    let name = if one_layout { "seeds1" } else { "seeds" };
+    std::fs::write(
+        d.join(format!("{name}-{round}.json")),
+        serde_json::to_string(&v)?,
+    )?;
+    Ok(v)
 }
 
 /// Runs one scenario once and adds it to its tally.
@@ -213,14 +340,26 @@ fn run_once(
     round: usize,
     tally: &mut Tally,
 ) -> Res<()> {
+    let t = Instant::now();
+    let v = match scenario {
+        Scenario::Seeds | Scenario::SeedsOneLayout => {
+            seeds_run(d, round, scenario == Scenario::SeedsOneLayout)?
+        }
+        _ => cli_run(d, setup, scenario, round)?,
+    };
+    let secs = t.elapsed().as_secs_f64();
+    add(&v, scenario, round, secs, tally)
+}
+
+/// One `rtcompare bench` run of a scenario; its JSON.
+fn cli_run(d: &Path, setup: &Setup, scenario: Scenario, round: usize) -> Res<serde_json::Value> {
     let (checkout, baseline) = match scenario {
         Scenario::Aa => ("c0", "HEAD"),
         Scenario::Slow => ("c2", "c0"),
-        Scenario::Unrelated => ("c1", "c0"),
+        _ => ("c1", "c0"),
     };
     git(d, &["checkout", "--quiet", "--detach", checkout])?;
     let json = d.join(format!("{}-{round}.json", scenario.name().replace('/', "")));
-    let t = Instant::now();
     let out = Command::new(&setup.bin)
         .args(["bench", "--baseline", baseline])
         .arg("--json")
@@ -231,12 +370,21 @@ fn run_once(
         .env_remove("GITHUB_STEP_SUMMARY")
         .stdin(Stdio::null())
         .output()?;
-    let secs = t.elapsed().as_secs_f64();
-    if !out.status.success() {
+    if !out.status.success() && out.status.code() != Some(1) {
         let err = String::from_utf8_lossy(&out.stderr);
         return Err(format!("rtcompare bench failed ({}): {err}", out.status).into());
     }
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json)?)?;
+    Ok(serde_json::from_str(&std::fs::read_to_string(&json)?)?)
+}
+
+/// Adds one run's JSON to its scenario's tally and prints its line.
+fn add(
+    v: &serde_json::Value,
+    scenario: Scenario,
+    round: usize,
+    secs: f64,
+    tally: &mut Tally,
+) -> Res<()> {
     let rows = v["benchmarks"].as_array().ok_or("no benchmarks")?;
     let mut called = 0;
     let mut line = String::new();
@@ -268,6 +416,16 @@ fn run_once(
             .or_default()
             .push((high - low) / 2.0);
         tally.pairs.push(r["processes"].as_f64().unwrap_or(0.0));
+        if let Some(m) = r["layout_moves"].as_f64() {
+            tally.layout_moves.entry(name.clone()).or_default().push(m);
+        }
+        if let Some(m) = r["layout_share"].as_f64() {
+            tally.layout_share.entry(name.clone()).or_default().push(m);
+        }
+        if r["layout_beyond_margin"].as_bool().unwrap_or(false) {
+            *tally.named.entry(name.clone()).or_default() += 1;
+            line.push_str(&format!(" (layout: {name})"));
+        }
         if let Some(ns) = r["baseline_ns"].as_f64() {
             tally.sizes.entry(name).or_default().push(ns);
         }
@@ -292,6 +450,9 @@ fn run_once(
         }
         tally.seconds.entry(name).or_default().push(s);
     }
+    tally
+        .layout_seconds
+        .push(v["layouts"]["seconds"].as_f64().unwrap_or(0.0));
     tally.runs += 1;
     tally.calls.push(called);
     tally.run_seconds.push(secs);
@@ -305,6 +466,8 @@ fn run_once(
 
 fn main() -> Res<()> {
     let mut rounds = 10usize;
+    let mut short_rounds = usize::MAX;
+    let mut scenarios = vec![Scenario::Aa, Scenario::Slow, Scenario::Unrelated];
     let mut keep = false;
     let mut neighbour = false;
     let mut bin = None;
@@ -315,6 +478,20 @@ fn main() -> Res<()> {
         match a.as_str() {
             "--rounds" => rounds = args.next().ok_or("--rounds needs a number")?.parse()?,
             "--keep" => keep = true,
+            "--short-rounds" => {
+                short_rounds = args
+                    .next()
+                    .ok_or("--short-rounds needs a number")?
+                    .parse()?
+            }
+            "--scenarios" => {
+                scenarios = args
+                    .next()
+                    .ok_or("--scenarios needs a list")?
+                    .split(',')
+                    .map(Scenario::parse)
+                    .collect::<Res<_>>()?
+            }
             "--neighbour" => neighbour = true,
             "--bin" => bin = Some(PathBuf::from(args.next().ok_or("--bin needs a path")?)),
             "--lib" => lib = Some(PathBuf::from(args.next().ok_or("--lib needs a path")?)),
@@ -340,11 +517,13 @@ fn main() -> Res<()> {
         setup.bin.display(),
         lib.display()
     );
-    let scenarios = [Scenario::Aa, Scenario::Slow, Scenario::Unrelated];
     let mut tallies: Vec<Tally> = scenarios.iter().map(|_| Tally::default()).collect();
     let started = Instant::now();
     for round in 0..rounds {
         for (s, tally) in scenarios.iter().zip(tallies.iter_mut()) {
+            if matches!(s, Scenario::Aa | Scenario::Slow) && round >= short_rounds {
+                continue;
+            }
             run_once(&d, &setup, *s, round, tally)?;
         }
     }
@@ -427,25 +606,53 @@ fn print_tables(scenarios: &[Scenario], tallies: &[Tally]) {
         }
     }
     println!();
+    let columns = |what: &str| {
+        scenarios
+            .iter()
+            .map(|s| format!("{what} ({})", s.name()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
     println!(
-        "| benchmark | baseline per op | median ± (A/A) | median ± (slow) | median ± (unrelated) | median seconds per benchmark (A/A) |"
+        "| benchmark | baseline per op | {} | {} | {} |",
+        columns("median ±"),
+        columns("layouts move δ by ±, median [max]; named"),
+        columns("median seconds")
     );
-    println!("|---|--:|--:|--:|--:|--:|");
-    let names: Vec<&String> = tallies[0].sizes.keys().collect();
-    for n in names {
-        let hw = |t: &Tally| {
-            format!(
-                "±{:.2} %",
-                100.0 * median(t.half_widths.get(n).map_or(&[][..], |v| v))
-            )
-        };
+    println!("|---|--:|{}", "--:|".repeat(3 * scenarios.len()));
+    let Some(first) = tallies.first() else {
+        return;
+    };
+    for n in first.sizes.keys() {
+        let of = |m: &BTreeMap<String, Vec<f64>>| m.get(n).cloned().unwrap_or_default();
+        let cells =
+            |f: &dyn Fn(&Tally) -> String| tallies.iter().map(f).collect::<Vec<_>>().join(" | ");
         println!(
-            "| {n} | {:.1} ns | {} | {} | {} | {:.1} s |",
-            median(&tallies[0].sizes[n]),
-            hw(&tallies[0]),
-            hw(&tallies[1]),
-            hw(&tallies[2]),
-            median(tallies[0].seconds.get(n).map_or(&[][..], |v| v)),
+            "| {n} | {:.1} ns | {} | {} | {} |",
+            median(&first.sizes[n]),
+            cells(&|t| format!("±{:.2} %", 100.0 * median(&of(&t.half_widths)))),
+            cells(&|t| {
+                let moves = of(&t.layout_moves);
+                if moves.is_empty() {
+                    "–".into()
+                } else {
+                    format!(
+                        "±{:.2} % [{:.2}]; {}/{}",
+                        100.0 * median(&moves),
+                        100.0 * moves.iter().copied().fold(0.0, f64::max),
+                        t.named.get(n).copied().unwrap_or(0),
+                        t.runs
+                    )
+                }
+            }),
+            cells(&|t| format!("{:.1} s", median(&of(&t.seconds)))),
+        );
+    }
+    for (s, t) in scenarios.iter().zip(tallies) {
+        println!(
+            "{}: making layouts took {:.1} s per run (median)",
+            s.name(),
+            median(&t.layout_seconds)
         );
     }
     let pairs: Vec<f64> = tallies.iter().flat_map(|t| t.pairs.clone()).collect();

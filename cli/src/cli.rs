@@ -102,6 +102,16 @@ pub struct BenchArgs {
     /// (Holm's procedure over the benchmarks keeps the chance of any false verdict at 5 %).
     #[arg(long)]
     pub per_benchmark: bool,
+    /// Code layouts of each build: every worker pair runs the two builds linked with its own
+    /// code order (the linker's section shuffle, a relink of the bench target per layout, made
+    /// when a pair first needs it), at most K pairs per benchmark. 1 compares the plain builds
+    /// (a control: code placement then stays fixed and can pass for a change).
+    #[arg(long, value_name = "K", default_value_t = rtcompare::bench::DEFAULT_LAYOUTS)]
+    pub layouts: usize,
+    /// The smallest difference that matters: a benchmark whose code layout alone moves it by
+    /// more is named under the table (a fraction or a percentage).
+    #[arg(long, value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
+    pub margin: f64,
     /// Let the system place each worker pair's four workers instead of putting them on one
     /// CPU (a control: on a virtual machine two vCPUs' speeds then decide pairs).
     #[arg(long)]

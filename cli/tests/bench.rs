@@ -187,6 +187,32 @@ fn a_slower_working_tree_is_a_proven_regression() {
     let note = format!("Every worker pair ran on CPU {cpu}, the only one");
     assert!(stdout.contains(&note), "{stdout}");
     assert!(md.contains(&note), "{md}");
+    // Every pair ran its own code layout of the two builds, relinked with shuffled sections,
+    // and the JSON, the table and the summary say how many and how far they move each δ.
+    let layouts = &json["layouts"];
+    assert_eq!(layouts["shuffled"], true, "{layouts}\n{stderr}");
+    let variants = layouts["baseline_variants"].as_u64().unwrap();
+    assert_eq!(layouts["head_variants"], variants);
+    assert!(variants >= 3, "{layouts}");
+    assert_eq!(layouts["seeds"].as_array().unwrap().len() as u64, variants);
+    for r in rows.iter().filter(|r| r["status"] == "compared") {
+        assert_eq!(r["layout_variants"], r["processes"], "{r}");
+        assert!(r["layout_moves"].as_f64().unwrap() >= 0.0, "{r}");
+        assert!(r["layout_beyond_margin"].is_boolean(), "{r}");
+    }
+    let mut seen: Vec<u64> = reports
+        .iter()
+        .map(|r| r["worker_pair"]["layout_variant"].as_u64().unwrap())
+        .collect();
+    seen.dedup();
+    assert_eq!(seen.len(), reports.len(), "{seen:?}");
+    let placement = "Code placement: every worker pair ran its own code layout";
+    assert!(stdout.contains(placement), "{stdout}");
+    assert!(
+        md.contains(placement) && md.contains("layout moves δ"),
+        "{md}"
+    );
+    assert!(index.contains("layouts move δ by"), "{index}");
 }
 
 #[test]
@@ -218,5 +244,16 @@ fn a_bad_revision_is_a_usage_error_before_any_build() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no/such/dir/out.json"), "{stderr}");
+    assert!(!stderr.contains("building"), "{stderr}");
+    // Fewer layouts than the first stage's pairs (some pairs would share one), likewise.
+    let out = Command::new(BIN)
+        .args(["bench", "--baseline", "HEAD", "--layouts", "2"])
+        .current_dir(&repo.0)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--layouts"), "{stderr}");
     assert!(!stderr.contains("building"), "{stderr}");
 }

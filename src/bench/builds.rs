@@ -2,6 +2,7 @@
 //! through worker pairs (two workers of each build on one CPU, `pair.rs`), repeated over fresh
 //! pairs and pooled, the benchmarks judged together.
 
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN, LayoutSpread, VariantSource, Variants};
 use super::pair::{self, PairPlan, Placement};
 use super::worker::{Launch, Worker};
 use crate::compare::CompareOptions;
@@ -66,6 +68,17 @@ pub struct BuildsOptions {
     /// consecutive pairs on consecutive CPUs, the parent waiting on another. False lets the
     /// system place them, which on a virtual machine lets two vCPUs' speeds decide a pair.
     pub cpu_per_pair: bool,
+    /// Most code layouts of the two builds a run uses (default [`DEFAULT_LAYOUTS`], 30: one per
+    /// pair, as many as `max_pairs`): worker pair k of every benchmark runs layout k mod
+    /// `layouts`, and with more than one layout no benchmark runs more pairs than there are
+    /// layouts, so that each pair is one draw of code placement and the pooled interval's
+    /// width includes it. Only [`compare_layouts`] and [`compare_variants`] have layouts to
+    /// choose from; [`compare_builds`] compares one.
+    pub layouts: usize,
+    /// The smallest relative difference that matters (fraction, default [`DEFAULT_MARGIN`],
+    /// 2 %): a benchmark whose layouts alone move δ by more is named
+    /// ([`LayoutSpread::beyond_margin`]).
+    pub margin: f64,
     /// Worker pairs in each benchmark's first stage, pooled as processes are (default 5, at
     /// least 3). From their spread, Stein's rule plans how many pairs the precision target
     /// needs, as [`pool::run`](crate::pool::run) does with processes.
@@ -116,6 +129,8 @@ impl std::fmt::Debug for BuildsOptions {
             .field("compare", &self.compare)
             .field("pair_duration", &self.pair_duration)
             .field("cpu_per_pair", &self.cpu_per_pair)
+            .field("layouts", &self.layouts)
+            .field("margin", &self.margin)
             .field("pairs", &self.pairs)
             .field("max_pairs", &self.max_pairs)
             .field("target_abs", &self.target_abs)
@@ -139,6 +154,8 @@ impl Default for BuildsOptions {
             compare: CompareOptions::default(),
             pair_duration: DEFAULT_PAIR_DURATION,
             cpu_per_pair: true,
+            layouts: DEFAULT_LAYOUTS,
+            margin: DEFAULT_MARGIN,
             pairs: 5,
             max_pairs: crate::pool::DEFAULT_MAX_PROCESSES,
             target_abs: crate::pool::DEFAULT_TARGET_ABS,
@@ -170,6 +187,16 @@ impl BuildsOptions {
     /// Sets [`cpu_per_pair`](Self::cpu_per_pair).
     pub fn cpu_per_pair(mut self, on: bool) -> Self {
         self.cpu_per_pair = on;
+        self
+    }
+    /// Sets [`layouts`](Self::layouts).
+    pub fn layouts(mut self, k: usize) -> Self {
+        self.layouts = k;
+        self
+    }
+    /// Sets [`margin`](Self::margin).
+    pub fn margin(mut self, m: f64) -> Self {
+        self.margin = m;
         self
     }
     /// Sets [`pairs`](Self::pairs).
@@ -266,9 +293,14 @@ pub struct BuildComparison {
     /// or when [`BuildsOptions::family_wise`] is off.
     #[serde(default)]
     pub holm: Option<HolmStep>,
-    /// Wall time spent on its worker pairs, in seconds (0 when not compared).
+    /// Wall time spent on its worker pairs, in seconds (0 when not compared), without the
+    /// time spent making layout variants.
     #[serde(default)]
     pub seconds: f64,
+    /// How much code placement moves it: its pairs' spread split into the layouts' part and
+    /// the processes'; `None` unless its pairs ran at least two layouts.
+    #[serde(default)]
+    pub layout: Option<LayoutSpread>,
 }
 
 /// Everything [`compare_builds`] found.
@@ -282,55 +314,94 @@ pub struct BuildsRun {
     /// benchmarks), or `None` when each was judged on its own at [`BuildsOptions::level`].
     #[serde(default)]
     pub family_level: Option<f64>,
+    /// Layout variants of each build the worker pairs ran (1: one layout, code placement not
+    /// varied).
+    #[serde(default = "one")]
+    pub layout_variants: usize,
+    /// Wall time spent making layout variants during the run (in the source
+    /// [`compare_layouts`] was given), in seconds.
+    #[serde(default)]
+    pub layout_seconds: f64,
     /// Compared benchmarks first (in the head's order), then new, then removed ones.
     pub benchmarks: Vec<BuildComparison>,
 }
 
-/// Compares every benchmark two bench binaries both register. Per benchmark, `pairs` times (then
-/// as many more as Stein's plan asks, within `max_pairs` and `max_duration`), a worker pair
-/// runs: two workers of each build, all four on one CPU (drawn per pair and balanced over the
+/// Compares every benchmark two bench binaries both register, in one code layout each (see
+/// [`compare_layouts`] for the protocol; this is it with a single layout, so the intervals do
+/// not cover code placement and [`BuildsOptions::layouts`] is not used).
+///
+/// Errors: those of [`compare_layouts`].
+pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<BuildsRun> {
+    let (base, head) = (base.to_path_buf(), head.to_path_buf());
+    let one = o.clone().layouts(1);
+    compare_layouts(move |_| Ok((base.clone(), head.clone())), &one)
+}
+
+/// [`compare_layouts`] over layout variants already built: `base[i]` and `head[i]` are the
+/// two builds linked with the same code-order seed (up to [`BuildsOptions::layouts`] of them
+/// are used).
+///
+/// Errors: [`Error::InvalidOption`] when the two lists are empty or differ in length; those of
+/// [`compare_layouts`].
+pub fn compare_variants(
+    base: &[PathBuf],
+    head: &[PathBuf],
+    o: &BuildsOptions,
+) -> Result<BuildsRun> {
+    if base.is_empty() || base.len() != head.len() {
+        return Err(Error::invalid_option(
+            "variants",
+            format!(
+                "give as many layout variants of the head as of the baseline, at least one; \
+                 got {} and {}",
+                base.len(),
+                head.len()
+            ),
+        ));
+    }
+    let o = o.clone().layouts(o.layouts.min(base.len()));
+    compare_layouts(|i| Ok((base[i].clone(), head[i].clone())), &o)
+}
+
+/// Compares every benchmark two builds both register, over code layouts. `variant(i)` gives
+/// the baseline's and the head's executables of layout i (the same source linked with the
+/// same code-order seed), and is called once per layout, in order, when the first worker pair
+/// that runs it starts; the time it takes is reported apart ([`BuildsRun::layout_seconds`]).
+///
+/// Per benchmark, `pairs` times (then as many more as Stein's plan asks, within `max_pairs`,
+/// `max_duration` and, with more than one layout, `layouts`), a worker pair runs: pair k runs
+/// layout k mod `layouts`, so that with several layouts every pair is one draw of code
+/// placement and the spread between pairs, which sets the pooled interval, includes it. A pair
+/// is two workers of each build, all four on one CPU (drawn per pair and balanced over the
 /// allowed CPUs), each started with its heap perturbed before its fixtures are built and its
 /// environment padded, serving batches in rounds of four in a random order. Each pair's δ
 /// compares the head's two workers with the baseline's; the same batches regrouped so that
 /// each side holds one worker of each build give the pair's two A/A differences, its noise
-/// floor. The pairs are pooled as processes are, and a pooled verdict must clear both the
-/// pooled floor (the A/A differences' mean and its uncertainty) and the median pair's own
-/// floor. Benchmarks of one build only are listed as new or removed.
+/// floor and the spread within one layout. The pairs are pooled as processes are, and a
+/// pooled verdict must clear both the pooled floor (the A/A differences' mean and its
+/// uncertainty) and the median pair's own floor. Each benchmark's spread is split into its
+/// layouts' part and its processes' ([`BuildComparison::layout`]). Benchmarks of one build
+/// only are listed as new or removed.
 ///
-/// Errors: [`Error::InvalidOption`] for fewer than three pairs, a zero pair duration or a
-/// level outside (0, 1); [`Error::Worker`] when a worker cannot start, exits, passes the answer
-/// timeout or answers outside the protocol (naming the build and the benchmark); the
-/// calibration's and the statistics' own errors. Every worker is killed and reaped on every
-/// path.
-pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<BuildsRun> {
-    if o.pairs < MIN_PROCESSES {
-        return Err(Error::invalid_option(
-            "pairs",
-            format!(
-                "pooling needs at least {MIN_PROCESSES} worker pairs; got {}",
-                o.pairs
-            ),
-        ));
-    }
-    if !(o.level > 0.0 && o.level < 1.0) {
-        return Err(Error::out_of_range("level", o.level, "0 < level < 1"));
-    }
-    if o.pair_duration.is_zero() {
-        return Err(Error::invalid_option(
-            "pair_duration",
-            "a worker pair needs time to measure; give a positive duration",
-        ));
-    }
+/// Errors: [`Error::InvalidOption`] for fewer than three pairs, a zero pair duration, no
+/// layouts, more than one layout but fewer than `pairs`, or a negative or non-finite
+/// margin; [`Error::OutOfRange`] for a level outside (0, 1); [`Error::Worker`] when a worker
+/// cannot start, exits, passes the answer timeout or answers outside the protocol (naming the
+/// build and the benchmark); the errors `variant` returns; the calibration's and the
+/// statistics' own errors. Every worker is killed and reaped on every path.
+pub fn compare_layouts<'a>(
+    variant: impl FnMut(usize) -> Result<(PathBuf, PathBuf)> + 'a,
+    o: &BuildsOptions,
+) -> Result<BuildsRun> {
+    check_options(o)?;
     let resolved = o.compare.resolved()?;
     let seed = resolve_seed(o.seed);
     let mut rng = Rng::new(derive_seed(seed, 0));
-    let (base_dir, head_dir) = match &o.working_dirs {
-        Some((b, h)) => (Some(b.as_path()), Some(h.as_path())),
-        None => (None, None),
-    };
-    let (base, head) = ((base, base_dir), (head, head_dir));
-    let base_names = Worker::list(&launch(base, o))?;
-    let head_names = Worker::list(&launch(head, o))?;
+    let source: Box<VariantSource<'a>> = Box::new(variant);
+    let mut variants = Variants::new(source, o.layouts);
+    let (_, base, head) = variants.of_pair(0)?;
+    let base_names = Worker::list(&launch(&base, Side::Base, o))?;
+    let head_names = Worker::list(&launch(&head, Side::Head, o))?;
     let selected = |names: Vec<String>| -> Vec<String> {
         match &o.filter {
             Some(f) => names
@@ -342,14 +413,10 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
     };
     let (common, new, removed) = match_names(&selected(base_names), &selected(head_names));
     let builds = Builds {
-        plan: PairPlan {
-            base: launch(base, o),
-            head: launch(head, o),
-            options: &o.compare,
-            resolved: &resolved,
-            budget: o.pair_duration,
-            instrument: &MonotonicClock.instrument(),
-        },
+        variants: RefCell::new(variants),
+        options: &o.compare,
+        resolved: &resolved,
+        instrument: &MonotonicClock.instrument(),
         allowed: crate::measure::pin::current_affinity().unwrap_or_default(),
         o,
         benchmarks: common.len(),
@@ -357,13 +424,18 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
     let mut benchmarks = Vec::new();
     for (i, name) in common.iter().enumerate() {
         let started = Instant::now();
+        let making = builds.variants.borrow().making;
         let (reports, pooled) =
             builds.pooled(name, i, derive_seed(seed, 1 + i as u64), &mut rng)?;
-        let seconds = started.elapsed().as_secs_f64();
+        let seconds = started
+            .elapsed()
+            .saturating_sub(builds.variants.borrow().making - making)
+            .as_secs_f64();
         benchmarks.push(BuildComparison {
             name: name.clone(),
             status: BuildStatus::Compared,
             pooled: Some(pooled),
+            layout: LayoutSpread::of(&reports, o.margin)?,
             reports,
             holm: None,
             seconds,
@@ -383,19 +455,75 @@ pub fn compare_builds(base: &Path, head: &Path, o: &BuildsOptions) -> Result<Bui
             reports: Vec::new(),
             holm: None,
             seconds: 0.0,
+            layout: None,
         }));
     }
+    let variants = builds.variants.into_inner();
     Ok(BuildsRun {
         schema_version: BUILDS_SCHEMA_VERSION,
         seed,
         family_level,
+        layout_variants: variants.made(),
+        layout_seconds: variants.making.as_secs_f64(),
         benchmarks,
     })
 }
 
+/// The options' own errors, before anything starts: see [`compare_layouts`].
+fn check_options(o: &BuildsOptions) -> Result<()> {
+    if o.pairs < MIN_PROCESSES {
+        return Err(Error::invalid_option(
+            "pairs",
+            format!(
+                "pooling needs at least {MIN_PROCESSES} worker pairs; got {}",
+                o.pairs
+            ),
+        ));
+    }
+    if !(o.level > 0.0 && o.level < 1.0) {
+        return Err(Error::out_of_range("level", o.level, "0 < level < 1"));
+    }
+    if o.pair_duration.is_zero() {
+        return Err(Error::invalid_option(
+            "pair_duration",
+            "a worker pair needs time to measure; give a positive duration",
+        ));
+    }
+    if o.layouts == 0 || (o.layouts > 1 && o.layouts < o.pairs) {
+        return Err(Error::invalid_option(
+            "layouts",
+            format!(
+                "give 1 layout, or at least as many as the first stage's {} pairs so that \
+                 each pair runs its own; got {}",
+                o.pairs, o.layouts
+            ),
+        ));
+    }
+    if !(o.margin.is_finite() && o.margin >= 0.0) {
+        return Err(Error::invalid_option(
+            "margin",
+            format!("a margin is a fraction of at least 0; got {}", o.margin),
+        ));
+    }
+    Ok(())
+}
+
+/// Which build a worker runs: its working directory comes from the options by side.
+#[derive(Clone, Copy)]
+enum Side {
+    Base,
+    Head,
+}
+
 /// The two builds and the options: what every worker pair of every benchmark needs.
-struct Builds<'a> {
-    plan: PairPlan<'a>,
+struct Builds<'a, 'v> {
+    /// The layouts of the two builds, made as pairs need them.
+    variants: RefCell<Variants<'v>>,
+    /// The caller's comparison options, as given, and resolved.
+    options: &'a CompareOptions,
+    resolved: &'a CompareOptions,
+    /// The clock's figures, measured once per run.
+    instrument: &'a crate::measure::clock::Instrument,
     /// The CPUs this process may use, in ascending order (empty where the system cannot say).
     allowed: Vec<usize>,
     o: &'a BuildsOptions,
@@ -403,7 +531,7 @@ struct Builds<'a> {
     benchmarks: usize,
 }
 
-impl Builds<'_> {
+impl Builds<'_, '_> {
     /// The level a benchmark's plan aims at: the family-wise level's strictest Holm step
     /// (1 − (1 − level)/m) when the benchmarks are judged together, since the rank a
     /// benchmark will take is not known until all are measured, else the level itself.
@@ -432,10 +560,27 @@ impl Builds<'_> {
         // benchmarks no CPU always takes the odd pair.
         let offset = rng.index(self.allowed.len().max(1));
         let started = Instant::now();
+        let making = self.variants.borrow().making;
+        // Time on worker pairs only: making a layout is not the benchmark's cost.
+        let spent = || {
+            started
+                .elapsed()
+                .saturating_sub(self.variants.borrow().making - making)
+        };
         let mut reports = Vec::with_capacity(o.pairs);
         let run_pair = |k: usize| {
             let at = Placement::of(&self.allowed, o.cpu_per_pair, offset, k);
-            pair::run(&self.plan, name, at, derive_seed(seed, k as u64))
+            let (variant, base, head) = self.variants.borrow_mut().of_pair(k)?;
+            let plan = PairPlan {
+                base: launch(&base, Side::Base, o),
+                head: launch(&head, Side::Head, o),
+                options: self.options,
+                resolved: self.resolved,
+                budget: o.pair_duration,
+                instrument: self.instrument,
+                variant,
+            };
+            pair::run(&plan, name, at, derive_seed(seed, k as u64))
         };
         for k in 0..o.pairs {
             reports.push(run_pair(k)?);
@@ -447,13 +592,20 @@ impl Builds<'_> {
             return Ok((reports, pooled));
         }
         let first = pool_pairs(&reports, 0, level)?;
-        let fit = self.pairs_in_budget(started.elapsed(), reports.len());
-        let cap = o.max_pairs.max(o.pairs).min(fit);
+        let fit = self.pairs_in_budget(spent(), reports.len());
+        // With several layouts, a pair beyond the last layout would repeat one, and the pairs
+        // would no longer be independent draws of code placement.
+        let most = if o.layouts > 1 {
+            o.max_pairs.max(o.pairs).min(o.layouts)
+        } else {
+            o.max_pairs.max(o.pairs)
+        };
+        let cap = most.min(fit);
         let plan = plan_processes(&first, o.target_abs, o.target_rel, cap, false);
         let mut end = plan.end;
         if end.is_none() {
             while reports.len() < plan.total {
-                if !o.max_duration.is_zero() && started.elapsed() >= o.max_duration {
+                if !o.max_duration.is_zero() && spent() >= o.max_duration {
                     break;
                 }
                 reports.push(run_pair(reports.len())?);
@@ -463,7 +615,7 @@ impl Builds<'_> {
         let met = pool_pairs(&reports, o.pairs, level)?.precise(o.target_abs, o.target_rel);
         let mut pooled = pool_pairs(&reports, o.pairs, o.level)?;
         if end.is_none() && !met {
-            end = Some(if plan.needed > cap && cap < o.max_pairs.max(o.pairs) {
+            end = Some(if plan.needed > cap && cap < most {
                 PlanEnd::TimeBudget {
                     needed: plan.needed,
                     fit: cap,
@@ -560,7 +712,11 @@ fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result
 }
 
 /// How the workers of one build start; a pair sets each worker's padding and CPU.
-fn launch<'a>((exe, dir): (&'a Path, Option<&'a Path>), o: &'a BuildsOptions) -> Launch<'a> {
+fn launch<'a>(exe: &'a Path, side: Side, o: &'a BuildsOptions) -> Launch<'a> {
+    let dir = o.working_dirs.as_ref().map(|(base, head)| match side {
+        Side::Base => base.as_path(),
+        Side::Head => head.as_path(),
+    });
     Launch {
         exe,
         dir,
@@ -577,6 +733,11 @@ fn match_names(base: &[String], head: &[String]) -> (Vec<String>, Vec<String>, V
     let new = head.iter().filter(|n| !base.contains(n)).cloned().collect();
     let removed = base.iter().filter(|n| !head.contains(n)).cloned().collect();
     (common, new, removed)
+}
+
+/// The serde default of [`BuildsRun::layout_variants`]: runs written before layouts had one.
+fn one() -> usize {
+    1
 }
 
 #[cfg(test)]

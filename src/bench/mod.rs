@@ -40,6 +40,7 @@
 
 mod args;
 mod builds;
+mod layouts;
 mod pair;
 mod worker;
 
@@ -57,7 +58,11 @@ use crate::{Error, Result};
 pub use args::Args;
 pub use builds::{
     BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsOptions, BuildsProgress,
-    BuildsProgressFn, BuildsRun, DEFAULT_PAIR_DURATION, compare_builds,
+    BuildsProgressFn, BuildsRun, DEFAULT_PAIR_DURATION, compare_builds, compare_layouts,
+    compare_variants,
+};
+pub use layouts::{
+    DEFAULT_LAYOUTS, DEFAULT_MARGIN, LAYOUT_TEST_LEVEL, LayoutSpread, VariantSource,
 };
 pub use worker::WORKER_ENV;
 

@@ -92,6 +92,8 @@ pub(crate) struct PairPlan<'a> {
     pub(crate) resolved: &'a CompareOptions,
     pub(crate) budget: Duration,
     pub(crate) instrument: &'a Instrument,
+    /// The code layout both builds' executables were linked with (recorded in the report).
+    pub(crate) variant: usize,
 }
 
 /// Runs one worker pair of benchmark `name` at `placement`, seeded by `seed`, and returns its
@@ -327,6 +329,7 @@ impl Measured {
                     orders: self.orders,
                     null_deltas,
                     seconds: elapsed.as_secs_f64(),
+                    layout_variant: plan.variant,
                 }),
                 ..Context::default()
             },

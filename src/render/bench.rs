@@ -119,6 +119,7 @@ impl BuildsRun {
                     "δ [interval]",
                     "verdict",
                     "pairs",
+                    "layouts move δ by",
                 ],
                 &rows,
             ))
@@ -180,6 +181,7 @@ fn row(b: &BuildComparison) -> Vec<String> {
             }
             .to_string(),
             p.processes.to_string(),
+            layout_cell(b),
         ],
         (status, _) => vec![
             b.name.clone(),
@@ -193,7 +195,18 @@ fn row(b: &BuildComparison) -> Vec<String> {
             }
             .to_string(),
             String::new(),
+            String::new(),
         ],
+    }
+}
+
+/// How far code layouts move a benchmark's δ, marked when beyond the margin; a dash with one
+/// layout.
+fn layout_cell(b: &BuildComparison) -> String {
+    match &b.layout {
+        Some(l) if l.beyond_margin => format!("±{} (beyond the margin)", Pct(l.layout_moves)),
+        Some(l) => format!("±{}", Pct(l.layout_moves)),
+        None => "–".to_string(),
     }
 }
 
@@ -216,6 +229,26 @@ fn benchmark_page(b: &BuildComparison) -> String {
                 h.adjusted,
                 h.alpha,
                 Pct(p.level)
+            ));
+        }
+        if let Some(l) = &b.layout {
+            page = page.intro(&format!(
+                "Each pair ran its own code layout ({} layouts): between layouts δ spreads by \
+                 {} (standard deviation), within one by {}; the layouts hold {} of the \
+                 spread, and move δ by ±{} for 95 % of them{}.",
+                l.layout_variants,
+                Pct(l.layout_sd),
+                Pct(l.process_sd),
+                Pct(l.layout_share),
+                Pct(l.layout_moves),
+                if l.beyond_margin {
+                    format!(
+                        ", beyond the {} margin: one build's figure for it says little",
+                        Pct(l.margin)
+                    )
+                } else {
+                    String::new()
+                }
             ));
         }
         page = page.panel(p.forest_panel());

@@ -817,6 +817,11 @@
 //! # Ok::<(), rtcompare::Error>(())
 //! ```
 //!
+//! When every process (or worker pair) ran its own code layout, [`split_spread`] says how much
+//! of their spread is the layouts' and how much the processes': each replicate's own A/A
+//! differences estimate the spread within one layout, and the excess of the replicates' spread
+//! over it is the part between layouts ([`SpreadSplit`]).
+//!
 //! # Planning a pooled comparison
 //!
 //! The two-stage plan of a pooled comparison, as pure arithmetic: after a first stage of
@@ -932,6 +937,7 @@ mod rank_tests;
 mod rates;
 mod resample;
 mod sample_size;
+mod spread_split;
 mod summary;
 mod verdict;
 mod welch_plan;
@@ -994,6 +1000,7 @@ pub use sample_size::{
     MIN_REQUIRED_BATCHES, PrecisionTarget, RequiredSize, WidthDecision, WidthTarget,
     required_batches, required_size,
 };
+pub use spread_split::{SpreadSplit, split_spread};
 pub use summary::{
     MAD_NORMAL_SCALE, Sample, iqr, mad, mad_scaled, max, mean, median, min, quantile, std_dev,
     variance,

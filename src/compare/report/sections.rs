@@ -170,4 +170,8 @@ pub struct WorkerPair {
     pub null_deltas: [f64; 2],
     /// Wall time of the pair, its workers' start included, in seconds.
     pub seconds: f64,
+    /// Which code layout of the two builds the pair ran (from 0; variant i of each build was
+    /// linked with the same code-order seed); 0 when the builds had one layout.
+    #[serde(default)]
+    pub layout_variant: usize,
 }

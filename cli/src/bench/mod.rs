@@ -1,0 +1,416 @@
+//! `rtcompare bench`: one bench target at two revisions, benchmark by benchmark.
+//!
+//! The baseline revision is checked out pristine into a temporary worktree (removed on
+//! success, failure and Ctrl-C, as `rtcompare git` does); the bench target is built there and
+//! in the working tree (or at `--head`), each with its **own** target directory, so that a
+//! shared `CARGO_TARGET_DIR` cannot let the second build overwrite the first (`build.rs`).
+//! Then [`rtcompare::bench::compare_layouts`] compares every benchmark both builds register,
+//! through worker processes of each build, each worker pair on its own code layout of the
+//! two, relinked when a pair first needs it; `table.rs` shows the result.
+
+mod build;
+mod table;
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rtcompare::bench::{BuildsOptions, BuildsProgress, BuildsRun, compare_layouts};
+
+use crate::cli::BenchArgs;
+use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
+use crate::git::{TempWorktree, git};
+use build::{FirstLayout, Tree, build, layout_seed, only_bench_target};
+pub use table::{
+    BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, layout_note, markdown, table,
+};
+use table::{family_note, placement_note};
+
+/// Runs `rtcompare bench` from the current directory's repository; returns the exit status.
+/// Every flag and output path is checked before the first build.
+pub fn run(args: &BenchArgs) -> Result<i32> {
+    let cwd = std::env::current_dir().map_err(|source| CliError::System {
+        call: "getcwd",
+        source,
+    })?;
+    check_args(args)?;
+    let bench = match &args.bench {
+        Some(b) => b.clone(),
+        None => only_bench_target(&cwd)?,
+    };
+    let checkouts = Checkouts::new(&cwd, args)?;
+    let seed = rtcompare::rng::resolve_seed(args.seed);
+    let (trees, first) = checkouts.build(&cwd, &bench, args, seed)?;
+    let (run, layouts) = compare(trees, &bench, first, args, seed)?;
+    let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
+    report(args, &rows, &run, &layouts, &checkouts)?;
+    // The worktrees go, the head's first.
+    drop(checkouts);
+    let failed = args
+        .fail_on_regression
+        .is_some_and(|budget| rows.iter().any(|r| r.beyond(budget)));
+    Ok(if failed { EXIT_REGRESSION } else { EXIT_OK })
+}
+
+/// The two revisions of a run: the repository's top and the package's path beneath it, the
+/// commits, and the temporary worktrees, removed when this drops (the head's first).
+struct Checkouts {
+    top: PathBuf,
+    rel: PathBuf,
+    baseline_commit: String,
+    head_commit: String,
+    /// Whether the head is the working tree with uncommitted changes.
+    dirty: bool,
+    /// The head's worktree, with `--head` only (else the head is the working tree).
+    head_tree: Option<TempWorktree>,
+    base_tree: TempWorktree,
+}
+
+impl Checkouts {
+    /// Resolves `--baseline` and `--head` from `cwd`'s repository and checks each out pristine.
+    fn new(cwd: &Path, args: &BenchArgs) -> Result<Checkouts> {
+        let top = PathBuf::from(git(cwd, &["rev-parse", "--show-toplevel"])?);
+        let rel = cwd
+            .strip_prefix(&top)
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
+        let commit = |rev: &str| {
+            git(
+                &top,
+                &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+            )
+        };
+        let baseline_commit = commit(&args.baseline)?;
+        let head_rev = args.head.as_deref().map(commit).transpose()?;
+        let base_tree = TempWorktree::add(&top, &baseline_commit)?;
+        let head_tree = match &head_rev {
+            Some(c) => Some(TempWorktree::add(&top, c)?),
+            None => None,
+        };
+        let (head_commit, dirty) = match head_rev {
+            Some(c) => (c, false),
+            None => (
+                git(&top, &["rev-parse", "HEAD"])?,
+                !git(&top, &["status", "--porcelain"])?.is_empty(),
+            ),
+        };
+        Ok(Checkouts {
+            top,
+            rel,
+            baseline_commit,
+            head_commit,
+            dirty,
+            head_tree,
+            base_tree,
+        })
+    }
+
+    /// The two revisions' trees (the baseline's first), each with its own target directory.
+    fn trees(&self, cwd: &Path, args: &BenchArgs) -> [Tree; 2] {
+        // The working tree's target directory, and beneath it one for each checked-out
+        // revision: kept between runs so that only the crate itself is rebuilt, never shared
+        // between two builds of one run.
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| self.top.join("target"));
+        let base = Tree {
+            dir: self.base_tree.path().join(&self.rel),
+            target: target.join("rtcompare").join("bench-baseline"),
+            revision: format!("the baseline ({})", args.baseline),
+        };
+        let head = match &self.head_tree {
+            Some(t) => Tree {
+                dir: t.path().join(&self.rel),
+                target: target.join("rtcompare").join("bench-head"),
+                revision: "the head".into(),
+            },
+            None => Tree {
+                dir: cwd.to_path_buf(),
+                target,
+                revision: "the working tree".into(),
+            },
+        };
+        [base, head]
+    }
+
+    /// Builds the bench target `bench` at both revisions, the baseline first, then, with more
+    /// than one layout asked for, relinks both as layout 0: returns the trees and the first
+    /// layout, whose note says why it is the only one when the linker cannot shuffle.
+    fn build(
+        &self,
+        cwd: &Path,
+        bench: &str,
+        args: &BenchArgs,
+        seed: u64,
+    ) -> Result<([Tree; 2], FirstLayout)> {
+        let trees = self.trees(cwd, args);
+        let mut plain = Vec::new();
+        for tree in &trees {
+            plain.push(build(tree, bench, None)?.map_err(|f| CliError::Usage(f.message))?);
+        }
+        let plain = (plain[0].clone(), plain[1].clone());
+        if args.layouts <= 1 {
+            return Ok((
+                trees,
+                FirstLayout {
+                    exes: plain,
+                    seed: None,
+                    note: None,
+                },
+            ));
+        }
+        let seed0 = layout_seed(seed, 0);
+        eprintln!(
+            "linking layout 1 of at most {} (code-order seed {seed0})",
+            args.layouts
+        );
+        let mut shuffled = Vec::new();
+        for tree in &trees {
+            match build(tree, bench, Some(seed0))? {
+                Ok(exe) => shuffled.push(exe),
+                Err(f) if f.no_shuffle => {
+                    let note = format!(
+                        "One code layout: the linker cannot shuffle sections \
+                         (--shuffle-sections, LLD's), so the intervals do not include code \
+                         placement. {}",
+                        f.message.lines().last().unwrap_or("").trim()
+                    );
+                    eprintln!("{note}");
+                    return Ok((
+                        trees,
+                        FirstLayout {
+                            exes: plain,
+                            seed: None,
+                            note: Some(note),
+                        },
+                    ));
+                }
+                Err(f) => return Err(CliError::Usage(f.message)),
+            }
+        }
+        let exes = (shuffled[0].clone(), shuffled[1].clone());
+        Ok((
+            trees,
+            FirstLayout {
+                exes,
+                seed: Some(seed0),
+                note: None,
+            },
+        ))
+    }
+}
+
+/// Compares every benchmark the two builds register over their layouts (relinking each
+/// layout after the first when a pair first needs it), with the progress line on stderr
+/// (cleared before this returns, so the table follows it).
+fn compare(
+    cwd_trees: [Tree; 2],
+    bench: &str,
+    first: FirstLayout,
+    args: &BenchArgs,
+    seed: u64,
+) -> Result<(BuildsRun, LayoutsJson)> {
+    let [base, head] = cwd_trees;
+    // Each build's workers start in its own tree's package directory, as `cargo bench` runs a
+    // bench binary in its package's root: data files read by relative path are each
+    // revision's own.
+    let options = BuildsOptions::default()
+        .working_dirs(base.dir.clone(), head.dir.clone())
+        .layouts(if first.seed.is_some() {
+            args.layouts
+        } else {
+            1
+        })
+        .margin(args.margin)
+        .pairs(args.pairs)
+        .max_pairs(args.max_pairs)
+        .family_wise(!args.per_benchmark)
+        .cpu_per_pair(!args.no_cpu_per_pair)
+        .seed(seed);
+    let options = match &args.filter {
+        Some(f) => options.filter(f.clone()),
+        None => options,
+    }
+    .progress(progress());
+    let mut seeds: Vec<u64> = first.seed.into_iter().collect();
+    let mut first_exes = Some(first.exes);
+    let run = compare_layouts(
+        |i| {
+            if let Some(exes) = first_exes.take() {
+                return Ok(exes);
+            }
+            let s = layout_seed(seed, i);
+            seeds.push(s);
+            let variant = |tree: &Tree| {
+                build(tree, bench, Some(s))
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r.map_err(|f| f.message))
+                    .map_err(|reason| rtcompare::Error::Variant { variant: i, reason })
+            };
+            // One after the other: cargo and the linker already use every CPU, and relinking
+            // both at once was no faster (BACKGROUND.md, "Code placement").
+            Ok((variant(&base)?, variant(&head)?))
+        },
+        &options,
+    );
+    // The progress line goes before the table is printed.
+    drop(options);
+    let run = run?;
+    let layouts = LayoutsJson {
+        baseline_variants: run.layout_variants,
+        head_variants: run.layout_variants,
+        shuffled: !seeds.is_empty(),
+        seeds,
+        note: first.note,
+        seconds: run.layout_seconds,
+    };
+    Ok((run, layouts))
+}
+
+/// The table and the family note on stdout, then `--json`, `--html`, `--markdown` and the
+/// GitHub step summary.
+fn report(
+    args: &BenchArgs,
+    rows: &[BenchRow],
+    run: &BuildsRun,
+    layouts: &LayoutsJson,
+    c: &Checkouts,
+) -> Result<()> {
+    print!("{}", table(rows));
+    println!("{}", family_note(run));
+    println!("{}", layout_note(rows, layouts, args.margin));
+    if let Some(note) = placement_note(run) {
+        println!("{note}");
+    }
+    if let Some(path) = &args.json {
+        let json = BenchJson {
+            schema_version: BENCH_JSON_VERSION,
+            baseline_commit: c.baseline_commit.clone(),
+            head_commit: c.head_commit.clone(),
+            dirty: c.dirty,
+            family_level: run.family_level,
+            layouts,
+            benchmarks: rows.to_vec(),
+            details: run,
+        };
+        let text = serde_json::to_string_pretty(&json)
+            .map_err(|e| CliError::Stats(rtcompare::Error::Json { source: e.into() }))?;
+        write_file(path, &text)?;
+    }
+    if let Some(path) = &args.html {
+        run.write_html(path)?;
+    }
+    let md = markdown(rows, run, &c.baseline_commit, &c.head_commit, c.dirty)
+        + &format!("\n{}\n", layout_note(rows, layouts, args.margin));
+    if let Some(path) = &args.markdown {
+        write_file(path, &md)?;
+    }
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY") {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&summary)
+            .map_err(|source| CliError::File {
+                action: "write",
+                path: summary.clone().into(),
+                source,
+            })?;
+        let _ = f.write_all(md.as_bytes());
+    }
+    Ok(())
+}
+
+/// The progress on stderr, between worker pairs: on a terminal one line redrawn in place
+/// (benchmark i of m, its pairs, the last pair's δ); otherwise one line per finished
+/// benchmark's first stage and per pair after it, for CI logs.
+fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
+    let line = Line(std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar
+    }));
+    move |p: &BuildsProgress| {
+        let text = format!(
+            "benchmark {}/{} {}: pair {}/{}, last δ {:+.2} %",
+            p.benchmark + 1,
+            p.benchmarks,
+            p.name,
+            p.pairs_done,
+            p.pairs_planned,
+            100.0 * p.delta
+        );
+        match &line.0 {
+            Some(bar) => {
+                bar.set_message(text);
+                bar.tick();
+            }
+            None if p.pairs_done >= p.pairs_planned => eprintln!("{text}"),
+            None => {}
+        }
+    }
+}
+
+/// The terminal's progress line, cleared when the options holding it are dropped.
+struct Line(Option<ProgressBar>);
+
+impl Drop for Line {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Checks the flags and that every output file can be written, before anything is built: a
+/// mistake costs a second, not two builds.
+fn check_args(args: &BenchArgs) -> Result<()> {
+    if args.pairs < 3 {
+        return Err(CliError::Usage(format!(
+            "--pairs must be at least 3 (pooling needs three worker pairs); got {}",
+            args.pairs
+        )));
+    }
+    if args.layouts == 0 || (args.layouts > 1 && args.layouts < args.pairs) {
+        return Err(CliError::Usage(format!(
+            "--layouts must be 1 (the plain builds) or at least --pairs ({}), so that every \
+             worker pair runs its own code layout; got {}",
+            args.pairs, args.layouts
+        )));
+    }
+    if args.max_pairs < args.pairs {
+        return Err(CliError::Usage(format!(
+            "--max-pairs ({}) must be at least --pairs ({})",
+            args.max_pairs, args.pairs
+        )));
+    }
+    for path in [&args.json, &args.markdown, &args.html]
+        .into_iter()
+        .flatten()
+    {
+        // Opened for appending, so an existing file keeps its content until it is replaced.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|source| CliError::File {
+                action: "write",
+                path: path.clone(),
+                source,
+            })?;
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|source| CliError::File {
+            action: "write",
+            path: path.into(),
+            source,
+        })
+}

@@ -1,0 +1,308 @@
+//! What `rtcompare bench` shows: a row per benchmark, the JSON, the sentences under the table,
+//! the terminal table and the Markdown summary.
+
+use serde::Serialize;
+
+use rtcompare::bench::{BuildComparison, BuildStatus, BuildsRun};
+
+use crate::units::duration;
+
+/// Version of the JSON `rtcompare bench --json` writes.
+pub const BENCH_JSON_VERSION: u32 = 1;
+
+/// One benchmark as the JSON and the tables show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchRow {
+    /// The registered name.
+    pub name: String,
+    /// `compared`, `new` (head only) or `removed` (baseline only).
+    pub status: BuildStatus,
+    /// δ = 1 − head/baseline (negative: the head is slower); compared only.
+    pub delta: Option<f64>,
+    /// Lower end of δ's interval.
+    pub low: Option<f64>,
+    /// Upper end of δ's interval.
+    pub high: Option<f64>,
+    /// Whether the pooled comparison resolved.
+    pub resolved: bool,
+    /// Resolved with the head slower.
+    pub regression: bool,
+    /// Worker pairs pooled.
+    pub processes: usize,
+    /// The baseline's time per operation, ns: the median over worker pairs of each pair's
+    /// mean; compared only.
+    pub baseline_ns: Option<f64>,
+    /// The head's time per operation, ns, likewise.
+    pub head_ns: Option<f64>,
+    /// Distinct code layouts its worker pairs ran (0 unless compared; 1: one layout).
+    pub layout_variants: usize,
+    /// How far δ moves between code layouts for 95 % of them (fraction: 1.96 × the layouts'
+    /// standard deviation); `None` with fewer than two layouts.
+    pub layout_moves: Option<f64>,
+    /// The layouts' share of the variance between its worker pairs (0 to 1); `None` with
+    /// fewer than two layouts.
+    pub layout_share: Option<f64>,
+    /// Whether its layouts were shown to move it by more than the margin: one build's figure
+    /// for it says little.
+    pub layout_beyond_margin: bool,
+}
+
+impl BenchRow {
+    pub(super) fn of(b: &BuildComparison) -> BenchRow {
+        let p = b.pooled.as_ref();
+        let resolved = p.is_some_and(|p| p.resolved);
+        BenchRow {
+            name: b.name.clone(),
+            status: b.status,
+            delta: p.map(|p| p.delta),
+            low: p.map(|p| p.low),
+            high: p.map(|p| p.high),
+            resolved,
+            regression: resolved && p.is_some_and(|p| p.delta < 0.0),
+            processes: p.map_or(0, |p| p.processes),
+            baseline_ns: median_over(&b.reports, |r| r.ns_per_op_b),
+            head_ns: median_over(&b.reports, |r| r.ns_per_op_a),
+            layout_variants: match (&b.layout, b.reports.is_empty()) {
+                (Some(l), _) => l.layout_variants,
+                (None, true) => 0,
+                (None, false) => 1,
+            },
+            layout_moves: b.layout.as_ref().map(|l| l.layout_moves),
+            layout_share: b.layout.as_ref().map(|l| l.layout_share),
+            layout_beyond_margin: b.layout.as_ref().is_some_and(|l| l.beyond_margin),
+        }
+    }
+
+    /// The gate's lower-bound rule: resolved, and the whole interval of the slowdown above
+    /// `budget` (δ's upper end below −budget).
+    pub(super) fn beyond(&self, budget: f64) -> bool {
+        self.regression && self.high.is_some_and(|h| h < -budget)
+    }
+
+    fn verdict(&self) -> &'static str {
+        match (self.status, self.resolved, self.delta) {
+            (BuildStatus::New, ..) => "new",
+            (BuildStatus::Removed, ..) => "removed",
+            (_, true, Some(d)) if d < 0.0 => "SLOWER",
+            (_, true, _) => "faster",
+            _ => "cannot tell",
+        }
+    }
+
+    /// The row's cells after the name: baseline and head per operation, δ with its interval,
+    /// the verdict, the pairs and how far layouts move δ, as the terminal table and the
+    /// Markdown show them.
+    fn cells(&self) -> [String; 6] {
+        [
+            per_op(self.baseline_ns),
+            per_op(self.head_ns),
+            self.interval(),
+            self.verdict().to_string(),
+            self.processes.to_string(),
+            match self.layout_moves {
+                Some(m) if self.layout_beyond_margin => format!("±{:.2} % !", 100.0 * m),
+                Some(m) => format!("±{:.2} %", 100.0 * m),
+                None => "–".into(),
+            },
+        ]
+    }
+
+    fn interval(&self) -> String {
+        match (self.delta, self.low, self.high) {
+            (Some(d), Some(l), Some(h)) => {
+                format!("{:+.2} % [{:+.2}, {:+.2}]", 100.0 * d, 100.0 * l, 100.0 * h)
+            }
+            _ => "–".to_string(),
+        }
+    }
+}
+
+/// The median over worker pairs of one number of their reports; `None` without reports.
+pub(super) fn median_over(
+    reports: &[rtcompare::Report],
+    f: fn(&rtcompare::Report) -> f64,
+) -> Option<f64> {
+    let xs: Vec<f64> = reports.iter().map(f).collect();
+    rtcompare::stats::median(&xs).ok()
+}
+
+/// A time per operation, or a dash when there is none.
+pub(super) fn per_op(ns: Option<f64>) -> String {
+    ns.map_or("–".into(), duration)
+}
+
+/// What `--json` writes.
+#[derive(Debug, Serialize)]
+pub struct BenchJson<'a> {
+    /// [`BENCH_JSON_VERSION`].
+    pub schema_version: u32,
+    /// The baseline's commit id.
+    pub baseline_commit: String,
+    /// The head's commit id (the working tree's `HEAD` when `--head` is not given).
+    pub head_commit: String,
+    /// Whether the head is the working tree with uncommitted changes.
+    pub dirty: bool,
+    /// The family-wise level the verdicts hold at together (Holm over the compared
+    /// benchmarks); `null` with `--per-benchmark`.
+    pub family_level: Option<f64>,
+    /// The code layouts of the two builds.
+    pub layouts: &'a LayoutsJson,
+    /// One row per benchmark.
+    pub benchmarks: Vec<BenchRow>,
+    /// Everything behind the rows: every benchmark's pooled result and worker-pair reports.
+    pub details: &'a BuildsRun,
+}
+
+/// How the run's code layouts were made, as the JSON and the notes say it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LayoutsJson {
+    /// Layout variants of the baseline that worker pairs ran.
+    pub baseline_variants: usize,
+    /// Layout variants of the head (as many as the baseline's: variant i of each was linked
+    /// with the same seed).
+    pub head_variants: usize,
+    /// Whether the variants were linked with shuffled code orders (false: one plain layout).
+    pub shuffled: bool,
+    /// Each variant's seed for the linker's `--shuffle-sections=*=SEED`, in variant order.
+    pub seeds: Vec<u64>,
+    /// Why there was one layout when more were asked for (the linker cannot shuffle).
+    pub note: Option<String>,
+    /// Wall time spent relinking variants during the run, in seconds.
+    pub seconds: f64,
+}
+
+/// The sentence under the table that says where the worker pairs ran, when that limits what
+/// the intervals cover: every pair on the one CPU a `taskset` mask allowed, or pairs placed by
+/// the system (`--no-cpu-per-pair`). `None` when pairs were spread over several CPUs.
+pub(super) fn placement_note(run: &BuildsRun) -> Option<String> {
+    let pairs = run
+        .benchmarks
+        .iter()
+        .flat_map(|b| &b.reports)
+        .filter_map(|r| r.context.worker_pair.as_ref());
+    let mut note = None;
+    for p in pairs {
+        note = match (p.cpu, p.cpus_allowed) {
+            (Some(cpu), 1) => Some(format!(
+                "Every worker pair ran on CPU {cpu}, the only one this run was allowed, beside \
+                 rtcompare itself: the intervals describe that CPU."
+            )),
+            (None, _) => Some(
+                "The system placed each pair's workers (--no-cpu-per-pair): on a virtual machine \
+                 two vCPUs' speeds can then decide a pair."
+                    .to_string(),
+            ),
+            _ => return None,
+        };
+    }
+    note
+}
+
+/// The sentences under the table on code placement: how many layouts each build ran, and the
+/// benchmarks whose layout alone moves them beyond the margin (or why there was one layout).
+pub fn layout_note(rows: &[BenchRow], layouts: &LayoutsJson, margin: f64) -> String {
+    if !layouts.shuffled {
+        return layouts.note.clone().unwrap_or_else(|| {
+            "One code layout (--layouts 1): code placement stayed fixed, so a change that only \
+             moves code can pass for a difference."
+                .into()
+        });
+    }
+    let moved: Vec<String> = rows
+        .iter()
+        .filter(|r| r.layout_beyond_margin)
+        .map(|r| {
+            format!(
+                "{} by ±{:.1} %",
+                r.name,
+                100.0 * r.layout_moves.unwrap_or(0.0)
+            )
+        })
+        .collect();
+    let head = format!(
+        "Code placement: every worker pair ran its own code layout ({} per build, linked with \
+         shuffled sections), so the intervals include it.",
+        layouts.baseline_variants
+    );
+    if moved.is_empty() {
+        format!(
+            "{head} No benchmark's layout was shown to move it by more than the {:.1} % margin.",
+            100.0 * margin
+        )
+    } else {
+        format!(
+            "{head} Layout alone moves {} (beyond the {:.1} % margin, marked !): one build's \
+             figure for these says little.",
+            moved.join(", "),
+            100.0 * margin
+        )
+    }
+}
+
+/// The sentence under the table that says at what level the verdicts hold.
+pub(super) fn family_note(run: &BuildsRun) -> String {
+    let compared = run
+        .benchmarks
+        .iter()
+        .filter(|b| b.status == BuildStatus::Compared)
+        .count();
+    match run.family_level {
+        Some(level) => format!(
+            "The verdicts hold together: Holm's procedure over the {compared} compared \
+             benchmarks keeps the chance of any false verdict among them at most {:.0} %.",
+            100.0 * (1.0 - level)
+        ),
+        None => format!(
+            "Each of the {compared} benchmarks was judged on its own at 95 % (--per-benchmark): \
+             with many benchmarks, a false verdict somewhere is likely."
+        ),
+    }
+}
+
+/// The terminal table.
+pub fn table(rows: &[BenchRow]) -> String {
+    let mut s = format!(
+        "{:<28} {:>11} {:>11} {:<32} {:<12} {:>5} {}\n",
+        "benchmark",
+        "baseline/op",
+        "head/op",
+        "δ = 1 − head/baseline",
+        "verdict",
+        "pairs",
+        "layout moves δ"
+    );
+    for r in rows {
+        let [base, head, delta, verdict, pairs, layout] = r.cells();
+        s.push_str(&format!(
+            "{:<28} {base:>11} {head:>11} {delta:<32} {verdict:<12} {pairs:>5} {layout}\n",
+            r.name
+        ));
+    }
+    s
+}
+
+/// The Markdown summary for a pull request.
+pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirty: bool) -> String {
+    let short = |c: &str| c.chars().take(10).collect::<String>();
+    let mut s = format!(
+        "### rtcompare bench: {} against {}{}\n\n| benchmark | baseline/op | head/op | δ = 1 − head/baseline | verdict | pairs | layout moves δ |\n|---|--:|--:|---|---|--:|--:|\n",
+        short(head),
+        short(base),
+        if dirty {
+            " (with uncommitted changes)"
+        } else {
+            ""
+        }
+    );
+    for r in rows {
+        s.push_str(&format!("| `{}` | {} |\n", r.name, r.cells().join(" | ")));
+    }
+    s.push_str(&format!(
+        "\nNegative δ: the head is slower. {}\n",
+        family_note(run)
+    ));
+    if let Some(note) = placement_note(run) {
+        s.push_str(&format!("\n{note}\n"));
+    }
+    s
+}
