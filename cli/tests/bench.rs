@@ -213,6 +213,70 @@ fn a_slower_working_tree_is_a_proven_regression() {
         "{md}"
     );
     assert!(index.contains("layouts move δ by"), "{index}");
+    one_layout_where_the_linker_cannot_shuffle(&repo);
+}
+
+/// Where the linker cannot shuffle sections (GNU ld, say), the run goes on with the plain
+/// builds as its one layout, and says so on stderr, under the table and in the JSON. Played by
+/// a `cargo` whose `cargo rustc` fails as GNU ld fails on the flag; the builds are the ones
+/// the run before left in the target directories.
+fn one_layout_where_the_linker_cannot_shuffle(repo: &Repo) {
+    use std::os::unix::fs::PermissionsExt;
+    let real = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let fake = std::env::temp_dir().join(format!("rtcompare-fake-cargo-{}", std::process::id()));
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = rustc ]; then\n  echo \"/usr/bin/ld: unrecognized option \
+             '--shuffle-sections=*=7'\" >&2\n  exit 101\nfi\nexec {real:?} \"$@\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "bench",
+            "--baseline",
+            "HEAD",
+            "--pairs",
+            "3",
+            "--json",
+            "one.json",
+            "--",
+            "same",
+        ])
+        .current_dir(&repo.0)
+        .env("CARGO", &fake)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&fake);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    let said = "One code layout: the linker cannot shuffle sections";
+    assert!(
+        stdout.contains(said) && stderr.contains(said),
+        "{stdout}\n{stderr}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.0.join("one.json")).unwrap()).unwrap();
+    let layouts = &json["layouts"];
+    assert_eq!(layouts["shuffled"], false, "{layouts}");
+    assert_eq!(layouts["baseline_variants"], 1, "{layouts}");
+    assert!(
+        layouts["note"]
+            .as_str()
+            .unwrap()
+            .contains("unrecognized option"),
+        "{layouts}"
+    );
+    let same = &json["benchmarks"][0];
+    assert_eq!(same["name"], "same");
+    assert_eq!(same["layout_variants"], 1, "{same}");
+    assert_eq!(same["layout_moves"], serde_json::Value::Null, "{same}");
 }
 
 #[test]
