@@ -136,3 +136,40 @@ fn bad_command_lines_are_refused_and_lists_run_nothing() {
         0
     );
 }
+
+#[test]
+fn under_cargo_test_each_benchmark_runs_once_and_nothing_is_written() {
+    let dir = temp_dir("test-mode");
+    let calls = std::cell::Cell::new(0u32);
+    // What `cargo test --benches -- --nocapture --test-threads 1` passes: no `--bench`.
+    let args = ["--nocapture", "--test-threads", "1"].map(String::from);
+    let code = bench::run_main(
+        |b| {
+            b.set_options(quick(&dir));
+            b.bench("counted", || calls.set(calls.get() + 1));
+            b.compare(
+                "pair",
+                Candidate::from_fn("a", || calls.set(calls.get() + 1)),
+                Candidate::from_fn("b", || calls.set(calls.get() + 1)),
+            );
+        },
+        args.clone(),
+    );
+    assert_eq!(code, 0);
+    // One operation of the benchmark and one of each candidate: nothing was measured.
+    assert_eq!(calls.get(), 3);
+    assert!(!dir.exists(), "a test run wrote {}", dir.display());
+    // A benchmark that panics fails the test run; the others still run.
+    let after = std::cell::Cell::new(false);
+    let code = bench::run_main(
+        |b| {
+            b.set_options(quick(&dir));
+            b.bench("panics", || -> u64 { panic!("fixture broken") });
+            b.bench("after", || after.set(true));
+        },
+        args,
+    );
+    assert_eq!(code, 1);
+    assert!(after.get());
+    assert!(!dir.exists());
+}

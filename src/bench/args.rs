@@ -5,10 +5,14 @@ use crate::{Error, Result};
 /// What the command line asked for.
 ///
 /// Accepted: one name filter (a benchmark runs when its name contains it), `--exact` (the
-/// filter must equal the whole name), `--list` (print the names, run nothing), and `--bench`,
-/// which `cargo bench` passes and which changes nothing here. Anything else starting with `-`
-/// is refused rather than ignored, so a flag meant for another harness does not silently run
-/// every benchmark.
+/// filter must equal the whole name), `--skip S` (not the benchmarks whose name contains S;
+/// repeatable), `--list` (print the names, run nothing), and `--bench`, which `cargo bench`
+/// passes: without it, as `cargo test` runs a bench target, each benchmark runs **once**, as a
+/// smoke test ([`test`](Self::test)). libtest's other flags that `cargo test` users pass
+/// (`--nocapture`, `--test-threads N`, `--quiet`, `--color C`, `--format F`, `--show-output`,
+/// `--include-ignored`, `--ignored`, `-Z X`, …) are accepted and change nothing. Anything
+/// else starting with `-` is refused rather than ignored, so a flag meant for another harness
+/// does not silently run every benchmark.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Args {
@@ -18,7 +22,39 @@ pub struct Args {
     pub exact: bool,
     /// List the selected names instead of running them.
     pub list: bool,
+    /// Names containing any of these are not selected (`--skip`).
+    pub skip: Vec<String>,
+    /// Run each selected benchmark once instead of measuring it: set by [`parse`](Self::parse)
+    /// when the command line has no `--bench` (`cargo test`, `cargo test --benches`); false
+    /// in [`Args::default`].
+    pub test: bool,
 }
+
+/// libtest's flags without a value that `cargo test` users pass; accepted, and ignored.
+const LIBTEST_SWITCHES: [&str; 11] = [
+    "--nocapture",
+    "--show-output",
+    "--quiet",
+    "-q",
+    "--include-ignored",
+    "--ignored",
+    "--report-time",
+    "--ensure-time",
+    "--force-run-in-process",
+    "--shuffle",
+    "--test",
+];
+
+/// libtest's flags that take a value (as the next argument or after `=`); accepted, and
+/// their value ignored.
+const LIBTEST_VALUED: [&str; 6] = [
+    "--test-threads",
+    "--color",
+    "--format",
+    "-Z",
+    "--logfile",
+    "--shuffle-seed",
+];
 
 impl Args {
     /// Parses the arguments after the program's name. Errors: [`Error::InvalidOption`] for an
@@ -33,17 +69,41 @@ impl Args {
     /// ```
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Args> {
         let mut parsed = Args::default();
-        for arg in args {
+        let mut bench = false;
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            let valued = |flag: &str| LIBTEST_VALUED.contains(&flag);
             match arg.as_str() {
-                "--bench" => {}
+                "--bench" => bench = true,
                 "--exact" => parsed.exact = true,
                 "--list" => parsed.list = true,
+                "--skip" => match args.next() {
+                    Some(s) => parsed.skip.push(s),
+                    None => {
+                        return Err(Error::invalid_option(
+                            "argument",
+                            "--skip needs a name filter after it",
+                        ));
+                    }
+                },
+                flag if LIBTEST_SWITCHES.contains(&flag) => {}
+                flag if valued(flag) => {
+                    args.next();
+                }
+                flag if flag
+                    .split_once('=')
+                    .is_some_and(|(f, _)| valued(f) || f == "--skip") =>
+                {
+                    if let Some(s) = flag.strip_prefix("--skip=") {
+                        parsed.skip.push(s.to_string());
+                    }
+                }
                 flag if flag.starts_with('-') => {
                     return Err(Error::invalid_option(
                         "argument",
                         format!(
                             "unknown flag {flag:?}: the rtcompare bench harness accepts a name \
-                             filter, --exact, --list and --bench"
+                             filter, --exact, --skip, --list, --bench and libtest's flags"
                         ),
                     ));
                 }
@@ -61,12 +121,17 @@ impl Args {
                 }
             }
         }
+        parsed.test = !bench;
         Ok(parsed)
     }
 
-    /// Whether the benchmark `name` is selected: no filter selects all; otherwise the name
-    /// contains the filter, or equals it with `--exact`.
+    /// Whether the benchmark `name` is selected: not when it contains a `--skip` filter; then
+    /// no filter selects all; otherwise the name contains the filter, or equals it with
+    /// `--exact`.
     pub fn selects(&self, name: &str) -> bool {
+        if self.skip.iter().any(|s| name.contains(s.as_str())) {
+            return false;
+        }
         match &self.filter {
             None => true,
             Some(f) if self.exact => name == f,
@@ -93,11 +158,41 @@ mod tests {
         assert!(exact.selects("parse/small") && !exact.selects("parse/small/2"));
         let list = parse(&["--list"]).unwrap();
         assert!(list.list && list.filter.is_none());
+        assert!(all.skip.is_empty() && !all.test);
+    }
+
+    #[test]
+    fn without_bench_it_is_a_test_run_that_takes_libtests_flags() {
+        // What `cargo test --benches -- --nocapture --test-threads 1 --skip slow` passes.
+        let t = parse(&[
+            "--nocapture",
+            "--test-threads",
+            "1",
+            "--color=never",
+            "-q",
+            "--skip",
+            "slow",
+            "--skip=huge",
+            "parse",
+        ])
+        .unwrap();
+        assert!(t.test);
+        assert_eq!(t.filter.as_deref(), Some("parse"));
+        assert!(t.selects("parse/small") && !t.selects("parse/slow") && !t.selects("parse/huge"));
+        assert!(parse(&[]).unwrap().test);
+        assert!(matches!(
+            parse(&["--skip"]),
+            Err(Error::InvalidOption { .. })
+        ));
     }
 
     #[test]
     fn unknown_flags_and_second_filters_are_refused() {
-        for bad in [&["--nocapture"][..], &["--save-baseline", "x"], &["a", "b"]] {
+        for bad in [
+            &["--sample-size"][..],
+            &["--save-baseline", "x"],
+            &["a", "b"],
+        ] {
             match parse(bad) {
                 Err(Error::InvalidOption {
                     name: "argument",

@@ -134,6 +134,8 @@ pub struct Bencher {
     print: bool,
     /// Set in a worker process: the benchmarks are listed or served, not measured here.
     worker: Option<worker::Serving>,
+    /// Benchmarks that ran once without failing, in a test run ([`Args::test`]).
+    passed: usize,
 }
 
 impl Bencher {
@@ -146,6 +148,7 @@ impl Bencher {
             results: Vec::new(),
             print: false,
             worker: None,
+            passed: 0,
         }
     }
 
@@ -211,6 +214,10 @@ impl Bencher {
     /// compares them, as the benchmark `name`.
     pub fn compare(&mut self, name: &str, a: Candidate<'_>, b: Candidate<'_>) {
         if self.take(name, false) {
+            if self.args.test {
+                self.run_once(name, [a, b]);
+                return;
+            }
             let outcome = match crate::compare::compare(a, b, &self.options.compare) {
                 Ok(r) => Outcome::Compared(Box::new(r)),
                 Err(e) => Outcome::Failed {
@@ -273,7 +280,7 @@ impl Bencher {
             println!("{name}: benchmark");
             return false;
         }
-        if self.print {
+        if self.print && !self.args.test {
             eprintln!("[{}] {name}", self.names.len());
         }
         true
@@ -299,6 +306,10 @@ impl Bencher {
             w.serve(candidate);
             return;
         }
+        if self.args.test {
+            self.run_once(name, [candidate]);
+            return;
+        }
         let outcome = match crate::precision::measure(candidate, &self.options.precision) {
             Ok(m) => Outcome::Measured(Box::new(m)),
             Err(e) => Outcome::Failed {
@@ -306,6 +317,30 @@ impl Bencher {
             },
         };
         self.record(name, outcome);
+    }
+}
+
+impl Bencher {
+    /// A test run's benchmark: one batch of one operation of each candidate (setup and
+    /// teardown included), so that `cargo test` checks that fixtures build and closures do not
+    /// panic without measuring anything. A failure is recorded as a result; a pass is counted.
+    fn run_once<'c>(&mut self, name: &str, candidates: impl IntoIterator<Item = Candidate<'c>>) {
+        let clock = crate::measure::clock::MonotonicClock;
+        for mut c in candidates {
+            if let Err(e) = c.time_batch(&clock, 1) {
+                self.record(
+                    name,
+                    Outcome::Failed {
+                        reason: e.to_string(),
+                    },
+                );
+                return;
+            }
+        }
+        self.passed += 1;
+        if self.print {
+            println!("test {name} ... ok");
+        }
     }
 }
 
@@ -395,7 +430,9 @@ impl BenchRun {
 /// The harness's entry point for a `harness = false` bench target: reads the command line
 /// (see [`Args`]), runs or lists what `register` registers, prints a table, writes the JSON
 /// and exits: 0 when every selected benchmark ran, 1 when one failed, 2 for a bad command
-/// line or an unwritable output.
+/// line or an unwritable output. Under `cargo test` (no `--bench` on the command line) each
+/// selected benchmark runs once instead, a smoke test that writes nothing; the exit status is
+/// the same.
 pub fn main(register: impl FnOnce(&mut Bencher)) -> ! {
     let code = run_main(register, std::env::args().skip(1));
     std::process::exit(code)
@@ -433,12 +470,22 @@ pub fn run_main(
             return 2;
         }
     };
-    let list = args.list;
+    let (list, test) = (args.list, args.test);
     let mut bencher = Bencher::new(BenchOptions::default(), args);
     bencher.print = true;
     register(&mut bencher);
     if list {
         return 0;
+    }
+    if test {
+        // A smoke test writes no results: the last `cargo bench`'s JSON stays as it was.
+        let failed = bencher.results.len();
+        println!(
+            "\nbenchmarks run once (a test run; `cargo bench` measures them): {} passed; \
+             {failed} failed",
+            bencher.passed
+        );
+        return if failed > 0 { 1 } else { 0 };
     }
     let dir = bencher.options.json_dir();
     let run = bencher.into_run();
