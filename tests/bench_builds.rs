@@ -390,3 +390,58 @@ fn layouts_are_checked_and_a_failing_layout_is_named() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A benchmark whose fixture starts a subprocess that outlives it (`sleep 30`), and whose batch
+/// crashes the worker; and one that fails when its subprocesses see the worker's marker.
+fn register_leaky(b: &mut Bencher) {
+    let _sleeper = std::process::Command::new("sleep").arg("30").spawn();
+    b.bench("crashes", || -> u64 { std::process::abort() });
+    let marker_seen = std::process::Command::new("sh")
+        .args(["-c", &format!("test -n \"${}\"", bench::WORKER_ENV)])
+        .status()
+        .is_ok_and(|s| s.success());
+    b.bench("marker", move || {
+        if marker_seen {
+            std::process::abort();
+        }
+        chain(10)
+    });
+}
+
+#[test]
+fn a_benchmarks_subprocesses_inherit_neither_the_pipes_nor_the_marker() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register_leaky, std::iter::empty());
+    }
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    let o = |filter: &str| {
+        BuildsOptions::default()
+            .filter(filter)
+            .pairs(3)
+            .compare(quick())
+            .answer_timeout(Duration::from_secs(20))
+            .args([
+                "--exact",
+                "a_benchmarks_subprocesses_inherit_neither_the_pipes_nor_the_marker",
+                "--nocapture",
+            ])
+    };
+    // The crash is seen when the worker dies, not when the answer timeout runs out: before the
+    // descriptors were close-on-exec, `sleep` held the answers pipe open for 20 s.
+    let started = std::time::Instant::now();
+    match compare_builds(&exe, &exe, &o("crashes")) {
+        Err(rtcompare::Error::Worker { reason, .. }) => {
+            assert!(reason.contains("exited"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    // The benchmark's own subprocess did not see RTCOMPARE_BENCH_WORKER.
+    let run = compare_builds(&exe, &exe, &o("marker")).unwrap();
+    assert_eq!(run.benchmarks[0].status, BuildStatus::Compared);
+}

@@ -103,6 +103,17 @@ impl Serving {
     /// The worker's pipes, when this process is a worker.
     pub(crate) fn from_env() -> Option<Serving> {
         let mode = Mode::from_env()?;
+        // A benchmark's own subprocesses must not inherit the protocol: a child holding the
+        // answers pipe would hide this worker's crash from the parent until the answer timeout,
+        // and a child that is itself a bench target would take itself for a worker.
+        // SAFETY: called from `run_main`, at the start of the bench target's main, before the
+        // registration runs any code that could start a thread reading the environment.
+        unsafe { std::env::remove_var(WORKER_ENV) };
+        for fd in [REQUEST_FD, ANSWER_FD] {
+            // SAFETY: fcntl on a descriptor number only sets its close-on-exec flag; the parent
+            // opened both for this process alone (see `spawn`).
+            unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        }
         // SAFETY: the parent opened these two descriptors for this process alone (see
         // `spawn`), and nothing else in the process uses them.
         let (requests, answers) = unsafe {
