@@ -445,3 +445,35 @@ fn a_benchmarks_subprocesses_inherit_neither_the_pipes_nor_the_marker() {
     let run = compare_builds(&exe, &exe, &o("marker")).unwrap();
     assert_eq!(run.benchmarks[0].status, BuildStatus::Compared);
 }
+
+/// A quick benchmark, then registration code that takes 1.5 s (a large fixture of a later
+/// benchmark, say).
+fn register_slow_tail(b: &mut Bencher) {
+    b.bench("quick", || chain(10));
+    std::thread::sleep(Duration::from_millis(1_500));
+    b.bench("after", || chain(10));
+}
+
+#[test]
+fn a_worker_exits_when_served_not_after_the_rest_of_the_registration() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register_slow_tail, std::iter::empty());
+    }
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    let o = BuildsOptions::default()
+        .filter("quick")
+        .pairs(3)
+        .target(0.0, 0.0)
+        .compare(quick())
+        .args([
+            "--exact",
+            "a_worker_exits_when_served_not_after_the_rest_of_the_registration",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&exe, &exe, &o).unwrap();
+    // Three pairs of a 10-step chain: well under a second each. A worker that ran on into the
+    // 1.5 s of registration after it was served held each of its pair's four drops for 0.5 s.
+    let seconds = run.benchmarks[0].seconds;
+    assert!(seconds < 3.5, "{seconds} s for three pairs");
+}
