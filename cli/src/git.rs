@@ -145,7 +145,7 @@ impl Drop for TempWorktree {
 
 /// The working tree's target directory: `$CARGO_TARGET_DIR` (relative to `cwd`, as cargo reads
 /// it) when set, else `target` at the repository's top.
-fn working_target(cwd: &Path, top: &Path) -> PathBuf {
+pub(crate) fn working_target(cwd: &Path, top: &Path) -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => cwd.join(dir),
         _ => top.join("target"),

@@ -75,7 +75,7 @@ impl Repo {
         // The workspace's lock file: the same versions, and no registry index to refresh.
         std::fs::copy(lib.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
         std::fs::write(dir.join("src/lib.rs"), "").unwrap();
-        std::fs::write(dir.join(".gitignore"), "target\n").unwrap();
+        std::fs::write(dir.join(".gitignore"), "target\ntgt\n").unwrap();
         std::fs::write(dir.join("benches/b.rs"), bench_source(2_000)).unwrap();
         std::fs::write(dir.join("benches/steps.txt"), "2000\n").unwrap();
         git(&dir, &["init", "--quiet"]);
@@ -132,7 +132,7 @@ fn a_slower_working_tree_is_a_proven_regression() {
             "10%",
         ])
         .current_dir(&repo.0)
-        .env_remove("CARGO_TARGET_DIR")
+        .env("CARGO_TARGET_DIR", "tgt")
         .env_remove("GITHUB_STEP_SUMMARY")
         .stdin(Stdio::null())
         .output()
@@ -168,9 +168,12 @@ fn a_slower_working_tree_is_a_proven_regression() {
     assert!(same["delta"].as_f64().unwrap().abs() < 0.1, "{stdout}");
     let md = std::fs::read_to_string(repo.0.join("out.md")).unwrap();
     assert!(md.contains("| `work` |") && md.contains("SLOWER"), "{md}");
-    // The baseline's worktree is gone.
+    // The baseline's worktree is gone, and its build is kept beneath the working tree's
+    // target directory (`CARGO_TARGET_DIR=tgt`, relative, as CI jobs often set it), so that
+    // the next run rebuilds only the crate.
     let trees = git(&repo.0, &["worktree", "list"]);
     assert_eq!(trees.lines().count(), 1, "{trees}");
+    assert!(repo.0.join("tgt/rtcompare/bench-baseline/release").is_dir());
     // Every pair ran on the one CPU allowed, and the table and the summary say so.
     let reports = json["details"]["benchmarks"][0]["reports"]
         .as_array()
@@ -247,7 +250,7 @@ fn one_layout_where_the_linker_cannot_shuffle(repo: &Repo) {
         ])
         .current_dir(&repo.0)
         .env("CARGO", &fake)
-        .env_remove("CARGO_TARGET_DIR")
+        .env("CARGO_TARGET_DIR", "tgt")
         .env_remove("GITHUB_STEP_SUMMARY")
         .stdin(Stdio::null())
         .output()

@@ -19,7 +19,7 @@ use rtcompare::bench::{BuildsOptions, BuildsProgress, BuildsRun, compare_layouts
 
 use crate::cli::BenchArgs;
 use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
-use crate::git::{TempWorktree, git};
+use crate::git::{TempWorktree, git, working_target};
 use build::{FirstLayout, Tree, build, layout_seed, only_bench_target};
 pub use table::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, layout_note, markdown, table,
@@ -110,9 +110,10 @@ impl Checkouts {
         // The working tree's target directory, and beneath it one for each checked-out
         // revision: kept between runs so that only the crate itself is rebuilt, never shared
         // between two builds of one run.
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| self.top.join("target"));
+        // `rtcompare git`'s rule: a relative `CARGO_TARGET_DIR` is the working tree's, as
+        // cargo reads it from here; taken as it is, the baseline's would land inside its
+        // temporary worktree and be rebuilt from nothing every run.
+        let target = working_target(cwd, &self.top);
         let base = Tree {
             dir: self.base_tree.path().join(&self.rel),
             target: target.join("rtcompare").join("bench-baseline"),
