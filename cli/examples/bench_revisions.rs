@@ -19,6 +19,8 @@
 //! The scratch repository lives in the system's temporary directory and is removed at the
 //! end (`--keep` keeps it, with every run's JSON).
 
+// Shared with the other cross-revision examples; this one does not relink layouts.
+#[allow(dead_code)]
 mod scratch;
 
 use std::process::{Command, Stdio};

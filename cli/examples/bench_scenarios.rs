@@ -237,41 +237,13 @@ struct Setup {
     extra: Vec<String>,
 }
 
-/// The bench target of the checked-out commit linked with the code order `seed` shuffles,
-/// in its own target directory.
-fn shuffled_build(d: &Path, seed: u64) -> rtcompare::Result<PathBuf> {
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["rustc", "--release", "--bench", "b"])
-        .arg("--message-format=json-render-diagnostics")
-        .args([
-            "--",
-            "-C",
-            &format!("link-arg=-Wl,--shuffle-sections=*={seed}"),
-        ])
-        .env("CARGO_TARGET_DIR", d.join("target-seeds"))
-        .current_dir(d)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| variant_error(seed, e.to_string()))?;
-    if !out.status.success() {
-        return Err(variant_error(
-            seed,
-            String::from_utf8_lossy(&out.stderr).into(),
-        ));
-    }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "b")
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| variant_error(seed, "no executable".into()))
-}
-
-fn variant_error(seed: u64, reason: String) -> rtcompare::Error {
-    rtcompare::Error::Variant {
-        variant: seed as usize,
-        reason,
-    }
+/// Layout `variant` of the checked-out commit: its bench target relinked with the code order
+/// `seed` shuffles, in a target directory of its own.
+fn shuffled_build(d: &Path, variant: usize, seed: u64) -> rtcompare::Result<PathBuf> {
+    scratch::relink(d, Some(&d.join("target-seeds")), seed).map_err(|e| rtcompare::Error::Variant {
+        variant,
+        reason: e.to_string(),
+    })
 }
 
 /// The seeds scenarios through the library, written as `rtcompare bench --json` writes its
@@ -283,16 +255,16 @@ fn seeds_run(d: &Path, round: usize, one_layout: bool) -> Res<serde_json::Value>
     let o = BuildsOptions::default();
     let run: BuildsRun = if one_layout {
         let (b, h) = (
-            shuffled_build(d, base(0))?,
-            shuffled_build(d, 1_000 + base(0))?,
+            shuffled_build(d, 0, base(0))?,
+            shuffled_build(d, 0, 1_000 + base(0))?,
         );
         rtcompare::bench::compare_builds(&b, &h, &o)?
     } else {
         rtcompare::bench::compare_layouts(
             |i| {
                 Ok((
-                    shuffled_build(d, base(i))?,
-                    shuffled_build(d, 1_000 + base(i))?,
+                    shuffled_build(d, i, base(i))?,
+                    shuffled_build(d, i, 1_000 + base(i))?,
                 ))
             },
             &o,

@@ -17,8 +17,8 @@
 mod scratch;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 
 use scratch::{Res, median, workspace};
 
@@ -82,32 +82,6 @@ fn main() {
 }
 "#;
 
-/// The program linked with the code order `seed` shuffles (0: the plain build).
-fn build(d: &Path, seed: u64) -> Res<PathBuf> {
-    let mut c = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    c.args(["rustc", "--release", "--bench", "b"])
-        .arg("--message-format=json-render-diagnostics")
-        .current_dir(d)
-        .stdin(Stdio::null());
-    if seed != 0 {
-        c.args([
-            "--",
-            "-C",
-            &format!("link-arg=-Wl,--shuffle-sections=*={seed}"),
-        ]);
-    }
-    let out = c.output()?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned().into());
-    }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "b")
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| "no executable".into())
-}
-
 /// Where the copies landed: each `_a`/`_b` function's address (`nm`), to show that both
 /// exist and that the seeds move them.
 fn addresses(exe: &Path) -> String {
@@ -157,7 +131,7 @@ fn main() -> Res<()> {
     let mut deltas: BTreeMap<String, Vec<Vec<f64>>> = BTreeMap::new();
     let mut resolved: BTreeMap<String, usize> = BTreeMap::new();
     for seed in 1..=seeds {
-        let exe = build(d, seed)?;
+        let exe = scratch::relink(d, None, seed)?;
         println!("layout {seed}: {}", addresses(&exe));
         for _ in 0..runs {
             let out = Command::new(&exe).current_dir(d).output()?;

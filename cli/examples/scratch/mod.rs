@@ -131,3 +131,34 @@ pub fn median(v: &[f64]) -> f64 {
         n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
     }
 }
+
+/// The bench target `b` of the crate in `dir` relinked with the code order `seed` shuffles
+/// (`cargo rustc`, which rebuilds only the bench target; 0 links the plain order), in `target`
+/// (`None`: the crate's own target directory); returns the executable.
+pub fn relink(dir: &Path, target: Option<&Path>, seed: u64) -> Res<PathBuf> {
+    let mut c = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    c.args(["rustc", "--release", "--bench", "b"])
+        .arg("--message-format=json-render-diagnostics")
+        .current_dir(dir)
+        .stdin(Stdio::null());
+    if let Some(t) = target {
+        c.env("CARGO_TARGET_DIR", t);
+    }
+    if seed != 0 {
+        c.args([
+            "--",
+            "-C",
+            &format!("link-arg=-Wl,--shuffle-sections=*={seed}"),
+        ]);
+    }
+    let out = c.output()?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned().into());
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "b")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| "cargo built no executable for the bench target b".into())
+}
