@@ -477,3 +477,46 @@ fn a_worker_exits_when_served_not_after_the_rest_of_the_registration() {
     let seconds = run.benchmarks[0].seconds;
     assert!(seconds < 3.5, "{seconds} s for three pairs");
 }
+
+/// An executable shell script `body` in the temporary directory, standing in for a bench
+/// binary. Written while the caller holds [`spawning`], so no other thread forks while it is
+/// open for writing.
+fn script(tag: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::temp_dir().join(format!("rtcompare-{}-{tag}.sh", std::process::id()));
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn a_build_of_an_older_protocol_is_named_quickly_with_what_to_do() {
+    let _serial = spawning();
+    // Answers as a worker did before the protocol had a version: its list, without a version.
+    let unversioned = script(
+        "unversioned",
+        "echo '{\"kind\":\"name\",\"name\":\"work\"}' >&4\necho '{\"kind\":\"end\"}' >&4\n",
+    );
+    // What an older bench binary does with a marker it cannot parse: it is no worker, so it
+    // runs its harness and measures every benchmark, the answers pipe open all the while.
+    let harness = script("harness", "echo 'work  12.0 ns/op'\nexec sleep 100\n");
+    for exe in [&unversioned, &harness] {
+        let started = std::time::Instant::now();
+        let run = compare_builds(exe, exe, &BuildsOptions::default().pairs(3));
+        let elapsed = started.elapsed();
+        match run {
+            Err(rtcompare::Error::Worker { build, reason, .. }) => {
+                assert_eq!(Path::new(&build), exe.as_path());
+                assert!(
+                    reason.contains("protocol") && reason.contains("rtcompare dependency"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{}: {other:?}", exe.display()),
+        }
+        // Before the handshake had a version, the harness ran until the 60 s answer timeout.
+        assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+    }
+    let _ = std::fs::remove_file(&unversioned);
+    let _ = std::fs::remove_file(&harness);
+}

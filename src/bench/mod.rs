@@ -64,7 +64,7 @@ pub use builds::{
 pub use layouts::{
     DEFAULT_LAYOUTS, DEFAULT_MARGIN, LAYOUT_TEST_LEVEL, LayoutSpread, VariantSource,
 };
-pub use worker::WORKER_ENV;
+pub use worker::{HANDSHAKE_TIMEOUT, WORKER_ENV, WORKER_PROTOCOL};
 
 /// Version of the JSON the harness writes ([`BenchRun`]); raised when a field changes meaning.
 pub const BENCH_SCHEMA_VERSION: u32 = 1;

@@ -4,14 +4,26 @@
 //! The parent starts the bench binary with [`WORKER_ENV`] set and two pipes on file
 //! descriptors 3 (requests, parent to worker) and 4 (answers, worker to parent); the worker's
 //! stdout stays the benchmark's own, since a benchmark may print. Messages are JSON, one per
-//! line:
+//! line. The marker names the protocol's version and the task, `v2\tlist` or
+//! `v2\tserve\tSEED\tNAME`, and the worker's first answer is `hello` with its own version,
+//! sent before the registration runs anything:
 //!
 //! 1. `list`: the worker answers one `name` per benchmark it registers, then `end`, and exits;
-//! 2. `serve NAME SEED`: the worker perturbs its heap from SEED before the registration runs
-//!    (as pool children do before `main`), so that the fixtures it builds land elsewhere in
-//!    each worker; runs the registration until it reaches NAME, answers `ready`, then answers
+//! 2. `serve`: the worker perturbs its heap from SEED before the registration runs (as pool
+//!    children do before `main`), so that the fixtures it builds land elsewhere in each
+//!    worker; runs the registration until it reaches NAME, answers `ready`, then answers
 //!    every `batch` request of `n` operations with the nanoseconds its own clock measured
 //!    (setup and teardown outside them), until `finish`.
+//!
+//! **Why a version, and why first.** A bench binary built against an rtcompare whose protocol
+//! differs (a baseline revision that pins an older one) must be named at once, not after the
+//! answer timeout. A worker of protocol 1 cannot parse a versioned marker, so it takes itself
+//! for no worker, runs its whole harness and never answers; the parent gives the `hello`
+//! [`HANDSHAKE_TIMEOUT`] instead of the answer timeout, and an exit, a timeout or a first
+//! answer without a version all say that the build speaks another protocol and what to do. In
+//! the other direction, a worker of this version started by a parent of another (the marker
+//! `list` or `serve\tNAME\tSEED` of protocol 1, or `vN`) answers an `error` saying so, which
+//! every version's parent shows.
 //!
 //! The parent never times anything: each batch is timed inside the worker, as `compare()`
 //! times batches in one process, and a [`Candidate::timed_elsewhere`] hands the worker's
@@ -32,9 +44,36 @@ use crate::measure::candidate::Candidate;
 use crate::measure::clock::MonotonicClock;
 use crate::{Error, Result};
 
-/// The environment variable that makes a bench binary a worker: `list`, or
-/// `serve\tNAME\tSEED`.
+/// The environment variable that makes a bench binary a worker: `v2\tlist`, or
+/// `v2\tserve\tSEED\tNAME` (the version is [`WORKER_PROTOCOL`]).
 pub const WORKER_ENV: &str = "RTCOMPARE_BENCH_WORKER";
+
+/// The version of the worker protocol this rtcompare speaks, in the marker ([`WORKER_ENV`])
+/// and in the worker's first answer. Two builds compared by
+/// [`compare_builds`](super::compare_builds) must both speak it; a build that speaks another
+/// is an [`Error::Worker`] saying so. Protocol 1 had no version.
+pub const WORKER_PROTOCOL: u32 = 2;
+
+/// Longest wait for a worker's first answer, the version handshake (10 s, or the answer
+/// timeout when that is shorter). A worker sends it before the registration runs, so only
+/// the process's start and what the bench target's `main` does before calling
+/// [`main`](super::main) precede it; a bench binary of an older rtcompare, which runs its
+/// whole harness instead, is named after this rather than after the answer timeout.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What to do about a build whose worker speaks `protocol` (`None`: no versioned one).
+fn mismatch_advice(protocol: Option<u32>) -> String {
+    let p = WORKER_PROTOCOL;
+    match protocol {
+        Some(newer) if newer > p => {
+            format!("update this rtcompare (and rtcompare-cli) to one that speaks protocol {newer}")
+        }
+        _ => format!(
+            "update that build's rtcompare dependency to one that speaks protocol {p}, or with \
+             `rtcompare bench --baseline REV` use a baseline revision whose rtcompare has it"
+        ),
+    }
+}
 
 /// The worker's request pipe (read end) and answer pipe (write end).
 const REQUEST_FD: i32 = 3;
@@ -47,26 +86,48 @@ pub(crate) enum Mode {
     Serve { name: String, seed: u64 },
 }
 
-impl Mode {
-    pub(crate) fn from_env() -> Option<Mode> {
-        let v = std::env::var(WORKER_ENV).ok()?;
-        if v == "list" {
-            return Some(Mode::List);
+/// The marker as a worker reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Marker {
+    /// A parent of this protocol, and its task.
+    Current(Mode),
+    /// A parent of another protocol: `vN` with N other than [`WORKER_PROTOCOL`], or 1 for the
+    /// unversioned `list` and `serve\tNAME\tSEED` of protocol 1.
+    Other { version: u32 },
+}
+
+impl Marker {
+    /// Parses a marker; `None` when it is none of the forms (the process is no worker).
+    fn parse(v: &str) -> Option<Marker> {
+        if v == "list" || v.starts_with("serve\t") {
+            return Some(Marker::Other { version: 1 });
         }
-        let mut it = v.splitn(3, '\t');
+        let (version, task) = v.strip_prefix('v')?.split_once('\t')?;
+        let version: u32 = version.parse().ok()?;
+        if version != WORKER_PROTOCOL {
+            return Some(Marker::Other { version });
+        }
+        if task == "list" {
+            return Some(Marker::Current(Mode::List));
+        }
+        // The name last, so that whatever it holds (a tab, even) is taken whole.
+        let mut it = task.splitn(3, '\t');
         match (it.next(), it.next(), it.next()) {
-            (Some("serve"), Some(name), Some(seed)) => Some(Mode::Serve {
+            (Some("serve"), Some(seed), Some(name)) => Some(Marker::Current(Mode::Serve {
                 name: name.to_string(),
                 seed: seed.parse().ok()?,
-            }),
+            })),
             _ => None,
         }
     }
+}
 
+impl Mode {
     fn encode(&self) -> String {
+        let v = WORKER_PROTOCOL;
         match self {
-            Mode::List => "list".to_string(),
-            Mode::Serve { name, seed } => format!("serve\t{name}\t{seed}"),
+            Mode::List => format!("v{v}\tlist"),
+            Mode::Serve { name, seed } => format!("v{v}\tserve\t{seed}\t{name}"),
         }
     }
 }
@@ -83,11 +144,21 @@ enum Request {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum Answer {
-    Name { name: String },
+    /// The first answer of every version from 2 on: the worker's protocol version.
+    Hello {
+        protocol: u32,
+    },
+    Name {
+        name: String,
+    },
     End,
     Ready,
-    Ns { ns: u64 },
-    Error { message: String },
+    Ns {
+        ns: u64,
+    },
+    Error {
+        message: String,
+    },
 }
 
 /// The worker's side: the pipes the parent handed it.
@@ -100,9 +171,10 @@ pub(crate) struct Serving {
 }
 
 impl Serving {
-    /// The worker's pipes, when this process is a worker.
+    /// The worker's pipes, when this process is a worker, after the handshake. Started by a
+    /// parent of another protocol, it says so on the answers pipe and exits the process.
     pub(crate) fn from_env() -> Option<Serving> {
-        let mode = Mode::from_env()?;
+        let marker = Marker::parse(&std::env::var(WORKER_ENV).ok()?)?;
         // A benchmark's own subprocesses must not inherit the protocol: a child holding the
         // answers pipe would hide this worker's crash from the parent until the answer timeout,
         // and a child that is itself a bench target would take itself for a worker.
@@ -122,12 +194,37 @@ impl Serving {
                 File::from(OwnedFd::from_raw_fd(ANSWER_FD)),
             )
         };
-        Some(Serving {
-            mode,
+        let mut serving = Serving {
+            mode: Mode::List,
             requests: BufReader::new(requests),
             answers,
             served: false,
-        })
+        };
+        match marker {
+            Marker::Current(mode) => {
+                serving.mode = mode;
+                serving.answer(&Answer::Hello {
+                    protocol: WORKER_PROTOCOL,
+                });
+                Some(serving)
+            }
+            Marker::Other { version } => {
+                // Protocol 1 knows no `hello`, and shows an `error`'s message; later versions
+                // read the `hello` first and word the mismatch themselves.
+                if version >= 2 {
+                    serving.answer(&Answer::Hello {
+                        protocol: WORKER_PROTOCOL,
+                    });
+                }
+                let message = format!(
+                    "this bench binary speaks rtcompare's worker protocol {WORKER_PROTOCOL} and \
+                     was started by a parent speaking protocol {version}: use an rtcompare (and \
+                     rtcompare-cli) that speaks protocol {WORKER_PROTOCOL}"
+                );
+                serving.answer(&Answer::Error { message });
+                std::process::exit(2);
+            }
+        }
     }
 
     fn answer(&mut self, a: &Answer) {
@@ -294,7 +391,7 @@ impl Worker {
         };
         // The child's ends belong to it now.
         drop((req_read, ans_write));
-        Ok(Worker {
+        let mut worker = Worker {
             child,
             requests: File::from(req_write),
             answers: BufReader::new(File::from(ans_read)),
@@ -302,7 +399,45 @@ impl Worker {
             benchmark,
             timeout: launch.timeout,
             stderr,
-        })
+        };
+        worker.handshake()?;
+        Ok(worker)
+    }
+
+    /// Reads the worker's `hello` within [`HANDSHAKE_TIMEOUT`] and checks its version. No
+    /// answer, an exit or a first answer without a version is a build of an older protocol
+    /// (or no rtcompare bench target), named as such with what to do.
+    fn handshake(&mut self) -> Result<()> {
+        let timeout = self.timeout;
+        self.timeout = timeout.min(HANDSHAKE_TIMEOUT);
+        let first = self.read();
+        self.timeout = timeout;
+        let older = format!(
+            "it answered no protocol handshake: it was built against an rtcompare older than \
+             worker protocol {WORKER_PROTOCOL} (or is no rtcompare::bench target): {}",
+            mismatch_advice(None)
+        );
+        match first {
+            Ok(Answer::Hello { protocol }) if protocol == WORKER_PROTOCOL => Ok(()),
+            Ok(Answer::Hello { protocol }) => Err(self.fail(format!(
+                "it speaks rtcompare's worker protocol {protocol}, this rtcompare protocol \
+                 {WORKER_PROTOCOL}: {}",
+                mismatch_advice(Some(protocol))
+            ))),
+            Ok(other) => Err(self.fail(format!("{older} (its first answer: {other:?})"))),
+            // `read` has killed and reaped it; what it saw (an exit, the timeout, the stderr's
+            // last lines) follows the diagnosis.
+            Err(Error::Worker {
+                build,
+                benchmark,
+                reason,
+            }) => Err(Error::Worker {
+                build,
+                benchmark,
+                reason: format!("{older} (the worker: {reason})"),
+            }),
+            Err(e) => Err(e),
+        }
     }
 
     fn fail(&mut self, reason: impl Into<String>) -> Error {
@@ -447,4 +582,29 @@ fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     }
     // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_name_their_version_and_protocol_1_is_recognised() {
+        for mode in [
+            Mode::List,
+            Mode::Serve {
+                name: "parse/with\ttab".into(),
+                seed: 7,
+            },
+        ] {
+            assert_eq!(Marker::parse(&mode.encode()), Some(Marker::Current(mode)));
+        }
+        // Protocol 1's markers, and another version's: a worker, which says it cannot serve.
+        for (v, version) in [("list", 1), ("serve\twork\t3", 1), ("v3\tlist", 3)] {
+            assert_eq!(Marker::parse(v), Some(Marker::Other { version }), "{v}");
+        }
+        for none in ["", "v2", "vx\tlist", "v2\tserve\tnot-a-seed\twork"] {
+            assert_eq!(Marker::parse(none), None, "{none:?}");
+        }
+    }
 }
