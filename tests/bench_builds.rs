@@ -520,3 +520,43 @@ fn a_build_of_an_older_protocol_is_named_quickly_with_what_to_do() {
     let _ = std::fs::remove_file(&unversioned);
     let _ = std::fs::remove_file(&harness);
 }
+
+/// The same name registered twice, around another benchmark.
+fn register_twice(b: &mut Bencher) {
+    b.bench("twice", || chain(10));
+    b.bench("between", || chain(10));
+    b.bench("twice", || chain(20));
+}
+
+#[test]
+fn a_name_registered_twice_is_refused_with_the_name() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register_twice, std::iter::empty());
+    }
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    let o = BuildsOptions::default()
+        .filter("twice")
+        .pairs(3)
+        .target(0.0, 0.0)
+        .compare(quick())
+        .args([
+            "--exact",
+            "a_name_registered_twice_is_refused_with_the_name",
+            "--nocapture",
+        ]);
+    // Before, both were listed and "twice" was compared twice, as two rows.
+    match compare_builds(&exe, &exe, &o) {
+        Err(rtcompare::Error::Worker {
+            benchmark, reason, ..
+        }) => {
+            assert_eq!(benchmark, "(listing)");
+            assert!(
+                reason.contains("\"twice\"") && reason.contains("registered twice"),
+                "{reason}"
+            );
+        }
+        Ok(run) => panic!("{:?}", statuses(Ok(run))),
+        Err(e) => panic!("{e}"),
+    }
+}

@@ -135,6 +135,17 @@ fn bad_command_lines_are_refused_and_lists_run_nothing() {
         ),
         0
     );
+    // A name registered twice fails a listing too, as it fails a run (exit 1).
+    assert_eq!(
+        bench::run_main(
+            |b| {
+                b.bench("twice", || 1u64);
+                b.bench("twice", || 2u64);
+            },
+            ["--list".to_string()]
+        ),
+        1
+    );
 }
 
 #[test]

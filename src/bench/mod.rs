@@ -248,8 +248,9 @@ impl Bencher {
 
     /// Whether `name` is to run now; records it when selected. A name registered twice is a
     /// failed result of its own (the first keeps its result), so that two benchmarks never
-    /// share one row. In a worker, only single benchmarks (`servable`) are listed and served;
-    /// in-binary comparisons are not.
+    /// share one row; a listing worker refuses it (the parent's [`Error::Worker`] names it).
+    /// In a worker, only single benchmarks (`servable`) are listed and served; in-binary
+    /// comparisons are not.
     fn take(&mut self, name: &str, servable: bool) -> bool {
         if let Some(w) = self.worker.as_mut() {
             if !servable {
@@ -429,8 +430,9 @@ impl BenchRun {
 
 /// The harness's entry point for a `harness = false` bench target: reads the command line
 /// (see [`Args`]), runs or lists what `register` registers, prints a table, writes the JSON
-/// and exits: 0 when every selected benchmark ran, 1 when one failed, 2 for a bad command
-/// line or an unwritable output. Under `cargo test` (no `--bench` on the command line) each
+/// and exits: 0 when every selected benchmark ran, 1 when one failed or a name was registered
+/// twice (a failed row naming it, `--list` included), 2 for a bad command line or an
+/// unwritable output. Under `cargo test` (no `--bench` on the command line) each
 /// selected benchmark runs once instead, a smoke test that writes nothing; the exit status is
 /// the same.
 pub fn main(register: impl FnOnce(&mut Bencher)) -> ! {
@@ -475,7 +477,8 @@ pub fn run_main(
     bencher.print = true;
     register(&mut bencher);
     if list {
-        return 0;
+        // Only a name registered twice records a result while listing.
+        return if bencher.results.is_empty() { 0 } else { 1 };
     }
     if test {
         // A smoke test writes no results: the last `cargo bench`'s JSON stays as it was.

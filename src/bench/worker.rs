@@ -168,6 +168,8 @@ pub(crate) struct Serving {
     answers: File,
     /// Whether the benchmark asked for was found and served.
     pub(crate) served: bool,
+    /// The names listed so far (listing only).
+    listed: Vec<String>,
 }
 
 impl Serving {
@@ -199,6 +201,7 @@ impl Serving {
             requests: BufReader::new(requests),
             answers,
             served: false,
+            listed: Vec::new(),
         };
         match marker {
             Marker::Current(mode) => {
@@ -233,8 +236,16 @@ impl Serving {
             .map(|line| writeln!(self.answers, "{line}").and_then(|()| self.answers.flush()));
     }
 
-    /// Listing: one name.
+    /// Listing: one name. A name listed before ends the listing with an error naming it and
+    /// exits the process: two benchmarks of one name would be compared as one, twice.
     pub(crate) fn list(&mut self, name: &str) {
+        if self.listed.iter().any(|n| n == name) {
+            let message =
+                format!("the benchmark {name:?} is registered twice; give each its own name");
+            self.answer(&Answer::Error { message });
+            std::process::exit(1);
+        }
+        self.listed.push(name.to_string());
         self.answer(&Answer::Name {
             name: name.to_string(),
         });
@@ -499,6 +510,7 @@ impl Worker {
             match w.read()? {
                 Answer::Name { name } => names.push(name),
                 Answer::End => return Ok(names),
+                Answer::Error { message } => return Err(w.fail(message)),
                 other => return Err(w.fail(format!("answered {other:?} while listing"))),
             }
         }
