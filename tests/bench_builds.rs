@@ -560,3 +560,44 @@ fn a_name_registered_twice_is_refused_with_the_name() {
         Err(e) => panic!("{e}"),
     }
 }
+
+/// A benchmark whose batch size the bench target fixes with `set_options`.
+fn register_fixed_batch(b: &mut Bencher) {
+    b.bench("calibrated", || chain(10));
+    b.set_options(
+        bench::BenchOptions::default()
+            .precision(rtcompare::precision::Precision::quick().inner_loops(37)),
+    );
+    b.bench("fixed", || chain(10));
+}
+
+#[test]
+fn a_batch_size_set_in_the_registration_is_the_pairs_batch_size() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register_fixed_batch, std::iter::empty());
+    }
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    let o = BuildsOptions::default()
+        .pairs(3)
+        .target(0.0, 0.0)
+        .compare(quick())
+        .args([
+            "--exact",
+            "a_batch_size_set_in_the_registration_is_the_pairs_batch_size",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&exe, &exe, &o).unwrap();
+    let sizes = |i: usize| -> Vec<u64> {
+        run.benchmarks[i]
+            .reports
+            .iter()
+            .map(|r| r.timing.inner_loops)
+            .collect()
+    };
+    assert_eq!(run.benchmarks[1].name, "fixed");
+    // Before, workers ignored set_options and every pair calibrated its own size.
+    assert_eq!(sizes(1), [37, 37, 37]);
+    // The benchmark registered before the options changed still calibrates.
+    assert!(sizes(0).iter().all(|&n| n != 37), "{:?}", sizes(0));
+}

@@ -154,6 +154,13 @@ impl Bencher {
 
     /// Replaces the options of every later benchmark (the JSON directory, the precision, the
     /// comparison's options).
+    ///
+    /// In a worker of [`compare_builds`] the parent measures, so only what shapes the served
+    /// benchmark's batches applies: [`Precision::inner_loops`], a fixed batch size, which the
+    /// worker pair then runs instead of calibrating one (unless
+    /// [`BuildsOptions::compare`] fixes its own; when the two builds fix different sizes,
+    /// the larger, so that both run the same). The precision target, durations, the
+    /// comparison's options and `output_dir` are the parent's ([`BuildsOptions`]) there.
     pub fn set_options(&mut self, options: BenchOptions) {
         self.options = options;
     }
@@ -304,7 +311,7 @@ impl Bencher {
     /// worker.
     fn measure(&mut self, name: &str, candidate: Candidate<'_>) {
         if let Some(w) = self.worker.as_mut() {
-            w.serve(candidate);
+            w.serve(candidate, self.options.precision.inner_loops);
             return;
         }
         if self.args.test {

@@ -177,8 +177,18 @@ impl Quartet {
         };
         let head = calibrate_worker(&mut self.workers[HEAD_1])?;
         let base = calibrate_worker(&mut self.workers[BASE_1])?;
+        // A batch size the bench target fixed (`Bencher::set_options`), the larger of the two
+        // builds' so that both run the same; the caller's own fixed size comes first.
+        let fixed = self
+            .workers
+            .iter()
+            .map(Worker::inner_loops)
+            .max()
+            .unwrap_or(0);
         let n = if collect.inner_loops > 0 {
             collect.inner_loops
+        } else if fixed > 0 {
+            fixed
         } else {
             head.inner_loops.max(base.inner_loops)
         };

@@ -152,7 +152,12 @@ enum Answer {
         name: String,
     },
     End,
-    Ready,
+    /// Serving: the benchmark is found; `inner_loops` is the batch size the bench target's
+    /// options fix for it (0: none, calibrate).
+    Ready {
+        #[serde(default)]
+        inner_loops: u64,
+    },
     Ns {
         ns: u64,
     },
@@ -256,11 +261,12 @@ impl Serving {
         matches!(&self.mode, Mode::Serve { name: n, .. } if n == name) && !self.served
     }
 
-    /// Serves `candidate`'s batches until the parent says finish (or goes away).
-    pub(crate) fn serve(&mut self, mut candidate: Candidate<'_>) {
+    /// Serves `candidate`'s batches until the parent says finish (or goes away), telling the
+    /// parent the batch size the options fix (`inner_loops`, 0 for none).
+    pub(crate) fn serve(&mut self, mut candidate: Candidate<'_>, inner_loops: u64) {
         self.served = true;
         if let Mode::Serve { .. } = self.mode {
-            self.answer(&Answer::Ready);
+            self.answer(&Answer::Ready { inner_loops });
             let mut line = String::new();
             loop {
                 line.clear();
@@ -315,6 +321,8 @@ pub(crate) struct Worker {
     benchmark: String,
     timeout: Duration,
     stderr: PathBuf,
+    /// The batch size the served benchmark's options fix (0: none), from its `ready`.
+    inner_loops: u64,
 }
 
 /// How the parent starts workers.
@@ -410,6 +418,7 @@ impl Worker {
             benchmark,
             timeout: launch.timeout,
             stderr,
+            inner_loops: 0,
         };
         worker.handshake()?;
         Ok(worker)
@@ -524,10 +533,19 @@ impl Worker {
         };
         let mut w = Worker::spawn(launch, &mode)?;
         match w.read()? {
-            Answer::Ready => Ok(w),
+            Answer::Ready { inner_loops } => {
+                w.inner_loops = inner_loops;
+                Ok(w)
+            }
             Answer::Error { message } => Err(w.fail(message)),
             other => Err(w.fail(format!("answered {other:?} instead of ready"))),
         }
+    }
+
+    /// The batch size the bench target's options fix for the benchmark served
+    /// ([`BenchOptions`](super::BenchOptions)' `precision.inner_loops`); 0 when they fix none.
+    pub(crate) fn inner_loops(&self) -> u64 {
+        self.inner_loops
     }
 
     /// One batch of `n` operations, timed by the worker.
