@@ -601,3 +601,74 @@ fn a_batch_size_set_in_the_registration_is_the_pairs_batch_size() {
     // The benchmark registered before the options changed still calibrates.
     assert!(sizes(0).iter().all(|&n| n != 37), "{:?}", sizes(0));
 }
+
+/// The file a worker's fixtures are logged to: named after its parent, this test process.
+fn fixture_log(parent: u32) -> PathBuf {
+    std::env::temp_dir().join(format!("rtcompare-fixtures-{parent}.log"))
+}
+
+/// Builds the fixture of size `n`, appending `n` to the log of this worker's parent.
+fn logged_fixture(n: u64) -> Vec<u64> {
+    use std::io::Write;
+    let log = fixture_log(std::os::unix::process::parent_id());
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(log)
+        .unwrap();
+    writeln!(f, "{n}").unwrap();
+    (0..n * 16).collect()
+}
+
+/// Four parameterised benchmarks, `lazy/1` to `lazy/4`, each with its own fixture, and one
+/// more whose fixture is built by `bench_with_setup`.
+fn register_lazy(b: &mut Bencher) {
+    b.group("lazy", |g| {
+        for n in 1..=4u64 {
+            g.bench_with_input(n, |&n| logged_fixture(n), |v| v.iter().sum::<u64>());
+        }
+    });
+    b.bench_with_setup("lazy/set-up", || logged_fixture(5), |v| v.len());
+}
+
+#[test]
+fn a_worker_builds_only_the_fixture_of_the_benchmark_it_serves() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register_lazy, std::iter::empty());
+    }
+    let _serial = spawning();
+    let log = fixture_log(std::process::id());
+    let _ = std::fs::remove_file(&log);
+    let exe = std::env::current_exe().unwrap();
+    let o = BuildsOptions::default()
+        .filter("lazy/3")
+        .pairs(3)
+        .target(0.0, 0.0)
+        .compare(quick())
+        .args([
+            "--exact",
+            "a_worker_builds_only_the_fixture_of_the_benchmark_it_serves",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&exe, &exe, &o);
+    let built = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    assert_eq!(
+        statuses(run),
+        [("lazy/3".to_string(), BuildStatus::Compared)]
+    );
+    let mut counts = std::collections::BTreeMap::new();
+    for line in built.lines() {
+        *counts.entry(line.to_string()).or_insert(0usize) += 1;
+    }
+    // Three pairs of four workers, each building its own fixture and no other; the two
+    // listing workers build none. Before, with the inputs built by the registration (as
+    // `Bencher::bench_with_input` takes them), every worker built the fixtures of the
+    // benchmarks registered before its own and the listing workers built all four:
+    // {"1": 14, "2": 14, "3": 14, "4": 2}.
+    assert_eq!(
+        counts,
+        [("3".to_string(), 12)].into_iter().collect(),
+        "{built}"
+    );
+}

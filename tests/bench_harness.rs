@@ -4,7 +4,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use rtcompare::bench::{self, Args, BenchOptions, BenchRun, Bencher, Outcome};
+use rtcompare::bench::{self, Args, BenchOptions, BenchRun, Bencher, Outcome, Throughput};
 use rtcompare::precision::Precision;
 use rtcompare::{Candidate, CompareOptions};
 
@@ -183,4 +183,116 @@ fn under_cargo_test_each_benchmark_runs_once_and_nothing_is_written() {
     assert_eq!(code, 1);
     assert!(after.get());
     assert!(!dir.exists());
+}
+
+#[test]
+fn groups_prefix_their_names_and_carry_their_throughput_and_options() {
+    let dir = temp_dir("groups");
+    let mut b = Bencher::new(
+        BenchOptions::default(),
+        Args::parse(["--bench".into()]).unwrap(),
+    );
+    b.set_options(quick(&dir));
+    let data: Vec<u8> = vec![7; 1_024];
+    b.group("parse", |g| {
+        g.throughput(Throughput::Bytes(1_024));
+        // Options set in a group hold for its benchmarks and end with it.
+        let fixed = g.options().clone().precision(
+            Precision::quick()
+                .inner_loops(7)
+                .max_duration(Some(Duration::from_millis(300))),
+        );
+        g.set_options(fixed);
+        g.bench("small", || {
+            black_box(&data).iter().map(|&x| x as u64).sum::<u64>()
+        });
+        for n in [16u64, 256] {
+            g.throughput(Throughput::Elements(n));
+            g.bench_with_input(
+                n,
+                |&n| (0..n).collect::<Vec<u64>>(),
+                |v| v.iter().sum::<u64>(),
+            );
+        }
+        g.group("nested", |g| g.bench("x", || black_box(3u64).pow(5)));
+    });
+    b.bench("plain", || black_box(3u64).pow(5));
+    let run = b.into_run();
+    let seen: Vec<(&str, Option<Throughput>)> = run
+        .results
+        .iter()
+        .map(|r| (r.name.as_str(), r.throughput))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("parse/small", Some(Throughput::Bytes(1_024))),
+            ("parse/16", Some(Throughput::Elements(16))),
+            ("parse/256", Some(Throughput::Elements(256))),
+            // A nested group starts with its parent's throughput.
+            ("parse/nested/x", Some(Throughput::Elements(256))),
+            ("plain", None),
+        ]
+    );
+    let batch = |r: &bench::BenchResult| match &r.outcome {
+        Outcome::Measured(m) => m.inner_loops,
+        other => panic!("{}: {other:?}", r.name),
+    };
+    assert!(run.results[..4].iter().all(|r| batch(r) == 7));
+    assert_ne!(batch(&run.results[4]), 7, "the group's options outlived it");
+    // The rate beside the time, in the row and in the JSON.
+    let row = run.results[0].to_string();
+    assert!(row.contains("ns/op") && row.contains("B/s"), "{row}");
+    assert!(run.results[1].to_string().contains("elem/s"));
+    assert!(!run.results[4].to_string().contains("/s"));
+    let json = serde_json::to_string(&run).unwrap();
+    assert!(json.contains(r#""throughput":{"bytes":1024}"#), "{json}");
+    let back: BenchRun = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.results[2].throughput, Some(Throughput::Elements(256)));
+    assert!(back.results[0].rate().is_some() && back.results[4].rate().is_none());
+}
+
+#[test]
+fn a_fixture_is_built_only_for_a_benchmark_that_runs() {
+    let built = std::cell::RefCell::new(Vec::new());
+    let fixture = |n: u64| {
+        built.borrow_mut().push(n);
+        (0..n).collect::<Vec<u64>>()
+    };
+    // `cargo test --benches -- --exact sizes/2`: one benchmark runs, once.
+    let args = Args::parse(["--exact", "sizes/2"].map(String::from)).unwrap();
+    let mut b = Bencher::new(BenchOptions::default(), args);
+    b.group("sizes", |g| {
+        for n in 1..=3u64 {
+            g.bench_with_input(n, |&n| fixture(n), |v| v.len());
+        }
+    });
+    b.bench_with_setup("sizes/4", || fixture(4), |v| v.len());
+    assert_eq!(b.names(), ["sizes/2"]);
+    assert_eq!(*built.borrow(), [2]);
+    // A panicking setup is the benchmark's failure, named; the others still run.
+    let args = Args::parse(["--nocapture"].map(String::from)).unwrap();
+    let mut b = Bencher::new(BenchOptions::default(), args);
+    b.bench_with_setup(
+        "broken",
+        || -> Vec<u64> { panic!("no fixture") },
+        |v| v.len(),
+    );
+    b.bench_with_setup("fine", || fixture(5), |v| v.len());
+    let run = b.into_run();
+    assert_eq!(
+        run.results.len(),
+        1,
+        "only the failure is a result in a test run"
+    );
+    match &run.results[0].outcome {
+        Outcome::Failed { reason } => {
+            assert!(
+                reason.contains("setup") && reason.contains("no fixture"),
+                "{reason}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(*built.borrow(), [2, 5]);
 }

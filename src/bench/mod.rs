@@ -4,13 +4,24 @@
 //! ```no_run
 //! // benches/parse.rs, with `[[bench]] name = "parse"` and `harness = false` in Cargo.toml
 //! use std::hint::black_box;
+//! use rtcompare::bench::Throughput;
 //!
 //! fn main() {
 //!     rtcompare::bench::main(|b| {
 //!         let small: Vec<u64> = (0..64).collect();
 //!         b.bench("sum/small", || black_box(&small).iter().sum::<u64>());
-//!         b.bench_with_input("sum/large", (0..4_096u64).collect::<Vec<_>>(), |v| {
+//!         // A fixture built only when its benchmark runs (not in other benchmarks' workers).
+//!         b.bench_with_setup("sum/large", || (0..4_096u64).collect::<Vec<_>>(), |v| {
 //!             v.iter().sum::<u64>()
+//!         });
+//!         // A group: `max/64` and `max/4096`, each with its rate beside its time.
+//!         b.group("max", |g| {
+//!             for n in [64u64, 4_096] {
+//!                 g.throughput(Throughput::Elements(n));
+//!                 g.bench_with_input(n, |&n| (0..n).collect::<Vec<u64>>(), |v| {
+//!                     v.iter().max().copied()
+//!                 });
+//!             }
 //!         });
 //!         // Consumed inputs: built before each batch, outside the measured region.
 //!         b.bench_batched("sort/copy", || vec![3u32, 1, 2], |mut v| v.sort());
@@ -27,7 +38,9 @@
 //! ```
 //!
 //! `cargo bench --bench parse` runs every benchmark; `cargo bench --bench parse -- sum/` only
-//! those whose name contains `sum/` (`--exact` for the whole name); `--list` lists them. Each
+//! those whose name contains `sum/` (`--exact` for the whole name, `--skip S` to leave out
+//! names containing S); `--list` lists them. Groups ([`Bencher::group`]) prefix their names
+//! and set options and a [`Throughput`] for their benchmarks, whose rows then show a rate. Each
 //! [`Bencher::bench`] is measured until its mean is precise ([`measure`](crate::precision::measure),
 //! at [`BenchOptions::precision`]), each [`Bencher::compare`] as
 //! [`compare`](crate::compare::compare()) compares, at [`BenchOptions::compare`]. The table goes
@@ -40,11 +53,12 @@
 
 mod args;
 mod builds;
+mod group;
 mod layouts;
 mod pair;
 mod worker;
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -61,6 +75,7 @@ pub use builds::{
     BuildsProgressFn, BuildsRun, DEFAULT_PAIR_DURATION, compare_builds, compare_layouts,
     compare_variants,
 };
+pub use group::{Group, Rate, Throughput};
 pub use layouts::{
     DEFAULT_LAYOUTS, DEFAULT_MARGIN, LAYOUT_TEST_LEVEL, LayoutSpread, VariantSource,
 };
@@ -125,6 +140,15 @@ impl BenchOptions {
 /// The registry a bench target fills. Each benchmark runs when it is registered (so its
 /// closure may borrow what the registering code built), if the command line selects it and
 /// asks for a run rather than a list; its result is kept, and printed as a table row.
+///
+/// **Fixtures: build them in a setup closure.** The registration closure runs whole in every
+/// process that needs one of its benchmarks: the harness, and each worker of
+/// [`compare_builds`] (which lists the benchmarks, or serves one and exits once served). Code
+/// written in the closure itself, such as an input built before [`bench`](Self::bench) or
+/// passed to [`bench_with_input`](Self::bench_with_input), runs there every time, for every
+/// benchmark registered before the one served. A fixture built in the `setup` of
+/// [`bench_with_setup`](Self::bench_with_setup) (or of a [`Group::bench_with_input`]) is
+/// built only when its own benchmark runs or is served: in a worker, only the served one's.
 pub struct Bencher {
     options: BenchOptions,
     args: Args,
@@ -136,6 +160,10 @@ pub struct Bencher {
     worker: Option<worker::Serving>,
     /// Benchmarks that ran once without failing, in a test run ([`Args::test`]).
     passed: usize,
+    /// The enclosing groups' names, each followed by `/` (empty outside groups).
+    prefix: String,
+    /// The throughput of the benchmarks registered now (a group's).
+    throughput: Option<Throughput>,
 }
 
 impl Bencher {
@@ -149,7 +177,29 @@ impl Bencher {
             print: false,
             worker: None,
             passed: 0,
+            prefix: String::new(),
+            throughput: None,
         }
+    }
+
+    /// The options the next benchmark runs with.
+    pub fn options(&self) -> &BenchOptions {
+        &self.options
+    }
+
+    /// Registers the benchmarks `register` registers under the name prefix `name/`, with the
+    /// group's own options and throughput ([`Group`]): `b.group("parse", |g| g.bench("small",
+    /// f))` registers `parse/small`. Options and throughput set in the group end with it.
+    pub fn group(&mut self, name: &str, register: impl FnOnce(&mut Group<'_>)) {
+        let saved = (self.prefix.clone(), self.options.clone(), self.throughput);
+        self.prefix = format!("{}{name}/", self.prefix);
+        register(&mut Group { bencher: self });
+        (self.prefix, self.options, self.throughput) = saved;
+    }
+
+    /// `name` under the enclosing groups' prefix.
+    fn qualified(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
     }
 
     /// Replaces the options of every later benchmark (the JSON directory, the precision, the
@@ -169,14 +219,69 @@ impl Bencher {
     /// result is passed through [`black_box`](std::hint::black_box) so the work is not
     /// optimised away. Build inputs outside the closure.
     pub fn bench<T>(&mut self, name: &str, f: impl FnMut() -> T) {
-        if self.take(name, true) {
-            self.measure(name, Candidate::from_fn(name, f));
+        let name = self.qualified(name);
+        if self.take(&name, true) {
+            self.measure(&name, Candidate::from_fn(&name, f));
         }
     }
 
-    /// Measures `f` on a borrowed `input` built once, outside the measured region.
-    pub fn bench_with_input<I, T>(&mut self, name: &str, input: I, mut f: impl FnMut(&I) -> T) {
-        self.bench(name, move || f(std::hint::black_box(&input)));
+    /// Measures `f` on a borrowed `input` built once, outside the measured region. The caller
+    /// has built `input` before the call, so it is built in every process that runs the
+    /// registration, whichever benchmark that process runs;
+    /// [`bench_with_setup`](Self::bench_with_setup) builds it only for this benchmark.
+    pub fn bench_with_input<I, T>(&mut self, name: &str, input: I, f: impl FnMut(&I) -> T) {
+        self.bench_with_setup(name, move || input, f);
+    }
+
+    /// Measures `routine` on a fixture that `setup` builds **only when this benchmark runs**
+    /// (is selected and measured here, run once by `cargo test`, or served by a worker of
+    /// [`compare_builds`]); a filtered-out, listed or other worker's benchmark never builds
+    /// it. The fixture is built once, before the first batch and outside the measured region,
+    /// and lent to every operation; a panic in `setup` is reported as this benchmark's
+    /// failure, as one in `routine` is.
+    ///
+    /// ```no_run
+    /// rtcompare::bench::main(|b| {
+    ///     // A worker serving "sort/small" never builds the million-element vector.
+    ///     b.bench_with_setup("sum/large", || (0..1_000_000u64).collect::<Vec<_>>(), |v| {
+    ///         v.iter().sum::<u64>()
+    ///     });
+    ///     b.bench_with_setup("sort/small", || vec![3u32, 1, 2], |v| {
+    ///         let mut w = v.clone();
+    ///         w.sort_unstable();
+    ///         w
+    ///     });
+    /// });
+    /// ```
+    pub fn bench_with_setup<I, T>(
+        &mut self,
+        name: &str,
+        setup: impl FnOnce() -> I,
+        mut routine: impl FnMut(&I) -> T,
+    ) {
+        let name = self.qualified(name);
+        if !self.take(&name, true) {
+            return;
+        }
+        // Built by the candidate's setup, which runs before every batch outside the measured
+        // region and has its panics caught and named like the batch's.
+        let fixture: OnceCell<I> = OnceCell::new();
+        let setup = Cell::new(Some(setup));
+        let candidate = Candidate::new(&name, |n: u64| {
+            let input = fixture
+                .get()
+                .expect("the setup, run before every batch, built the fixture");
+            for _ in 0..n {
+                std::hint::black_box(routine(std::hint::black_box(input)));
+            }
+        })
+        .with_setup(|| {
+            if let Some(build) = setup.take() {
+                // A second `set` cannot happen: `setup` is taken once.
+                let _ = fixture.set(build());
+            }
+        });
+        self.measure(&name, candidate);
     }
 
     /// Measures `routine` on inputs it consumes: before every batch, outside the measured
@@ -189,14 +294,15 @@ impl Bencher {
         setup: impl FnMut() -> I,
         mut routine: impl FnMut(I) -> T,
     ) {
-        if !self.take(name, true) {
+        let name = self.qualified(name);
+        if !self.take(&name, true) {
             return;
         }
         // The inputs and the setup are shared by the batch and the hook that refills it.
         let inputs: RefCell<Vec<I>> = RefCell::default();
         let last_n = Cell::new(1u64);
         let setup = RefCell::new(setup);
-        let candidate = Candidate::new(name, |n: u64| {
+        let candidate = Candidate::new(&name, |n: u64| {
             last_n.set(n);
             let mut ready = inputs.borrow_mut();
             for _ in 0..n {
@@ -214,12 +320,14 @@ impl Bencher {
                 ready.push(input);
             }
         });
-        self.measure(name, candidate);
+        self.measure(&name, candidate);
     }
 
     /// Compares two implementations in this binary as [`compare`](crate::compare::compare())
     /// compares them, as the benchmark `name`.
     pub fn compare(&mut self, name: &str, a: Candidate<'_>, b: Candidate<'_>) {
+        let name = self.qualified(name);
+        let name = name.as_str();
         if self.take(name, false) {
             if self.args.test {
                 self.run_once(name, [a, b]);
@@ -298,6 +406,7 @@ impl Bencher {
         let result = BenchResult {
             name: name.to_string(),
             outcome,
+            throughput: self.throughput,
         };
         if self.print {
             println!("{result}");
@@ -370,24 +479,40 @@ pub enum Outcome {
 /// One benchmark's name and outcome.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BenchResult {
-    /// The registered name.
+    /// The registered name (with its groups' prefixes: `parse/small`).
     pub name: String,
     /// What it gave.
     pub outcome: Outcome,
+    /// Bytes or elements per operation, when its group set a [`Throughput`] (absent from the
+    /// JSON otherwise); [`rate`](Self::rate) turns it into a rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<Throughput>,
+}
+
+impl BenchResult {
+    /// The measured benchmark's rate at its mean time per operation (bytes or elements per
+    /// second); `None` without a throughput, without an estimate, or for a comparison.
+    pub fn rate(&self) -> Option<Rate> {
+        match (&self.outcome, &self.throughput) {
+            (Outcome::Measured(m), Some(t)) => t.rate(m.estimate.as_ref()?.mean),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for BenchResult {
-    /// One table row: the name, then ns/op with its interval's half-width, or the comparison's
-    /// δ with its interval and verdict, or the failure.
+    /// One table row: the name, then ns/op with its interval's half-width (and the rate, with
+    /// a throughput), or the comparison's δ with its interval and verdict, or the failure.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:<32} ", self.name)?;
         match &self.outcome {
             Outcome::Measured(m) => match &m.estimate {
                 Some(e) => write!(
                     f,
-                    "{:>12.1} ns/op ± {:.1} % ({} readings{})",
+                    "{:>12.1} ns/op ± {:.1} %{} ({} readings{})",
                     e.mean,
                     100.0 * e.half_width / e.mean.abs().max(f64::MIN_POSITIVE),
+                    self.rate().map(|r| format!(", {r}")).unwrap_or_default(),
                     m.used,
                     if m.target_met { "" } else { "; target NOT met" }
                 ),

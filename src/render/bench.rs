@@ -13,7 +13,8 @@ use crate::{Error, Result};
 
 impl BenchRun {
     /// The run as one self-contained HTML page: a table of every benchmark (ns/op with its
-    /// interval's half-width, or the comparison's δ and verdict, or the failure), then the
+    /// interval's half-width and, with a throughput, the rate; or the comparison's δ and
+    /// verdict, or the failure), then the
     /// answer panel of each in-binary comparison.
     pub fn to_html(&self) -> String {
         let rows: Vec<(Option<String>, Vec<String>)> = self
@@ -24,7 +25,10 @@ impl BenchRun {
                     Outcome::Measured(m) => match &m.estimate {
                         Some(e) => vec![
                             r.name.clone(),
-                            format!("{} per operation", Ns(e.mean)),
+                            match r.rate() {
+                                Some(rate) => format!("{} per operation, {rate}", Ns(e.mean)),
+                                None => format!("{} per operation", Ns(e.mean)),
+                            },
                             format!(
                                 "± {} ({} readings{})",
                                 Pct(e.half_width / e.mean.abs().max(f64::MIN_POSITIVE)),
