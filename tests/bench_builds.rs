@@ -239,6 +239,28 @@ fn a_filter_selects_benchmarks_by_name() {
             ("only/base".to_string(), BuildStatus::Removed),
         ]
     );
+    // `--exact` and `--skip`, as the harness reads them.
+    let only = |o: BuildsOptions| {
+        let head = head_copy("filter");
+        let o = o.args([
+            "--exact",
+            "a_filter_selects_benchmarks_by_name",
+            "--nocapture",
+        ]);
+        let run = compare_builds(&base, &head, &o);
+        let _ = std::fs::remove_file(&head);
+        statuses(run)
+    };
+    let exact = only(BuildsOptions::default().filter("only/head").exact(true));
+    assert_eq!(exact, [("only/head".to_string(), BuildStatus::New)]);
+    assert!(only(BuildsOptions::default().filter("only/hea").exact(true)).is_empty());
+    let skipped = only(
+        BuildsOptions::default()
+            .skip("work")
+            .skip("same")
+            .skip("/head"),
+    );
+    assert_eq!(skipped, [("only/base".to_string(), BuildStatus::Removed)]);
 }
 
 #[test]

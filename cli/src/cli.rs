@@ -119,6 +119,13 @@ pub struct BenchArgs {
     /// Only benchmarks whose name contains FILTER (as `cargo bench -- FILTER`).
     #[arg(last = true, value_name = "FILTER")]
     pub filter: Option<String>,
+    /// FILTER must equal a benchmark's whole name, as with `cargo bench -- FILTER --exact`.
+    #[arg(long)]
+    pub exact: bool,
+    /// Leave out the benchmarks whose name contains PATTERN (repeatable), as libtest's
+    /// `--skip`.
+    #[arg(long, value_name = "PATTERN")]
+    pub skip: Vec<String>,
     /// Seed of the workers' perturbations and the comparisons; 0 draws one.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
@@ -472,6 +479,32 @@ mod tests {
         assert_eq!(parse(&git), ("HEAD".into(), None));
         let both = [&git[..], &["--base", "v1", "--head", "main"]].concat();
         assert_eq!(parse(&both), ("v1".into(), Some("main".into())));
+    }
+
+    #[test]
+    fn bench_takes_exact_and_repeated_skips() {
+        let parse = |args: &[&str]| match Cli::try_parse_from(args).unwrap().command {
+            Commands::Bench(b) => (b.filter, b.exact, b.skip),
+            other => panic!("{other:?}"),
+        };
+        let (filter, exact, skip) = parse(&[
+            "rtcompare",
+            "bench",
+            "--baseline",
+            "main",
+            "--skip",
+            "slow/",
+            "--skip",
+            "huge",
+            "--exact",
+            "--",
+            "parse/small",
+        ]);
+        assert_eq!(filter.as_deref(), Some("parse/small"));
+        assert!(exact);
+        assert_eq!(skip, ["slow/", "huge"]);
+        let (_, exact, skip) = parse(&["rtcompare", "bench", "--baseline", "main"]);
+        assert!(!exact && skip.is_empty());
     }
 
     #[test]

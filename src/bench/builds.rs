@@ -114,6 +114,10 @@ pub struct BuildsOptions {
     /// Only benchmarks whose name contains this (as `cargo bench -- FILTER` selects them);
     /// default all.
     pub filter: Option<String>,
+    /// The filter must equal the whole name (`--exact`; default false).
+    pub exact: bool,
+    /// Not the benchmarks whose name contains any of these (`--skip`; default none).
+    pub skip: Vec<String>,
     /// Called after every worker pair (default none).
     pub progress: Option<BuildsProgressFn>,
     /// The directories the baseline's and the head's workers run in (default none: both in
@@ -142,6 +146,8 @@ impl std::fmt::Debug for BuildsOptions {
             .field("answer_timeout", &self.answer_timeout)
             .field("seed", &self.seed)
             .field("filter", &self.filter)
+            .field("exact", &self.exact)
+            .field("skip", &self.skip)
             .field("progress", &self.progress.as_ref().map(|_| "Fn"))
             .field("working_dirs", &self.working_dirs)
             .finish()
@@ -167,6 +173,8 @@ impl Default for BuildsOptions {
             answer_timeout: Duration::from_secs(60),
             seed: 0,
             filter: None,
+            exact: false,
+            skip: Vec::new(),
             progress: None,
             working_dirs: None,
         }
@@ -244,6 +252,16 @@ impl BuildsOptions {
     /// Sets [`filter`](Self::filter).
     pub fn filter(mut self, f: impl Into<String>) -> Self {
         self.filter = Some(f.into());
+        self
+    }
+    /// Sets [`exact`](Self::exact).
+    pub fn exact(mut self, on: bool) -> Self {
+        self.exact = on;
+        self
+    }
+    /// Adds a pattern to [`skip`](Self::skip).
+    pub fn skip(mut self, pattern: impl Into<String>) -> Self {
+        self.skip.push(pattern.into());
         self
     }
     /// Sets [`progress`](Self::progress).
@@ -402,14 +420,15 @@ pub fn compare_layouts<'a>(
     let (_, base, head) = variants.of_pair(0)?;
     let base_names = Worker::list(&launch(&base, Side::Base, o))?;
     let head_names = Worker::list(&launch(&head, Side::Head, o))?;
+    // The harness's own rule, so that a name is chosen here as `cargo bench -- …` chooses it.
+    let selection = super::Args {
+        filter: o.filter.clone(),
+        exact: o.exact,
+        skip: o.skip.clone(),
+        ..super::Args::default()
+    };
     let selected = |names: Vec<String>| -> Vec<String> {
-        match &o.filter {
-            Some(f) => names
-                .into_iter()
-                .filter(|n| n.contains(f.as_str()))
-                .collect(),
-            None => names,
-        }
+        names.into_iter().filter(|n| selection.selects(n)).collect()
     };
     let (common, new, removed) = match_names(&selected(base_names), &selected(head_names));
     let builds = Builds {

@@ -227,7 +227,9 @@ fn compare(
         .max_pairs(args.max_pairs)
         .family_wise(!args.per_benchmark)
         .cpu_per_pair(!args.no_cpu_per_pair)
-        .seed(seed);
+        .seed(seed)
+        .exact(args.exact);
+    let options = args.skip.iter().fold(options, |o, s| o.skip(s.clone()));
     let options = match &args.filter {
         Some(f) => options.filter(f.clone()),
         None => options,
