@@ -12,7 +12,8 @@ use crate::{Error, Result};
 /// (`--nocapture`, `--test-threads N`, `--quiet`, `--color C`, `--format F`, `--show-output`,
 /// `--include-ignored`, `--ignored`, `-Z X`, …) are accepted and change nothing. Anything
 /// else starting with `-` is refused rather than ignored, so a flag meant for another harness
-/// does not silently run every benchmark.
+/// does not silently run every benchmark; criterion's `--save-baseline`, `--baseline` and
+/// `--load-baseline` are refused with the run to use instead, `rtcompare bench --baseline REV`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Args {
@@ -56,6 +57,10 @@ const LIBTEST_VALUED: [&str; 6] = [
     "--shuffle-seed",
 ];
 
+/// criterion's flags for saved baselines: refused with the paired run to use instead, since a
+/// saved baseline compares today's machine with another day's.
+const CRITERION_BASELINE: [&str; 3] = ["--save-baseline", "--baseline", "--load-baseline"];
+
 impl Args {
     /// Parses the arguments after the program's name. Errors: [`Error::InvalidOption`] for an
     /// unknown flag or a second filter, naming it and what is accepted.
@@ -97,6 +102,18 @@ impl Args {
                     if let Some(s) = flag.strip_prefix("--skip=") {
                         parsed.skip.push(s.to_string());
                     }
+                }
+                flag if CRITERION_BASELINE.contains(&flag.split('=').next().unwrap_or(flag)) => {
+                    return Err(Error::invalid_option(
+                        "argument",
+                        format!(
+                            "{flag} is criterion's; this harness keeps no baseline: compare \
+                             against another revision with `rtcompare bench --baseline REV`, \
+                             which runs both builds in the same seconds on one CPU (HOWTO, \
+                             \"A `cargo bench` target\"); a name filter, --exact, --skip, \
+                             --list, --bench and libtest's flags are accepted"
+                        ),
+                    ));
                 }
                 flag if flag.starts_with('-') => {
                     return Err(Error::invalid_option(
@@ -184,6 +201,22 @@ mod tests {
             parse(&["--skip"]),
             Err(Error::InvalidOption { .. })
         ));
+    }
+
+    #[test]
+    fn criterions_baseline_flags_point_to_the_paired_run() {
+        for flag in ["--save-baseline", "--baseline", "--load-baseline"] {
+            let joined = format!("{flag}=main");
+            for args in [&["--bench", flag, "main"][..], &["--bench", &joined]] {
+                match parse(args) {
+                    Err(Error::InvalidOption { reason, .. }) => assert!(
+                        reason.contains(flag) && reason.contains("rtcompare bench --baseline REV"),
+                        "{reason}"
+                    ),
+                    other => panic!("{args:?}: {other:?}"),
+                }
+            }
+        }
     }
 
     #[test]
