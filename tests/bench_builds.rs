@@ -522,10 +522,18 @@ fn a_build_of_an_older_protocol_is_named_quickly_with_what_to_do() {
     // What an older bench binary does with a marker it cannot parse: it is no worker, so it
     // runs its harness and measures every benchmark, the answers pipe open all the while.
     let harness = script("harness", "echo 'work  12.0 ns/op'\nexec sleep 100\n");
-    for exe in [&unversioned, &harness] {
-        let started = std::time::Instant::now();
-        let run = compare_builds(exe, exe, &BuildsOptions::default().pairs(3));
-        let elapsed = started.elapsed();
+    let runs: Vec<_> = [&unversioned, &harness]
+        .into_iter()
+        .map(|exe| {
+            let started = std::time::Instant::now();
+            let run = compare_builds(exe, exe, &BuildsOptions::default().pairs(3));
+            (exe.clone(), run, started.elapsed())
+        })
+        .collect();
+    // Removed before anything is checked, so that a failing check leaves no script behind.
+    let _ = std::fs::remove_file(&unversioned);
+    let _ = std::fs::remove_file(&harness);
+    for (exe, run, elapsed) in runs {
         match run {
             Err(rtcompare::Error::Worker { build, reason, .. }) => {
                 assert_eq!(Path::new(&build), exe.as_path());
@@ -539,8 +547,6 @@ fn a_build_of_an_older_protocol_is_named_quickly_with_what_to_do() {
         // Before the handshake had a version, the harness ran until the 60 s answer timeout.
         assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
     }
-    let _ = std::fs::remove_file(&unversioned);
-    let _ = std::fs::remove_file(&harness);
 }
 
 /// The same name registered twice, around another benchmark.
