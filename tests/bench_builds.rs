@@ -450,14 +450,14 @@ fn a_benchmarks_subprocesses_inherit_neither_the_pipes_nor_the_marker() {
             ])
     };
     // The crash is seen when the worker dies, not when the answer timeout runs out: before the
-    // descriptors were close-on-exec, `sleep` held the answers pipe open for 20 s.
+    // descriptors were close-on-exec, `sleep` held the answers pipe open for 20 s. (It crashes
+    // twice: its first pair and the retry.)
     let started = std::time::Instant::now();
-    match compare_builds(&exe, &exe, &o("crashes")) {
-        Err(rtcompare::Error::Worker { reason, .. }) => {
-            assert!(reason.contains("exited"), "{reason}");
-        }
-        other => panic!("{other:?}"),
-    }
+    let run = compare_builds(&exe, &exe, &o("crashes")).unwrap();
+    let crashed = &run.benchmarks[0];
+    assert_eq!(crashed.status, BuildStatus::Failed);
+    let reason = &crashed.failure.as_ref().unwrap().reason;
+    assert!(reason.contains("exited"), "{reason}");
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "{:?}",
@@ -698,5 +698,192 @@ fn a_worker_builds_only_the_fixture_of_the_benchmark_it_serves() {
         counts,
         [("3".to_string(), 12)].into_iter().collect(),
         "{built}"
+    );
+}
+
+/// Three benchmarks; the middle one panics in the head build only (a copy named `*-head`).
+fn register_panics_at_head(b: &mut Bencher) {
+    let head = std::env::current_exe()
+        .ok()
+        .and_then(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().ends_with("-head"))
+        })
+        .unwrap_or(false);
+    b.bench("first", || chain(50));
+    b.bench("middle", move || {
+        if head {
+            panic!("index out of bounds in the new parser");
+        }
+        chain(50)
+    });
+    b.bench("last", || chain(50));
+}
+
+#[test]
+fn a_benchmark_that_fails_at_head_is_a_row_and_the_others_are_compared() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register_panics_at_head, std::iter::empty());
+    }
+    let _serial = spawning();
+    let base = std::env::current_exe().unwrap();
+    let head = head_copy("panics");
+    let o = BuildsOptions::default()
+        .pairs(3)
+        .target(0.0, 0.0)
+        .seed(3)
+        .compare(quick())
+        .args([
+            "--exact",
+            "a_benchmark_that_fails_at_head_is_a_row_and_the_others_are_compared",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&base, &head, &o);
+    let _ = std::fs::remove_file(&head);
+    // Before failures became rows, the panic ended the whole run with Error::Worker and the
+    // first benchmark's pairs were lost.
+    let run = run.unwrap();
+    let seen: Vec<(&str, BuildStatus)> = run
+        .benchmarks
+        .iter()
+        .map(|b| (b.name.as_str(), b.status))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("first", BuildStatus::Compared),
+            ("middle", BuildStatus::Failed),
+            ("last", BuildStatus::Compared),
+        ]
+    );
+    let middle = &run.benchmarks[1];
+    let failure = middle.failure.as_ref().unwrap();
+    // The second attempt's failure, after one retry with fresh workers.
+    assert_eq!(middle.retried.len(), 1);
+    assert_eq!(failure.pair, 0);
+    assert!(
+        failure
+            .reason
+            .contains("index out of bounds in the new parser"),
+        "{failure}"
+    );
+    assert!(
+        failure.build.as_deref().unwrap().ends_with("-head"),
+        "{failure}"
+    );
+    assert!(middle.pooled.is_none());
+    assert!(run.stopped.is_none());
+    assert_eq!(run.failed().count(), 1);
+    // Holm's family is the two compared benchmarks: the stricter step is α/2, not α/3.
+    let strictest = [0, 2]
+        .iter()
+        .map(|&i| run.benchmarks[i].holm.as_ref().unwrap().alpha)
+        .fold(1.0, f64::min);
+    assert!((strictest - 0.025).abs() < 1e-12, "{strictest}");
+    // Said once in the JSON word of the status.
+    let json = serde_json::to_value(&run).unwrap();
+    assert_eq!(json["benchmarks"][1]["status"], "failed");
+}
+
+/// A benchmark whose worker dies on its first batch once in the whole run (the first worker
+/// to get there leaves a file behind), as a worker killed from outside would.
+fn register_crashes_once(b: &mut Bencher) {
+    b.bench("flaky", || {
+        let marker = std::env::temp_dir().join(format!(
+            "rtcompare-crash-once-{}",
+            std::env::var("RTCOMPARE_TEST_RUN").unwrap_or_default()
+        ));
+        if std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&marker)
+            .is_ok()
+        {
+            std::process::abort();
+        }
+        chain(50)
+    });
+}
+
+#[test]
+fn a_worker_that_dies_once_is_retried_with_a_fresh_pair() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register_crashes_once, std::iter::empty());
+    }
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    let tag = format!("{}", std::process::id());
+    let marker = std::env::temp_dir().join(format!("rtcompare-crash-once-{tag}"));
+    let _ = std::fs::remove_file(&marker);
+    // SAFETY: the tests of this file that start workers run one at a time (`spawning`), and
+    // the workers read the variable after they start.
+    unsafe { std::env::set_var("RTCOMPARE_TEST_RUN", &tag) };
+    let o = BuildsOptions::default()
+        .pairs(3)
+        .target(0.0, 0.0)
+        .compare(quick())
+        .args([
+            "--exact",
+            "a_worker_that_dies_once_is_retried_with_a_fresh_pair",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&exe, &exe, &o).unwrap();
+    let _ = std::fs::remove_file(&marker);
+    let flaky = &run.benchmarks[0];
+    assert_eq!(flaky.status, BuildStatus::Compared);
+    assert_eq!(flaky.reports.len(), 3);
+    assert_eq!(flaky.retried.len(), 1, "{:?}", flaky.retried);
+    assert!(
+        flaky.retried[0].reason.contains("exited"),
+        "{:?}",
+        flaky.retried
+    );
+}
+
+#[test]
+fn a_cancelled_run_stops_and_keeps_what_it_measured() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register_panics_at_head, std::iter::empty());
+    }
+    let _serial = spawning();
+    let exe = std::env::current_exe().unwrap();
+    let token = rtcompare::measure::collect::CancelToken::new();
+    let o = BuildsOptions::default()
+        .pairs(3)
+        .target(0.0, 0.0)
+        .compare(quick())
+        .cancel(token.clone())
+        .args([
+            "--exact",
+            "a_cancelled_run_stops_and_keeps_what_it_measured",
+            "--nocapture",
+        ]);
+    // Cancelled in the second benchmark's first stage, after its second pair.
+    let progress = token.clone();
+    let o = o.progress(move |p| {
+        if p.benchmark == 1 && p.pairs_done == 2 {
+            progress.cancel();
+        }
+    });
+    let run = compare_builds(&exe, &exe, &o).unwrap();
+    // Before, the cancellation was not seen at all: the run went on to its end.
+    assert_eq!(run.stopped, Some(bench::Stopped::Interrupted));
+    assert!(run.stop_reason.is_some());
+    let statuses: Vec<BuildStatus> = run.benchmarks.iter().map(|b| b.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            BuildStatus::Compared,
+            BuildStatus::Stopped,
+            BuildStatus::Stopped
+        ]
+    );
+    // The pairs measured are kept: the first benchmark's pooled, the second's two as they are.
+    assert!(run.benchmarks[0].pooled.is_some());
+    assert_eq!(run.benchmarks[1].reports.len(), 2);
+    assert!(run.benchmarks[2].reports.is_empty());
+    assert_eq!(
+        serde_json::to_value(&run).unwrap()["stopped"],
+        "interrupted"
     );
 }

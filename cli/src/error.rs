@@ -9,9 +9,18 @@ pub const EXIT_REGRESSION: i32 = 1;
 /// Exit status of a usage error (a bad flag or value) or a run error (a command that cannot
 /// start, fails, or times out; a file that cannot be read or written).
 pub const EXIT_ERROR: i32 = 2;
-/// Exit status after SIGINT or SIGTERM: 128 + 2, as a shell reports a process ended by
-/// Ctrl-C. Every child has been killed and reaped by then.
+/// Exit status of `rtcompare bench` when a benchmark failed (a panic, a crash, a batch that
+/// ignores n, a timeout, twice): the others were compared and every output written, with the
+/// failed one's row saying why. It wins over [`EXIT_REGRESSION`], since a benchmark that did
+/// not run cannot pass a gate.
+pub const EXIT_BENCH_FAILED: i32 = 3;
+/// Exit status after SIGINT: 128 + 2, as a shell reports a process ended by Ctrl-C. Every
+/// child has been killed and reaped by then.
 pub const EXIT_INTERRUPTED: i32 = 130;
+/// Exit status after SIGTERM: 128 + 15, as a shell reports a process it ended (a CI job's
+/// cancellation). Every child has been killed and reaped, and `rtcompare bench` has written
+/// what it measured.
+pub const EXIT_TERMINATED: i32 = 143;
 
 /// Everything that can stop `rtcompare` before it reports a verdict.
 ///
@@ -61,6 +70,19 @@ pub enum CliError {
         /// The limit in seconds.
         limit_s: f64,
     },
+    /// A build of one revision failed; the compiler's messages were shown above.
+    #[error("the build of bench `{bench}` at {revision} failed ({status}){hint}")]
+    Build {
+        /// The bench target.
+        bench: String,
+        /// Which revision, in words (`the baseline (origin/main)`, `the working tree`).
+        revision: String,
+        /// `exit status 101`.
+        status: String,
+        /// Where the compiler's messages are, or the linker's last lines when they were not
+        /// shown.
+        hint: String,
+    },
     /// SIGINT or SIGTERM arrived; the running child was killed and reaped.
     #[error("interrupted; the running command was killed and reaped")]
     Interrupted,
@@ -107,11 +129,11 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// The process exit status for this error: [`EXIT_INTERRUPTED`] (130) after a signal,
-    /// [`EXIT_ERROR`] (2) for everything else.
+    /// The process exit status for this error: [`EXIT_INTERRUPTED`] (130) after SIGINT,
+    /// [`EXIT_TERMINATED`] (143) after SIGTERM, [`EXIT_ERROR`] (2) for everything else.
     pub fn exit_code(&self) -> i32 {
         match self {
-            CliError::Interrupted => EXIT_INTERRUPTED,
+            CliError::Interrupted => crate::signals::exit_code(),
             _ => EXIT_ERROR,
         }
     }

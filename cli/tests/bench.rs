@@ -217,6 +217,191 @@ fn a_slower_working_tree_is_a_proven_regression() {
     );
     assert!(index.contains("layouts move δ by"), "{index}");
     one_layout_where_the_linker_cannot_shuffle(&repo);
+    a_benchmark_that_panics_at_head_is_a_failed_row(&repo);
+    sigterm_stops_the_run_and_keeps_what_it_measured(&repo);
+    a_bench_target_added_at_head_is_all_new(&repo);
+}
+
+/// `same` panics in the working tree only: its row says "failed" with the panic's message,
+/// the other two are compared, every output is written, and the exit status is 3. Before,
+/// the panic ended the run with exit 2 and empty output files.
+fn a_benchmark_that_panics_at_head_is_a_failed_row(repo: &Repo) {
+    let source = bench_source(4_000).replace(
+        "b.bench(\"same\", || chain(1_000));",
+        "b.bench(\"same\", || -> u64 { panic!(\"same broke at head\") });",
+    );
+    std::fs::write(repo.0.join("benches/b.rs"), source).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "bench",
+            "--baseline",
+            "HEAD",
+            "--pairs",
+            "3",
+            "--layouts",
+            "1",
+            "--json",
+            "failed.json",
+            "--markdown",
+            "failed.md",
+        ])
+        .current_dir(&repo.0)
+        .env("CARGO_TARGET_DIR", "tgt")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stdout}\n{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.0.join("failed.json")).unwrap())
+            .unwrap();
+    let status = |name: &str| {
+        let rows = json["benchmarks"].as_array().unwrap();
+        rows.iter().find(|r| r["name"] == name).unwrap().clone()
+    };
+    assert_eq!(status("work")["status"], "compared", "{json}");
+    assert_eq!(status("data")["status"], "compared", "{json}");
+    let same = status("same");
+    assert_eq!(same["status"], "failed", "{same}");
+    let reason = same["reason"].as_str().unwrap();
+    assert!(reason.contains("same broke at head"), "{reason}");
+    assert_eq!(same["retried"].as_array().unwrap().len(), 1, "{same}");
+    assert_eq!(json["stopped"], serde_json::Value::Null);
+    assert!(stdout.contains("FAILED same"), "{stdout}");
+    assert!(stderr.contains("FAILED same"), "{stderr}");
+    let md = std::fs::read_to_string(repo.0.join("failed.md")).unwrap();
+    assert!(
+        md.contains("FAILED same") && md.contains("| `work` |"),
+        "{md}"
+    );
+}
+
+/// SIGTERM while worker pairs run: the run stops within a few seconds with 143, writes what
+/// it measured with `stopped: "interrupted"`, and leaves no worktree, worker or temporary file
+/// behind. Before, the signal was ignored until the run's end (exit 0).
+fn sigterm_stops_the_run_and_keeps_what_it_measured(repo: &Repo) {
+    use std::io::BufRead;
+    std::fs::write(repo.0.join("benches/b.rs"), bench_source(4_000)).unwrap();
+    let mut child = Command::new(BIN)
+        .args([
+            "bench",
+            "--baseline",
+            "HEAD",
+            "--pairs",
+            "10",
+            "--layouts",
+            "1",
+            "--json",
+            "term.json",
+        ])
+        .current_dir(&repo.0)
+        .env("CARGO_TARGET_DIR", "tgt")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the first benchmark's ten pairs are under way (its workers are this run's
+    // children), a CI job is cancelled.
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        if line
+            .unwrap()
+            .starts_with("building bench `b` at the working tree")
+        {
+            break;
+        }
+    }
+    let workers = || {
+        // Both builds' bench executables live beneath `tgt`, in `deps`, named `b-HASH`.
+        let tgt = format!("{}/tgt/", repo.0.display());
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| std::fs::read_link(e.ok()?.path().join("exe")).ok())
+            .map(|p| p.to_string_lossy().into_owned())
+            .filter(|p| p.starts_with(&tgt) && p.contains("/deps/b-"))
+            .count()
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while workers() == 0 && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // SAFETY: kill on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let sent = std::time::Instant::now();
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().unwrap();
+    let took = sent.elapsed();
+    assert_eq!(status.code(), Some(143), "{rest:?}");
+    // The issue asks for 2 s; a busy 2-vCPU machine gets some slack here.
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.0.join("term.json")).unwrap()).unwrap();
+    assert_eq!(json["stopped"], "interrupted", "{json}");
+    let rows = json["benchmarks"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{json}");
+    assert!(
+        rows.iter()
+            .any(|r| r["status"] == "stopped" || r["status"] == "compared"),
+        "{json}"
+    );
+    assert_eq!(workers(), 0);
+    let trees = git(&repo.0, &["worktree", "list"]);
+    assert_eq!(trees.lines().count(), 1, "{trees}");
+    let debris: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.starts_with(&format!("rtcompare-worker-{}-", child.id()))
+                || n.starts_with(&format!("rtcompare-build-{}-", child.id()))
+        })
+        .collect();
+    assert!(debris.is_empty(), "{debris:?}");
+}
+
+/// The change that adds a bench target: the baseline has none by that name, so every
+/// benchmark is new and nothing fails. Before, the baseline's build failed the run.
+fn a_bench_target_added_at_head_is_all_new(repo: &Repo) {
+    let manifest = std::fs::read_to_string(repo.0.join("Cargo.toml")).unwrap();
+    std::fs::write(
+        repo.0.join("Cargo.toml"),
+        manifest.replace(
+            "[workspace]",
+            "[[bench]]\nname = \"added\"\nharness = false\n\n[workspace]",
+        ),
+    )
+    .unwrap();
+    std::fs::write(repo.0.join("benches/added.rs"), bench_source(10)).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "bench",
+            "--baseline",
+            "HEAD",
+            "--bench",
+            "added",
+            "--json",
+            "added.json",
+        ])
+        .current_dir(&repo.0)
+        .env("CARGO_TARGET_DIR", "tgt")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.0.join("added.json")).unwrap()).unwrap();
+    let rows = json["benchmarks"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{json}");
+    assert!(rows.iter().all(|r| r["status"] == "new"), "{json}");
+    assert!(stderr.contains("has no bench target `added`"), "{stderr}");
 }
 
 /// Where the linker cannot shuffle sections (GNU ld, say), the run goes on with the plain

@@ -16,6 +16,7 @@ use super::worker::{Launch, Worker};
 use crate::compare::CompareOptions;
 use crate::compare::report::Report;
 use crate::measure::clock::{Clock, MonotonicClock};
+use crate::measure::collect::CancelToken;
 use crate::pool::combine_reports_staged;
 use crate::rng::{Rng, derive_seed, resolve_seed};
 use crate::stats::{HolmStep, MIN_PROCESSES, PlanEnd, Pooled, holm, plan_processes};
@@ -56,8 +57,9 @@ pub const DEFAULT_PAIR_DURATION: Duration = Duration::from_secs(1);
 pub struct BuildsOptions {
     /// What every worker pair takes from a comparison's options (default
     /// [`CompareOptions::default`]): its rounds (`repeats`, 101), warm-up, batch size or its
-    /// calibration, level, resamples, thresholds and cache mode. Its A/A validation options
-    /// do not apply: a pair's null is measured in its own rounds (see [`compare_builds`]).
+    /// calibration, level, resamples, thresholds, cache mode and cancellation token (see
+    /// [`cancel`](Self::cancel)). Its A/A validation options do not apply: a pair's null is
+    /// measured in its own rounds (see [`compare_builds`]).
     pub compare: CompareOptions,
     /// The longest one worker pair may measure, warm-up included (default
     /// [`DEFAULT_PAIR_DURATION`], 1 s): rounds stop at it, after at least 20. Workers' start
@@ -207,6 +209,15 @@ impl BuildsOptions {
         self.margin = m;
         self
     }
+    /// Sets the run's cancellation token, kept in [`compare`](Self::compare)'s collect options
+    /// (so a later [`compare`](Self::compare) call replaces it): once it is cancelled, the
+    /// run stops at the next batch or the next answer awaited (within 0.1 s), kills its
+    /// workers and returns what it measured, with [`BuildsRun::stopped`] set. A cancelled run
+    /// is not an error.
+    pub fn cancel(mut self, token: CancelToken) -> Self {
+        self.compare.collect.cancel = Some(token);
+        self
+    }
     /// Sets [`pairs`](Self::pairs).
     pub fn pairs(mut self, k: usize) -> Self {
         self.pairs = k;
@@ -283,9 +294,12 @@ impl BuildsOptions {
     }
 }
 
-/// Whether a benchmark was in both builds.
+/// What became of a benchmark: compared, in one build only, failed, or not reached. Its JSON
+/// word is the variant's name in snake case (`"compared"`, `"new"`, `"removed"`, `"failed"`,
+/// `"stopped"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum BuildStatus {
     /// In both: compared.
     Compared,
@@ -293,6 +307,78 @@ pub enum BuildStatus {
     New,
     /// Only in the baseline build.
     Removed,
+    /// In both, but a worker pair failed twice (a panic, a batch that ignores n, a crash, an
+    /// answer timeout): [`BuildComparison::failure`] says which pair, which build and why. The
+    /// other benchmarks were compared as usual.
+    Failed,
+    /// In both, but the run stopped ([`BuildsRun::stopped`]) before it had the pairs to pool
+    /// (the first stage's); the pairs it had are kept in [`BuildComparison::reports`].
+    Stopped,
+}
+
+impl BuildStatus {
+    /// The status's JSON word: `"compared"`, `"new"`, `"removed"`, `"failed"` or `"stopped"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BuildStatus::Compared => "compared",
+            BuildStatus::New => "new",
+            BuildStatus::Removed => "removed",
+            BuildStatus::Failed => "failed",
+            BuildStatus::Stopped => "stopped",
+        }
+    }
+}
+
+/// A worker pair that did not give a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairFailure {
+    /// The pair's index among the benchmark's pairs, from 0.
+    pub pair: usize,
+    /// The code layout it ran (an index, from 0).
+    pub layout: usize,
+    /// The executable of the build whose worker failed, when one did.
+    pub build: Option<String>,
+    /// What happened, in words: the worker's error with the last lines of its stderr (a
+    /// panic's message), or the statistics' or the calibration's error.
+    pub reason: String,
+}
+
+impl std::fmt::Display for PairFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "pair {} (layout {})", self.pair + 1, self.layout)?;
+        if let Some(build) = &self.build {
+            write!(f, ", build {build}")?;
+        }
+        write!(f, ": {}", self.reason)
+    }
+}
+
+impl PairFailure {
+    fn of(pair: usize, layout: usize, e: &Error) -> PairFailure {
+        let (build, reason) = match e {
+            Error::Worker { build, reason, .. } => (Some(build.clone()), reason.clone()),
+            other => (None, other.to_string()),
+        };
+        PairFailure {
+            pair,
+            layout,
+            build,
+            reason,
+        }
+    }
+}
+
+/// Why a [`compare_layouts`] run ended before every benchmark had its pairs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Stopped {
+    /// The options' cancellation token was cancelled (`rtcompare bench` sets it on SIGINT and
+    /// SIGTERM); the run stopped at the next batch.
+    Interrupted,
+    /// A code layout the next pair needed could not be made ([`BuildsRun::stop_reason`] says
+    /// why); the run kept what it had measured.
+    LayoutFailed,
 }
 
 /// One benchmark's result.
@@ -319,6 +405,13 @@ pub struct BuildComparison {
     /// the processes'; `None` unless its pairs ran at least two layouts.
     #[serde(default)]
     pub layout: Option<LayoutSpread>,
+    /// The pair that failed the benchmark (status [`BuildStatus::Failed`]); `None` otherwise.
+    #[serde(default)]
+    pub failure: Option<PairFailure>,
+    /// A pair that failed once and was run again with fresh workers (each benchmark gets
+    /// one such retry); empty when none failed.
+    #[serde(default)]
+    pub retried: Vec<PairFailure>,
 }
 
 /// Everything [`compare_builds`] found.
@@ -340,8 +433,26 @@ pub struct BuildsRun {
     /// [`compare_layouts`] was given), in seconds.
     #[serde(default)]
     pub layout_seconds: f64,
-    /// Compared benchmarks first (in the head's order), then new, then removed ones.
+    /// Why the run ended early, or `None` when every benchmark had its pairs. A stopped run
+    /// still holds every pair measured: benchmarks with a first stage of pairs are pooled
+    /// ([`PlanEnd::Interrupted`]), the others have status [`BuildStatus::Stopped`].
+    #[serde(default)]
+    pub stopped: Option<Stopped>,
+    /// What stopped it, in words; `None` when it was not stopped.
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    /// Benchmarks in both builds first (in the head's order; compared, failed or stopped),
+    /// then new, then removed ones.
     pub benchmarks: Vec<BuildComparison>,
+}
+
+impl BuildsRun {
+    /// The benchmarks that failed (status [`BuildStatus::Failed`]).
+    pub fn failed(&self) -> impl Iterator<Item = &BuildComparison> {
+        self.benchmarks
+            .iter()
+            .filter(|b| b.status == BuildStatus::Failed)
+    }
 }
 
 /// Compares every benchmark two bench binaries both register, in one code layout each (see
@@ -401,12 +512,21 @@ pub fn compare_variants(
 /// layouts' part and its processes' ([`BuildComparison::layout`]). Benchmarks of one build
 /// only are listed as new or removed.
 ///
+/// Nothing measured is lost to one failure. A worker pair that fails (a worker that cannot
+/// start, exits, passes the answer timeout or answers outside the protocol, a calibration
+/// that fails) is run once more with fresh workers, and a second failure of the same
+/// benchmark marks it [`BuildStatus::Failed`] with the pair, the build and the reason; the
+/// others are compared as usual, and the family-wise level holds over those compared. A
+/// cancelled token ([`BuildsOptions::cancel`]) or a layout `variant` cannot make after the
+/// first stops the run at the next batch with [`BuildsRun::stopped`]: a benchmark with its
+/// first stage of pairs is pooled ([`PlanEnd::Interrupted`]), the rest are
+/// [`BuildStatus::Stopped`].
+///
 /// Errors: [`Error::InvalidOption`] for fewer than three pairs, a zero pair duration, no
 /// layouts, more than one layout but fewer than `pairs`, or a negative or non-finite
-/// margin; [`Error::OutOfRange`] for a level outside (0, 1); [`Error::Worker`] when a worker
-/// cannot start, exits, passes the answer timeout or answers outside the protocol (naming the
-/// build and the benchmark); the errors `variant` returns; the calibration's and the
-/// statistics' own errors. Every worker is killed and reaped on every path.
+/// margin; [`Error::OutOfRange`] for a level outside (0, 1); [`Error::Worker`] when a build
+/// cannot list its benchmarks (naming the build); the error `variant` returns for the first
+/// layout. Every worker is killed and reaped on every path.
 pub fn compare_layouts<'a>(
     variant: impl FnMut(usize) -> Result<(PathBuf, PathBuf)> + 'a,
     o: &BuildsOptions,
@@ -420,13 +540,7 @@ pub fn compare_layouts<'a>(
     let (_, base, head) = variants.of_pair(0)?;
     let base_names = Worker::list(&launch(&base, Side::Base, o))?;
     let head_names = Worker::list(&launch(&head, Side::Head, o))?;
-    // The harness's own rule, so that a name is chosen here as `cargo bench -- …` chooses it.
-    let selection = super::Args {
-        filter: o.filter.clone(),
-        exact: o.exact,
-        skip: o.skip.clone(),
-        ..super::Args::default()
-    };
+    let selection = selection(o);
     let selected = |names: Vec<String>| -> Vec<String> {
         names.into_iter().filter(|n| selection.selects(n)).collect()
     };
@@ -441,23 +555,37 @@ pub fn compare_layouts<'a>(
         benchmarks: common.len(),
     };
     let mut benchmarks = Vec::new();
+    let mut stop: Option<(Stopped, String)> = None;
     for (i, name) in common.iter().enumerate() {
+        if stop.is_none() && builds.cancelled() {
+            stop = Some((Stopped::Interrupted, INTERRUPTED.to_string()));
+        }
+        if stop.is_some() {
+            benchmarks.push(BuildComparison::without_pairs(name, BuildStatus::Stopped));
+            continue;
+        }
         let started = Instant::now();
         let making = builds.variants.borrow().making;
-        let (reports, pooled) =
-            builds.pooled(name, i, derive_seed(seed, 1 + i as u64), &mut rng)?;
+        let outcome = builds.benchmark(name, i, derive_seed(seed, 1 + i as u64), &mut rng);
         let seconds = started
             .elapsed()
             .saturating_sub(builds.variants.borrow().making - making)
             .as_secs_f64();
+        stop = outcome.stop;
+        let layout = match outcome.status {
+            BuildStatus::Compared => LayoutSpread::of(&outcome.reports, o.margin)?,
+            _ => None,
+        };
         benchmarks.push(BuildComparison {
             name: name.clone(),
-            status: BuildStatus::Compared,
-            pooled: Some(pooled),
-            layout: LayoutSpread::of(&reports, o.margin)?,
-            reports,
+            status: outcome.status,
+            pooled: outcome.pooled,
+            layout,
+            reports: outcome.reports,
             holm: None,
             seconds,
+            failure: outcome.failure,
+            retried: outcome.retried,
         });
     }
     let family_level = if o.family_wise {
@@ -467,15 +595,11 @@ pub fn compare_layouts<'a>(
         None
     };
     for (names, status) in [(new, BuildStatus::New), (removed, BuildStatus::Removed)] {
-        benchmarks.extend(names.into_iter().map(|name| BuildComparison {
-            name,
-            status,
-            pooled: None,
-            reports: Vec::new(),
-            holm: None,
-            seconds: 0.0,
-            layout: None,
-        }));
+        benchmarks.extend(
+            names
+                .iter()
+                .map(|name| BuildComparison::without_pairs(name, status)),
+        );
     }
     let variants = builds.variants.into_inner();
     Ok(BuildsRun {
@@ -484,8 +608,64 @@ pub fn compare_layouts<'a>(
         family_level,
         layout_variants: variants.made(),
         layout_seconds: variants.making.as_secs_f64(),
+        stop_reason: stop.as_ref().map(|(_, why)| why.clone()),
+        stopped: stop.map(|(how, _)| how),
         benchmarks,
     })
+}
+
+/// [`BuildsRun::stop_reason`] of a cancelled run.
+const INTERRUPTED: &str = "the run was interrupted (its cancellation token was cancelled)";
+
+impl BuildComparison {
+    /// A benchmark no pair ran for: new, removed, or not reached.
+    fn without_pairs(name: &str, status: BuildStatus) -> BuildComparison {
+        BuildComparison {
+            name: name.to_string(),
+            status,
+            pooled: None,
+            reports: Vec::new(),
+            holm: None,
+            seconds: 0.0,
+            layout: None,
+            failure: None,
+            retried: Vec::new(),
+        }
+    }
+}
+
+/// The run of a bench target the baseline does not have (the change that adds it): every
+/// benchmark `head` registers (those [`BuildsOptions::filter`] selects) is listed as
+/// [`BuildStatus::New`], and nothing is measured.
+///
+/// Errors: [`Error::Worker`] when `head` cannot list its benchmarks.
+pub fn only_head(head: &Path, o: &BuildsOptions) -> Result<BuildsRun> {
+    let names = Worker::list(&launch(head, Side::Head, o))?;
+    Ok(BuildsRun {
+        schema_version: BUILDS_SCHEMA_VERSION,
+        seed: resolve_seed(o.seed),
+        family_level: None,
+        layout_variants: 1,
+        layout_seconds: 0.0,
+        stopped: None,
+        stop_reason: None,
+        benchmarks: names
+            .iter()
+            .filter(|n| selection(o).selects(n))
+            .map(|n| BuildComparison::without_pairs(n, BuildStatus::New))
+            .collect(),
+    })
+}
+
+/// The benchmarks the options select, by the harness's own rule, so that a name is chosen here
+/// as `cargo bench -- …` chooses it.
+fn selection(o: &BuildsOptions) -> super::Args {
+    super::Args {
+        filter: o.filter.clone(),
+        exact: o.exact,
+        skip: o.skip.clone(),
+        ..super::Args::default()
+    }
 }
 
 /// The options' own errors, before anything starts: see [`compare_layouts`].
@@ -563,16 +743,133 @@ impl Builds<'_, '_> {
         }
     }
 
+    /// Whether the run's cancellation token has been cancelled.
+    fn cancelled(&self) -> bool {
+        self.o
+            .compare
+            .collect
+            .cancel
+            .as_ref()
+            .is_some_and(|t| t.is_cancelled())
+    }
+
+    /// One benchmark in stages (see [`Builds::pooled`]), its failures and a stop turned into
+    /// its outcome: a pair that fails twice fails the benchmark, not the run; a stop keeps the
+    /// pairs measured, pooled when the first stage is complete.
+    fn benchmark(&self, name: &str, position: usize, seed: u64, rng: &mut Rng) -> Outcome {
+        let mut ran = Ran::default();
+        let halt = match self.pooled(name, position, seed, rng, &mut ran) {
+            Ok(pooled) => {
+                return Outcome {
+                    status: BuildStatus::Compared,
+                    pooled: Some(pooled),
+                    reports: ran.reports,
+                    failure: None,
+                    retried: ran.retried,
+                    stop: None,
+                };
+            }
+            Err(halt) => halt,
+        };
+        let mut outcome = Outcome {
+            status: BuildStatus::Failed,
+            pooled: None,
+            reports: Vec::new(),
+            failure: None,
+            retried: ran.retried,
+            stop: None,
+        };
+        match halt {
+            Halt::Failed(f) => outcome.failure = Some(f),
+            Halt::Stopped(how, why) => {
+                let first = self.o.pairs;
+                let pooled = (ran.reports.len() >= first)
+                    .then(|| pool_pairs(&ran.reports, first, self.o.level))
+                    .and_then(Result::ok);
+                outcome.status = BuildStatus::Stopped;
+                if let Some(mut p) = pooled {
+                    p.target_met = Some(false);
+                    p.planned_processes = ran.planned.max(ran.reports.len());
+                    p.plan_end = Some(PlanEnd::Interrupted {
+                        done: ran.reports.len(),
+                    });
+                    outcome.pooled = Some(p);
+                    outcome.status = BuildStatus::Compared;
+                }
+                outcome.stop = Some((how, why));
+            }
+        }
+        outcome.reports = ran.reports;
+        outcome
+    }
+
+    /// One worker pair, `k`-th of the benchmark, run again once per benchmark with fresh
+    /// workers (another seed, the same layout) when it fails: a worker killed from outside or
+    /// an answer lost once is not the benchmark's fault, but a second failure is taken as its
+    /// own. Cancellation and a layout that cannot be made stop the run instead.
+    fn pair(
+        &self,
+        name: &str,
+        offset: usize,
+        seed: u64,
+        k: usize,
+        retried: &mut Vec<PairFailure>,
+    ) -> Result<Report, Halt> {
+        let o = self.o;
+        let at = Placement::of(&self.allowed, o.cpu_per_pair, offset, k);
+        for attempt in 0.. {
+            let (variant, base, head) = match self.variants.borrow_mut().of_pair(k) {
+                Ok(v) => v,
+                // A relink cut short by the signal that cancelled the run is no layout's fault.
+                Err(_) if self.cancelled() => {
+                    return Err(Halt::Stopped(Stopped::Interrupted, INTERRUPTED.to_string()));
+                }
+                Err(e) => return Err(Halt::Stopped(Stopped::LayoutFailed, e.to_string())),
+            };
+            let plan = PairPlan {
+                base: launch(&base, Side::Base, o),
+                head: launch(&head, Side::Head, o),
+                options: self.options,
+                resolved: self.resolved,
+                budget: o.pair_duration,
+                instrument: self.instrument,
+                variant,
+            };
+            let pair_seed = if attempt == 0 {
+                derive_seed(seed, k as u64)
+            } else {
+                derive_seed(seed, RETRY_SEEDS + k as u64)
+            };
+            let e = match pair::run(&plan, name, at, pair_seed) {
+                Ok(report) => return Ok(report),
+                Err(e) => e,
+            };
+            // A signal that ends the workers as well as the run (Ctrl-C reaches the whole
+            // process group) shows first as a worker's death: the token decides.
+            if self.cancelled() || matches!(e, Error::Cancelled { .. }) {
+                return Err(Halt::Stopped(Stopped::Interrupted, INTERRUPTED.to_string()));
+            }
+            let failure = PairFailure::of(k, variant, &e);
+            if !retried.is_empty() {
+                return Err(Halt::Failed(failure));
+            }
+            retried.push(failure);
+        }
+        unreachable!("the loop above returns")
+    }
+
     /// One benchmark in stages: the first stage of worker pairs, Stein's plan from their
     /// spread at the level it will be judged at (within the cap and the time budget), the
-    /// planned pairs, and the pooled result with the plan's end recorded.
+    /// planned pairs, and the pooled result with the plan's end recorded. The pairs go into
+    /// `ran` as they finish, so that a halt keeps them.
     fn pooled(
         &self,
         name: &str,
         position: usize,
         seed: u64,
         rng: &mut Rng,
-    ) -> Result<(Vec<Report>, Pooled)> {
+        ran: &mut Ran,
+    ) -> Result<Pooled, Halt> {
         let o = self.o;
         let level = self.plan_level();
         // Where this benchmark's pairs start among the allowed CPUs: drawn, so that over
@@ -586,31 +883,27 @@ impl Builds<'_, '_> {
                 .elapsed()
                 .saturating_sub(self.variants.borrow().making - making)
         };
-        let mut reports = Vec::with_capacity(o.pairs);
-        let run_pair = |k: usize| {
-            let at = Placement::of(&self.allowed, o.cpu_per_pair, offset, k);
-            let (variant, base, head) = self.variants.borrow_mut().of_pair(k)?;
-            let plan = PairPlan {
-                base: launch(&base, Side::Base, o),
-                head: launch(&head, Side::Head, o),
-                options: self.options,
-                resolved: self.resolved,
-                budget: o.pair_duration,
-                instrument: self.instrument,
-                variant,
-            };
-            pair::run(&plan, name, at, derive_seed(seed, k as u64))
+        // The statistics' own errors on a benchmark's pairs fail that benchmark.
+        let stats = |e: Error, pairs: usize| {
+            Halt::Failed(PairFailure {
+                pair: pairs,
+                layout: 0,
+                build: None,
+                reason: format!("its pairs could not be pooled: {e}"),
+            })
         };
+        ran.planned = o.pairs;
         for k in 0..o.pairs {
-            reports.push(run_pair(k)?);
-            self.tell(name, position, &reports, o.pairs);
+            let report = self.pair(name, offset, seed, k, &mut ran.retried)?;
+            ran.reports.push(report);
+            self.tell(name, position, &ran.reports, o.pairs);
         }
+        let reports = &mut ran.reports;
         let has_target = o.target_abs > 0.0 || o.target_rel > 0.0;
         if !has_target {
-            let pooled = pool_pairs(&reports, 0, o.level)?;
-            return Ok((reports, pooled));
+            return pool_pairs(reports, 0, o.level).map_err(|e| stats(e, reports.len()));
         }
-        let first = pool_pairs(&reports, 0, level)?;
+        let first = pool_pairs(reports, 0, level).map_err(|e| stats(e, reports.len()))?;
         let fit = self.pairs_in_budget(spent(), reports.len());
         // With several layouts, a pair beyond the last layout would repeat one, and the pairs
         // would no longer be independent draws of code placement.
@@ -621,18 +914,25 @@ impl Builds<'_, '_> {
         };
         let cap = most.min(fit);
         let plan = plan_processes(&first, o.target_abs, o.target_rel, cap, false);
+        ran.planned = plan.total;
         let mut end = plan.end;
         if end.is_none() {
-            while reports.len() < plan.total {
+            while ran.reports.len() < plan.total {
                 if !o.max_duration.is_zero() && spent() >= o.max_duration {
                     break;
                 }
-                reports.push(run_pair(reports.len())?);
-                self.tell(name, position, &reports, plan.total);
+                let k = ran.reports.len();
+                let report = self.pair(name, offset, seed, k, &mut ran.retried)?;
+                ran.reports.push(report);
+                self.tell(name, position, &ran.reports, plan.total);
             }
         }
-        let met = pool_pairs(&reports, o.pairs, level)?.precise(o.target_abs, o.target_rel);
-        let mut pooled = pool_pairs(&reports, o.pairs, o.level)?;
+        let reports = &ran.reports;
+        let n = reports.len();
+        let met = pool_pairs(reports, o.pairs, level)
+            .map_err(|e| stats(e, n))?
+            .precise(o.target_abs, o.target_rel);
+        let mut pooled = pool_pairs(reports, o.pairs, o.level).map_err(|e| stats(e, n))?;
         if end.is_none() && !met {
             end = Some(if plan.needed > cap && cap < most {
                 PlanEnd::TimeBudget {
@@ -659,7 +959,7 @@ impl Builds<'_, '_> {
         } else {
             end.unwrap_or(PlanEnd::Met)
         });
-        Ok((reports, pooled))
+        Ok(pooled)
     }
 
     /// Reports the pairs done to the progress callback, if any.
@@ -688,6 +988,37 @@ impl Builds<'_, '_> {
     }
 }
 
+/// Seeds of retried pairs are drawn from here on, apart from the first attempts' (0, 1, …).
+const RETRY_SEEDS: u64 = 0x7e7e_0000;
+
+/// The pairs of one benchmark so far, and the pairs retried.
+#[derive(Default)]
+struct Ran {
+    reports: Vec<Report>,
+    retried: Vec<PairFailure>,
+    /// Pairs planned so far (the first stage's, then Stein's plan).
+    planned: usize,
+}
+
+/// Why a benchmark's pairs ended before its plan did.
+enum Halt {
+    /// A pair failed after its retry: the benchmark fails, the run goes on.
+    Failed(PairFailure),
+    /// The run stops, and why.
+    Stopped(Stopped, String),
+}
+
+/// What one benchmark came to.
+struct Outcome {
+    status: BuildStatus,
+    pooled: Option<Pooled>,
+    reports: Vec<Report>,
+    failure: Option<PairFailure>,
+    retried: Vec<PairFailure>,
+    /// Why the run stops after this benchmark, when it does.
+    stop: Option<(Stopped, String)>,
+}
+
 /// The worker pairs pooled as processes are (Stein's interval after a first stage of
 /// `first_stage`, 0 for none), at `level`, with the pooled verdict held to the median pair's
 /// own floor as well as to the pooled one: a difference that most pairs could not tell from
@@ -704,14 +1035,20 @@ fn pool_pairs(reports: &[Report], first_stage: usize, level: f64) -> Result<Pool
 /// its pooled interval recomputed at the level its rank is judged at (and whether it met the
 /// precision target there), and its verdict refused when Holm does not reject it.
 fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result<()> {
-    let p: Vec<f64> = benchmarks
+    // The family is the benchmarks with a pooled result: a failed or stopped one has no
+    // verdict to protect.
+    let mut family: Vec<&mut BuildComparison> = benchmarks
+        .iter_mut()
+        .filter(|b| b.pooled.is_some())
+        .collect();
+    let p: Vec<f64> = family
         .iter()
         .map(|b| b.pooled.as_ref().map_or(1.0, Pooled::p_value))
         .collect();
     let alpha = 1.0 - o.level;
     let steps = holm(&p, alpha)?;
-    let m = benchmarks.len();
-    for (b, step) in benchmarks.iter_mut().zip(steps) {
+    let m = family.len();
+    for (b, step) in family.iter_mut().zip(steps) {
         let Some(before) = b.pooled.take() else {
             continue;
         };
@@ -743,6 +1080,7 @@ fn launch<'a>(exe: &'a Path, side: Side, o: &'a BuildsOptions) -> Launch<'a> {
         timeout: o.answer_timeout,
         padding: 0,
         cpu: None,
+        cancel: o.compare.collect.cancel.clone(),
     }
 }
 

@@ -72,8 +72,8 @@ use crate::{Error, Result};
 pub use args::Args;
 pub use builds::{
     BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsOptions, BuildsProgress,
-    BuildsProgressFn, BuildsRun, DEFAULT_PAIR_DURATION, compare_builds, compare_layouts,
-    compare_variants,
+    BuildsProgressFn, BuildsRun, DEFAULT_PAIR_DURATION, PairFailure, Stopped, compare_builds,
+    compare_layouts, compare_variants, only_head,
 };
 pub use group::{Group, Rate, Throughput};
 pub use layouts::{

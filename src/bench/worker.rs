@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::MonotonicClock;
+use crate::measure::collect::CancelToken;
 use crate::{Error, Result};
 
 /// The environment variable that makes a bench binary a worker: `v2\tlist`, or
@@ -323,7 +324,11 @@ pub(crate) struct Worker {
     stderr: PathBuf,
     /// The batch size the served benchmark's options fix (0: none), from its `ready`.
     inner_loops: u64,
+    cancel: Option<CancelToken>,
 }
+
+/// Longest a wait for an answer goes without looking at the cancellation.
+const CANCEL_SLICE: Duration = Duration::from_millis(100);
 
 /// How the parent starts workers.
 #[derive(Debug, Clone)]
@@ -338,6 +343,9 @@ pub(crate) struct Launch<'a> {
     /// The one CPU the worker may run on (`sched_setaffinity` before it starts); `None`:
     /// wherever the parent may run.
     pub(crate) cpu: Option<usize>,
+    /// The run's cancellation: a wait for an answer ends with [`Error::Cancelled`] once it
+    /// is set.
+    pub(crate) cancel: Option<CancelToken>,
 }
 
 impl Worker {
@@ -419,6 +427,7 @@ impl Worker {
             timeout: launch.timeout,
             stderr,
             inner_loops: 0,
+            cancel: launch.cancel.clone(),
         };
         worker.handshake()?;
         Ok(worker)
@@ -477,19 +486,32 @@ impl Worker {
         }
     }
 
-    /// The next answer, within the timeout.
+    /// The next answer, within the timeout. The wait is cut into slices so that a cancelled
+    /// run stops within one (a signal that interrupts `poll` is only a reason to look again).
     fn read(&mut self) -> Result<Answer> {
-        if self.answers.buffer().is_empty() {
-            let ms = self.timeout.as_millis().min(i32::MAX as u128) as i32;
+        let started = Instant::now();
+        while self.answers.buffer().is_empty() {
+            if let Some(token) = &self.cancel
+                && token.is_cancelled()
+            {
+                return Err(Error::Cancelled {
+                    stage: "waiting for a worker",
+                    elapsed: started.elapsed(),
+                });
+            }
+            let left = self.timeout.saturating_sub(started.elapsed());
+            if left.is_zero() {
+                return Err(self.fail(format!("no answer within {:?}", self.timeout)));
+            }
+            let ms = left.min(CANCEL_SLICE).as_millis().max(1) as i32;
             let mut fd = libc::pollfd {
                 fd: self.answers.get_ref().as_raw_fd(),
                 events: libc::POLLIN,
                 revents: 0,
             };
             // SAFETY: one valid pollfd for the duration of the call.
-            let ready = unsafe { libc::poll(&mut fd, 1, ms) };
-            if ready == 0 {
-                return Err(self.fail(format!("no answer within {:?}", self.timeout)));
+            if unsafe { libc::poll(&mut fd, 1, ms) } > 0 {
+                break;
             }
         }
         let mut line = String::new();

@@ -108,6 +108,12 @@ impl BuildsRun {
                      verdict somewhere is likely."
                 .to_string(),
         };
+        let family = match &self.stop_reason {
+            Some(why) => {
+                format!("{family} The run stopped early: {why}; what it measured is kept.")
+            }
+            None => family,
+        };
         let index = Page::new("rtcompare bench: two builds, benchmark by benchmark")
             .intro(
                 "δ = 1 − head/baseline: negative when the head is slower. Each benchmark's \
@@ -192,12 +198,14 @@ fn row(b: &BuildComparison) -> Vec<String> {
             String::new(),
             String::new(),
             String::new(),
-            match status {
-                BuildStatus::New => "new (head only)",
-                BuildStatus::Removed => "removed (baseline only)",
-                BuildStatus::Compared => "not pooled",
-            }
-            .to_string(),
+            match (status, &b.failure) {
+                (BuildStatus::New, _) => "new (head only)".to_string(),
+                (BuildStatus::Removed, _) => "removed (baseline only)".to_string(),
+                (BuildStatus::Failed, Some(f)) => format!("FAILED: {f}"),
+                (BuildStatus::Failed, None) => "FAILED".to_string(),
+                (BuildStatus::Stopped, _) => "not compared: the run stopped first".to_string(),
+                _ => "not pooled".to_string(),
+            },
             String::new(),
             String::new(),
         ],

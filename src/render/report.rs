@@ -16,7 +16,17 @@ use crate::{Error, Result};
 /// Writes `html` to `path`. Errors: [`Error::Io`] naming the path (a missing directory, no
 /// permission).
 pub(crate) fn write(path: &Path, html: &str) -> Result<()> {
-    std::fs::write(path, html).map_err(|e| Error::io(path, e))
+    // Written beside the file and renamed over it, so that a run stopped mid-write never
+    // leaves a truncated page where the last good one was.
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, html)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Error::io(path, e)
+        })
 }
 
 fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {

@@ -937,6 +937,7 @@ mod rank_tests;
 mod rates;
 mod resample;
 mod sample_size;
+mod sequential;
 mod spread_split;
 mod summary;
 mod verdict;
@@ -999,6 +1000,9 @@ pub use sample_size::{
     DEFAULT_WIDTH_HALF_WIDTH, DEFAULT_WIDTH_MAX_PAIRS, DEFAULT_WIDTH_MIN_STEP,
     MIN_REQUIRED_BATCHES, PrecisionTarget, RequiredSize, WidthDecision, WidthTarget,
     required_batches, required_size,
+};
+pub use sequential::{
+    SequentialLook, SequentialOptions, SequentialOutcome, Spending, sequential_look, spent,
 };
 pub use spread_split::{SpreadSplit, split_spread};
 pub use summary::{

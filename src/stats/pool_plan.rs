@@ -57,6 +57,12 @@ pub enum PlanEnd {
         /// The budget, in seconds.
         seconds: f64,
     },
+    /// The run was stopped (cancelled, interrupted) before the planned processes ran; the
+    /// result pools those that had.
+    Interrupted {
+        /// Processes that had run when it stopped.
+        done: usize,
+    },
 }
 
 impl fmt::Display for PlanEnd {
@@ -94,6 +100,10 @@ impl fmt::Display for PlanEnd {
             PlanEnd::WiderThanPlanned => f.write_str(
                 "the precision target was NOT met: the planned processes scattered more than \
                  the first stage said they would",
+            ),
+            PlanEnd::Interrupted { done } => write!(
+                f,
+                "the precision target was NOT met: the run was stopped after {done} processes"
             ),
             PlanEnd::Failures { failed } => write!(
                 f,

@@ -1,10 +1,13 @@
 //! Building the bench target of one revision: plainly, or relinked in another code order
 //! (one layout), with `cargo`; and finding the package's only bench target.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{CliError, Result};
+use crate::process::{RunFailure, Runner};
 
 /// One revision's package directory, its own target directory and its name in messages.
 pub(super) struct Tree {
@@ -13,23 +16,40 @@ pub(super) struct Tree {
     pub(super) revision: String,
 }
 
-/// A build that failed: the command's status and the compiler's last lines.
+/// A relink that failed: the error, with the linker's last lines.
 pub(super) struct BuildFailure {
-    pub(super) message: String,
+    pub(super) error: CliError,
     /// Whether the linker rejected the section shuffle (another linker than LLD).
     pub(super) no_shuffle: bool,
 }
 
-/// Builds the bench target `name` in `tree` and returns the bench executable's path: plainly,
-/// or with `seed`, relinked with the code order that seed shuffles (`cargo rustc`, which
-/// rebuilds only the bench target and gives each seed its own executable).
+/// Builds the bench target `name` in `tree` with cargo's `bench` profile (as `cargo bench`
+/// does) and returns the bench executable's path: plainly, or with `seed`, relinked with the
+/// code order that seed shuffles (`cargo rustc`, which rebuilds only the bench target and gives
+/// each seed its own executable).
+///
+/// Both run through the [`Runner`], as `rtcompare git`'s builds do: in a process group of
+/// their own under the watchdog, which passes Ctrl-C and SIGTERM on and kills the build if it
+/// outlives the grace. A plain build streams the compiler's messages to stderr, and its failure
+/// is [`CliError::Build`] naming the revision; a relink is quiet, and its failure is a
+/// [`BuildFailure`] with the linker's words, so that a linker that cannot shuffle is told
+/// apart. Errors: [`CliError::Interrupted`] after a signal; the runner's own errors.
 pub(super) fn build(
     tree: &Tree,
     name: &str,
     seed: Option<u64>,
 ) -> Result<std::result::Result<PathBuf, BuildFailure>> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(&cargo);
+    let files = Scratch::new();
+    let mut argv: Vec<OsString> = vec![cargo];
+    let verb = if seed.is_some() { "rustc" } else { "build" };
+    argv.extend(
+        [verb, "--profile", "bench", "--bench", name]
+            .iter()
+            .map(OsString::from),
+    );
+    let mut runner =
+        Runner::for_build_messages(files.messages.clone())?.env("CARGO_TARGET_DIR", &tree.target);
     match seed {
         None => {
             eprintln!(
@@ -37,42 +57,77 @@ pub(super) fn build(
                 tree.revision,
                 tree.dir.display()
             );
-            command.args(["build", "--release", "--bench", name]);
+            argv.push("--message-format=json-render-diagnostics".into());
         }
-        Some(_) => {
-            command.args(["rustc", "--release", "--bench", name]);
+        Some(seed) => {
+            // The linker's complaint is read back, not shown: one that cannot shuffle is
+            // expected, and the run says so in its own words.
+            runner = runner.errors_to(files.errors.clone());
+            argv.extend(
+                [
+                    "--quiet".to_string(),
+                    "--message-format=json".to_string(),
+                    "--".to_string(),
+                    "-C".to_string(),
+                    format!("link-arg=-Wl,--shuffle-sections=*={seed}"),
+                ]
+                .map(OsString::from),
+            );
         }
     }
-    command
-        .arg("--message-format=json-render-diagnostics")
-        .env("CARGO_TARGET_DIR", &tree.target)
-        .current_dir(&tree.dir)
-        .stdin(Stdio::null());
-    if let Some(seed) = seed {
-        command.args([
-            "--",
-            "-C",
-            &format!("link-arg=-Wl,--shuffle-sections=*={seed}"),
-        ]);
-    }
-    let out = command.output().map_err(|source| CliError::Spawn {
-        name: format!("the build at {}", tree.revision),
-        command: "cargo build --release --bench".into(),
-        source,
-    })?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let lines: Vec<&str> = err.lines().collect();
+    let command = format!("cargo {verb} --profile bench --bench {name}");
+    let measured = match runner.run(&argv, Some(&tree.dir), None) {
+        Ok(m) => m,
+        Err(RunFailure::Interrupted) => return Err(CliError::Interrupted),
+        Err(RunFailure::Spawn(source)) => {
+            return Err(CliError::Spawn {
+                name: format!("the build at {}", tree.revision),
+                command,
+                source,
+            });
+        }
+        Err(RunFailure::Timeout) => {
+            return Err(CliError::Timeout {
+                name: format!("the build at {}", tree.revision),
+                command,
+                limit_s: 0.0,
+            });
+        }
+        Err(RunFailure::System(call, source)) => return Err(CliError::System { call, source }),
+    };
+    let messages = std::fs::read_to_string(&files.messages).unwrap_or_default();
+    if !measured.success() {
+        let Some(seed) = seed else {
+            return Err(CliError::Build {
+                bench: name.into(),
+                revision: tree.revision.clone(),
+                status: measured.status_text(),
+                hint: "; the compiler's messages are above".into(),
+            });
+        };
+        // The linker's words: in the JSON messages' rendered diagnostics (a real cargo), or on
+        // stderr (cargo's own errors).
+        let rendered: Vec<String> = messages
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|m| m["reason"] == "compiler-message")
+            .filter_map(|m| m["message"]["rendered"].as_str().map(str::to_string))
+            .collect();
+        let text =
+            rendered.join("\n") + &std::fs::read_to_string(&files.errors).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let tail = lines[lines.len().saturating_sub(12)..].join("\n");
         return Ok(Err(BuildFailure {
-            message: format!(
-                "the build of bench `{name}` at {} failed ({}):\n{tail}",
-                tree.revision, out.status
-            ),
-            no_shuffle: seed.is_some() && err.contains("shuffle-sections"),
+            error: CliError::Build {
+                bench: name.into(),
+                revision: format!("{} (relinked with code-order seed {seed})", tree.revision),
+                status: measured.status_text(),
+                hint: format!(":\n{tail}"),
+            },
+            no_shuffle: text.contains("shuffle-sections"),
         }));
     }
-    String::from_utf8_lossy(&out.stdout)
+    messages
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
@@ -92,6 +147,34 @@ pub(super) fn build(
         })
 }
 
+/// The files a build writes its messages and errors to, removed when dropped (on every path,
+/// an interruption included).
+struct Scratch {
+    messages: PathBuf,
+    errors: PathBuf,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let file = |kind: &str| {
+            std::env::temp_dir().join(format!("rtcompare-build-{}-{n}.{kind}", std::process::id()))
+        };
+        Scratch {
+            messages: file("json"),
+            errors: file("stderr"),
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.messages);
+        let _ = std::fs::remove_file(&self.errors);
+    }
+}
+
 /// The code-order seed of layout `i` in a run seeded `seed`: in 1 ..= 2³² − 2, since LLD
 /// reads 0 as "draw one" and −1 as "reverse".
 pub(super) fn layout_seed(seed: u64, i: usize) -> u64 {
@@ -109,6 +192,25 @@ pub(super) struct FirstLayout {
 /// The package's only bench target, found with `cargo metadata`; an error naming the targets
 /// when there are several, or none.
 pub(super) fn only_bench_target(cwd: &Path) -> Result<String> {
+    let benches = bench_targets(cwd)?;
+    match benches.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(CliError::Usage(
+            "this package has no bench target; add a [[bench]] with harness = false that \
+             calls rtcompare::bench::main, or give --bench NAME"
+                .into(),
+        )),
+        many => Err(CliError::Usage(format!(
+            "this package has {} bench targets ({}); pick one with --bench NAME",
+            many.len(),
+            many.join(", ")
+        ))),
+    }
+}
+
+/// The bench targets of the package in `cwd` (of every package of the workspace when `cwd`
+/// holds none), from `cargo metadata`.
+pub(super) fn bench_targets(cwd: &Path) -> Result<Vec<String>> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(&cargo)
         .args(["metadata", "--no-deps", "--format-version", "1"])
@@ -147,17 +249,5 @@ pub(super) fn only_bench_target(cwd: &Path) -> Result<String> {
         })
         .filter_map(|t| t["name"].as_str().map(str::to_string))
         .collect();
-    match benches.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(CliError::Usage(
-            "this package has no bench target; add a [[bench]] with harness = false that \
-             calls rtcompare::bench::main, or give --bench NAME"
-                .into(),
-        )),
-        many => Err(CliError::Usage(format!(
-            "this package has {} bench targets ({}); pick one with --bench NAME",
-            many.len(),
-            many.join(", ")
-        ))),
-    }
+    Ok(benches)
 }

@@ -15,14 +15,16 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rtcompare::bench::{BuildsOptions, BuildsProgress, BuildsRun, compare_layouts};
+use rtcompare::bench::{BuildsOptions, BuildsProgress, BuildsRun, Stopped, compare_layouts};
 
 use crate::cli::BenchArgs;
-use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
+use crate::error::{CliError, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK, EXIT_REGRESSION, Result};
 use crate::git::{TempWorktree, git, working_target};
-use build::{FirstLayout, Tree, build, layout_seed, only_bench_target};
+use crate::signals;
+use build::{FirstLayout, Tree, bench_targets, build, layout_seed, only_bench_target};
 pub use table::{
-    BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, layout_note, markdown, table,
+    BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, failure_notes, layout_note, markdown,
+    table,
 };
 use table::{family_note, placement_note};
 
@@ -40,16 +42,54 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     };
     let checkouts = Checkouts::new(&cwd, args)?;
     let seed = rtcompare::rng::resolve_seed(args.seed);
-    let (trees, first) = checkouts.build(&cwd, &bench, args, seed)?;
-    let (run, layouts) = compare(trees, &bench, first, args, seed)?;
+    let (run, layouts) = match checkouts.build(&cwd, &bench, args, seed)? {
+        Built::Both(trees, first) => compare(trees, &bench, first, args, seed)?,
+        Built::HeadOnly(trees, head) => {
+            let [base, head_tree] = trees;
+            let options = options(args, seed, &base, &head_tree, 1);
+            let run = rtcompare::bench::only_head(&head, &options)?;
+            let layouts = LayoutsJson {
+                baseline_variants: 0,
+                head_variants: 1,
+                shuffled: false,
+                seeds: Vec::new(),
+                note: Some(format!(
+                    "The baseline ({}) has no bench target `{bench}`: every benchmark is new.",
+                    args.baseline
+                )),
+                seconds: 0.0,
+            };
+            eprintln!("{}", layouts.note.as_deref().unwrap_or_default());
+            (run, layouts)
+        }
+    };
     let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
     report(args, &rows, &run, &layouts, &checkouts)?;
     // The worktrees go, the head's first.
     drop(checkouts);
-    let failed = args
+    Ok(exit_status(args, &rows, &run))
+}
+
+/// The exit status of a run that reported: the signal's after an interruption (130, 143),
+/// [`EXIT_ERROR`] when a layout could not be built, [`EXIT_BENCH_FAILED`] when a benchmark
+/// failed, [`EXIT_REGRESSION`] with `--fail-on-regression` past its budget, else 0. A failure
+/// outranks a regression: a benchmark that did not run cannot pass a gate.
+fn exit_status(args: &BenchArgs, rows: &[BenchRow], run: &BuildsRun) -> i32 {
+    let regressed = args
         .fail_on_regression
         .is_some_and(|budget| rows.iter().any(|r| r.beyond(budget)));
-    Ok(if failed { EXIT_REGRESSION } else { EXIT_OK })
+    match run.stopped {
+        Some(Stopped::Interrupted) => return signals::exit_code(),
+        Some(_) => return EXIT_ERROR,
+        None => {}
+    }
+    if run.failed().next().is_some() {
+        EXIT_BENCH_FAILED
+    } else if regressed {
+        EXIT_REGRESSION
+    } else {
+        EXIT_OK
+    }
 }
 
 /// The two revisions of a run: the repository's top and the package's path beneath it, the
@@ -136,22 +176,26 @@ impl Checkouts {
 
     /// Builds the bench target `bench` at both revisions, the baseline first, then, with more
     /// than one layout asked for, relinks both as layout 0: returns the trees and the first
-    /// layout, whose note says why it is the only one when the linker cannot shuffle.
-    fn build(
-        &self,
-        cwd: &Path,
-        bench: &str,
-        args: &BenchArgs,
-        seed: u64,
-    ) -> Result<([Tree; 2], FirstLayout)> {
+    /// layout, whose note says why it is the only one when the linker cannot shuffle. A
+    /// baseline without the bench target (the change that adds it) is not built:
+    /// [`Built::HeadOnly`].
+    fn build(&self, cwd: &Path, bench: &str, args: &BenchArgs, seed: u64) -> Result<Built> {
         let trees = self.trees(cwd, args);
+        // The package itself may be new at the head.
+        let at_baseline = trees[0].dir.join("Cargo.toml").is_file()
+            && bench_targets(&trees[0].dir)?.iter().any(|b| b == bench);
+        if !at_baseline {
+            let head = build(&trees[1], bench, None)?.map_err(|f| f.error)?;
+            return Ok(Built::HeadOnly(trees, head));
+        }
         let mut plain = Vec::new();
         for tree in &trees {
-            plain.push(build(tree, bench, None)?.map_err(|f| CliError::Usage(f.message))?);
+            // A plain build's failure is already CliError::Build; the inner one is a relink's.
+            plain.push(build(tree, bench, None)?.map_err(|f| f.error)?);
         }
         let plain = (plain[0].clone(), plain[1].clone());
         if args.layouts <= 1 {
-            return Ok((
+            return Ok(Built::Both(
                 trees,
                 FirstLayout {
                     exes: plain,
@@ -174,10 +218,10 @@ impl Checkouts {
                         "One code layout: the linker cannot shuffle sections \
                          (--shuffle-sections, LLD's), so the intervals do not include code \
                          placement. {}",
-                        f.message.lines().last().unwrap_or("").trim()
+                        f.error.to_string().lines().last().unwrap_or("").trim()
                     );
                     eprintln!("{note}");
-                    return Ok((
+                    return Ok(Built::Both(
                         trees,
                         FirstLayout {
                             exes: plain,
@@ -186,11 +230,11 @@ impl Checkouts {
                         },
                     ));
                 }
-                Err(f) => return Err(CliError::Usage(f.message)),
+                Err(f) => return Err(f.error),
             }
         }
         let exes = (shuffled[0].clone(), shuffled[1].clone());
-        Ok((
+        Ok(Built::Both(
             trees,
             FirstLayout {
                 exes,
@@ -198,6 +242,37 @@ impl Checkouts {
                 note: None,
             },
         ))
+    }
+}
+
+/// What [`Checkouts::build`] built.
+enum Built {
+    /// Both revisions, and their first layout.
+    Both([Tree; 2], FirstLayout),
+    /// The head only, at this executable: the baseline has no such bench target.
+    HeadOnly([Tree; 2], PathBuf),
+}
+
+/// The comparison's options from the flags: each build's workers start in its own tree's
+/// package directory, as `cargo bench` runs a bench binary in its package's root, so that
+/// data files read by relative path are each revision's own; SIGINT and SIGTERM stop the
+/// pairs at the next batch.
+fn options(args: &BenchArgs, seed: u64, base: &Tree, head: &Tree, layouts: usize) -> BuildsOptions {
+    let options = BuildsOptions::default()
+        .working_dirs(base.dir.clone(), head.dir.clone())
+        .layouts(layouts)
+        .margin(args.margin)
+        .pairs(args.pairs)
+        .max_pairs(args.max_pairs)
+        .family_wise(!args.per_benchmark)
+        .cpu_per_pair(!args.no_cpu_per_pair)
+        .seed(seed)
+        .cancel(signals::token())
+        .exact(args.exact);
+    let options = args.skip.iter().fold(options, |o, s| o.skip(s.clone()));
+    match &args.filter {
+        Some(f) => options.filter(f.clone()),
+        None => options,
     }
 }
 
@@ -212,29 +287,12 @@ fn compare(
     seed: u64,
 ) -> Result<(BuildsRun, LayoutsJson)> {
     let [base, head] = cwd_trees;
-    // Each build's workers start in its own tree's package directory, as `cargo bench` runs a
-    // bench binary in its package's root: data files read by relative path are each
-    // revision's own.
-    let options = BuildsOptions::default()
-        .working_dirs(base.dir.clone(), head.dir.clone())
-        .layouts(if first.seed.is_some() {
-            args.layouts
-        } else {
-            1
-        })
-        .margin(args.margin)
-        .pairs(args.pairs)
-        .max_pairs(args.max_pairs)
-        .family_wise(!args.per_benchmark)
-        .cpu_per_pair(!args.no_cpu_per_pair)
-        .seed(seed)
-        .exact(args.exact);
-    let options = args.skip.iter().fold(options, |o, s| o.skip(s.clone()));
-    let options = match &args.filter {
-        Some(f) => options.filter(f.clone()),
-        None => options,
-    }
-    .progress(progress());
+    let layouts = if first.seed.is_some() {
+        args.layouts
+    } else {
+        1
+    };
+    let options = options(args, seed, &base, &head, layouts).progress(progress());
     let mut seeds: Vec<u64> = first.seed.into_iter().collect();
     let mut first_exes = Some(first.exes);
     let run = compare_layouts(
@@ -247,7 +305,7 @@ fn compare(
             let variant = |tree: &Tree| {
                 build(tree, bench, Some(s))
                     .map_err(|e| e.to_string())
-                    .and_then(|r| r.map_err(|f| f.message))
+                    .and_then(|r| r.map_err(|f| f.error.to_string()))
                     .map_err(|reason| rtcompare::Error::Variant { variant: i, reason })
             };
             // One after the other: cargo and the linker already use every CPU, and relinking
@@ -285,6 +343,11 @@ fn report(
     if let Some(note) = placement_note(run) {
         println!("{note}");
     }
+    for note in failure_notes(rows, run) {
+        // On stderr too, where a CI log's errors are looked for.
+        println!("{note}");
+        eprintln!("{note}");
+    }
     if let Some(path) = &args.json {
         let json = BenchJson {
             schema_version: BENCH_JSON_VERSION,
@@ -293,6 +356,8 @@ fn report(
             dirty: c.dirty,
             family_level: run.family_level,
             layouts,
+            stopped: run.stopped,
+            stop_reason: run.stop_reason.clone(),
             benchmarks: rows.to_vec(),
             details: run,
         };
@@ -393,27 +458,45 @@ fn check_args(args: &BenchArgs) -> Result<()> {
         .into_iter()
         .flatten()
     {
-        // Opened for appending, so an existing file keeps its content until it is replaced.
-        std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|source| CliError::File {
-                action: "write",
-                path: path.clone(),
-                source,
-            })?;
+        writable(path)?;
     }
     Ok(())
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
+/// Whether `path` can be written, changing nothing: an existing file is opened for appending
+/// (its content stays until the run replaces it), a missing one is created and removed again,
+/// so that a run that fails before it reports leaves no empty file behind.
+fn writable(path: &Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
         .map_err(|source| CliError::File {
             action: "write",
             path: path.into(),
             source,
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path` atomically: into a temporary file beside it, then renamed over it,
+/// so that a reader (or a run stopped mid-write) never sees a truncated file.
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|source| {
+            let _ = std::fs::remove_file(&tmp);
+            CliError::File {
+                action: "write",
+                path: path.into(),
+                source,
+            }
         })
 }

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use rtcompare::bench::{BuildComparison, BuildStatus, BuildsRun};
+use rtcompare::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
 
 use crate::units::duration;
 
@@ -15,8 +15,15 @@ pub const BENCH_JSON_VERSION: u32 = 1;
 pub struct BenchRow {
     /// The registered name.
     pub name: String,
-    /// `compared`, `new` (head only) or `removed` (baseline only).
+    /// `compared`, `new` (head only), `removed` (baseline only), `failed` (a worker pair
+    /// failed twice: see `reason`) or `stopped` (the run stopped before its pairs).
     pub status: BuildStatus,
+    /// Why it failed (the pair, the build and the error, with a panic's message) or was not
+    /// compared; `null` for the others.
+    pub reason: Option<String>,
+    /// Pairs that failed once and were run again with fresh workers, each with why; empty
+    /// when none did.
+    pub retried: Vec<String>,
     /// δ = 1 − head/baseline (negative: the head is slower); compared only.
     pub delta: Option<f64>,
     /// Lower end of δ's interval.
@@ -54,6 +61,12 @@ impl BenchRow {
         BenchRow {
             name: b.name.clone(),
             status: b.status,
+            reason: match b.status {
+                BuildStatus::Failed => b.failure.as_ref().map(ToString::to_string),
+                BuildStatus::Stopped => Some("the run stopped before its pairs".into()),
+                _ => None,
+            },
+            retried: b.retried.iter().map(ToString::to_string).collect(),
             delta: p.map(|p| p.delta),
             low: p.map(|p| p.low),
             high: p.map(|p| p.high),
@@ -83,6 +96,8 @@ impl BenchRow {
         match (self.status, self.resolved, self.delta) {
             (BuildStatus::New, ..) => "new",
             (BuildStatus::Removed, ..) => "removed",
+            (BuildStatus::Failed, ..) => "FAILED",
+            (BuildStatus::Stopped, ..) => "stopped",
             (_, true, Some(d)) if d < 0.0 => "SLOWER",
             (_, true, _) => "faster",
             _ => "cannot tell",
@@ -147,6 +162,11 @@ pub struct BenchJson<'a> {
     pub family_level: Option<f64>,
     /// The code layouts of the two builds.
     pub layouts: &'a LayoutsJson,
+    /// `"interrupted"` (SIGINT or SIGTERM) or `"layout_failed"` when the run stopped early,
+    /// keeping what it had measured; `null` when it ran to its end.
+    pub stopped: Option<Stopped>,
+    /// What stopped it, in words; `null` when it was not stopped.
+    pub stop_reason: Option<String>,
     /// One row per benchmark.
     pub benchmarks: Vec<BenchRow>,
     /// Everything behind the rows: every benchmark's pooled result and worker-pair reports.
@@ -239,6 +259,38 @@ pub fn layout_note(rows: &[BenchRow], layouts: &LayoutsJson, margin: f64) -> Str
     }
 }
 
+/// The lines under the table on what did not go as planned: each failed benchmark with its
+/// reason, each pair run again, and why the run stopped early. Empty when nothing failed.
+pub fn failure_notes(rows: &[BenchRow], run: &BuildsRun) -> Vec<String> {
+    let mut notes = Vec::new();
+    for r in rows {
+        if r.status == BuildStatus::Failed {
+            notes.push(format!(
+                "FAILED {}: {}",
+                r.name,
+                r.reason.as_deref().unwrap_or("no reason recorded")
+            ));
+        }
+        for why in &r.retried {
+            notes.push(format!(
+                "{}: a worker pair failed and was run again with fresh workers: {why}",
+                r.name
+            ));
+        }
+    }
+    if let Some(why) = &run.stop_reason {
+        let stopped = rows
+            .iter()
+            .filter(|r| r.status == BuildStatus::Stopped)
+            .count();
+        notes.push(format!(
+            "The run stopped early: {why}. What was measured is kept; {stopped} benchmarks \
+             were not compared."
+        ));
+    }
+    notes
+}
+
 /// The sentence under the table that says at what level the verdicts hold.
 pub(super) fn family_note(run: &BuildsRun) -> String {
     let compared = run
@@ -296,6 +348,9 @@ pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirt
     );
     for r in rows {
         s.push_str(&format!("| `{}` | {} |\n", r.name, r.cells().join(" | ")));
+    }
+    for note in failure_notes(rows, run) {
+        s.push_str(&format!("\n{note}\n"));
     }
     s.push_str(&format!(
         "\nNegative δ: the head is slower. {}\n",
