@@ -38,7 +38,8 @@ use error::{CliError, EXIT_ERROR, EXIT_OK, EXIT_REGRESSION};
 
 /// Parses `args` (including the program name), runs the subcommand, prints its output, and
 /// returns the process exit status: 0 on any verdict, 1 with `--fail-on-regression` when B is
-/// slower, 2 on a usage or run error, 130 after Ctrl-C or SIGTERM.
+/// slower, 2 on a usage or run error, 3 when a benchmark of `bench` failed, 130 after Ctrl-C,
+/// 143 after SIGTERM.
 pub fn run<I, T>(args: I) -> i32
 where
     I: IntoIterator<Item = T>,
