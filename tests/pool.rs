@@ -314,3 +314,39 @@ fn a_gate_across_processes_decides_on_the_pooled_interval() {
     assert!(e.to_string().contains("first_stage"), "{e}");
     assert!(leftovers().is_empty());
 }
+
+#[test]
+fn deciding_stops_at_the_first_look_that_decides_and_says_how_it_stopped() {
+    let _serial = serial();
+    // A does half B's work: a difference of about 50 %, decided at the first look, three
+    // processes, not the thirty of the cap.
+    let run = pool::run_detailed(&quick().decide(true).max_processes(30), |ctx| {
+        let (a, b) = ctx.build(|| workload(300), || workload(600));
+        rtcompare::compare(
+            Candidate::new("a", a),
+            Candidate::new("b", b),
+            ctx.options(),
+        )
+    })
+    .unwrap();
+    let p = &run.pooled;
+    let d = p.decision.as_ref().expect("a decision");
+    assert_eq!(d.end, rtcompare::stats::DecisionEnd::Decided, "{p}");
+    assert_eq!(d.looks.len(), 1, "{p}");
+    assert_eq!(p.processes, 3, "{p}");
+    assert_eq!(
+        d.outcome(),
+        rtcompare::stats::SequentialOutcome::Faster {
+            beyond_margin: true
+        },
+        "{p}"
+    );
+    assert!(p.resolved, "{p}");
+    // The interval is the look's, at the level its share of α gives.
+    assert!((p.level - (1.0 - d.looks[0].alpha)).abs() < 1e-12, "{p}");
+    assert!(p.to_string().contains("Sequential decision"), "{p}");
+    let json = serde_json::to_value(p).unwrap();
+    assert_eq!(json["decision"]["end"], "decided");
+    assert!(leftovers().is_empty(), "{:?}", leftovers());
+    assert_eq!(children(), Vec::<String>::new());
+}

@@ -784,7 +784,7 @@ impl Builds<'_, '_> {
             Halt::Stopped(how, why) => {
                 let first = self.o.pairs;
                 let pooled = (ran.reports.len() >= first)
-                    .then(|| pool_pairs(&ran.reports, first, self.o.level))
+                    .then(|| pool_pairs(&ran.reports, first, self.o.level, self.o.margin))
                     .and_then(Result::ok);
                 outcome.status = BuildStatus::Stopped;
                 if let Some(mut p) = pooled {
@@ -901,9 +901,9 @@ impl Builds<'_, '_> {
         let reports = &mut ran.reports;
         let has_target = o.target_abs > 0.0 || o.target_rel > 0.0;
         if !has_target {
-            return pool_pairs(reports, 0, o.level).map_err(|e| stats(e, reports.len()));
+            return pool_pairs(reports, 0, o.level, o.margin).map_err(|e| stats(e, reports.len()));
         }
-        let first = pool_pairs(reports, 0, level).map_err(|e| stats(e, reports.len()))?;
+        let first = pool_pairs(reports, 0, level, o.margin).map_err(|e| stats(e, reports.len()))?;
         let fit = self.pairs_in_budget(spent(), reports.len());
         // With several layouts, a pair beyond the last layout would repeat one, and the pairs
         // would no longer be independent draws of code placement.
@@ -929,10 +929,11 @@ impl Builds<'_, '_> {
         }
         let reports = &ran.reports;
         let n = reports.len();
-        let met = pool_pairs(reports, o.pairs, level)
+        let met = pool_pairs(reports, o.pairs, level, o.margin)
             .map_err(|e| stats(e, n))?
             .precise(o.target_abs, o.target_rel);
-        let mut pooled = pool_pairs(reports, o.pairs, o.level).map_err(|e| stats(e, n))?;
+        let mut pooled =
+            pool_pairs(reports, o.pairs, o.level, o.margin).map_err(|e| stats(e, n))?;
         if end.is_none() && !met {
             end = Some(if plan.needed > cap && cap < most {
                 PlanEnd::TimeBudget {
@@ -1024,8 +1025,8 @@ struct Outcome {
 /// own floor as well as to the pooled one: a difference that most pairs could not tell from
 /// their own A/A differences is not called, however many pairs narrowed the interval
 /// (BACKGROUND.md, "Cross-revision pairs").
-fn pool_pairs(reports: &[Report], first_stage: usize, level: f64) -> Result<Pooled> {
-    let mut pooled = combine_reports_staged(reports, first_stage, level)?;
+fn pool_pairs(reports: &[Report], first_stage: usize, level: f64, margin: f64) -> Result<Pooled> {
+    let mut pooled = combine_reports_staged(reports, first_stage, level, margin)?;
     let floors: Vec<f64> = reports.iter().map(|r| r.noise_floor).collect();
     pooled.raise_floor(crate::stats::median(&floors)?);
     Ok(pooled)
@@ -1052,7 +1053,7 @@ fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result
         let Some(before) = b.pooled.take() else {
             continue;
         };
-        let mut pooled = pool_pairs(&b.reports, before.first_stage, 1.0 - step.alpha)?;
+        let mut pooled = pool_pairs(&b.reports, before.first_stage, 1.0 - step.alpha, o.margin)?;
         pooled.target_met = before
             .target_met
             .map(|_| pooled.precise(o.target_abs, o.target_rel));

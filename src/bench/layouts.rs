@@ -17,7 +17,8 @@ pub const DEFAULT_LAYOUTS: usize = crate::pool::DEFAULT_MAX_PROCESSES;
 
 /// Default [`BuildsOptions::margin`](super::BuildsOptions::margin): 2 %, the smallest
 /// slowdown the cross-revision runs are measured to find (BACKGROUND.md, "Code placement").
-pub const DEFAULT_MARGIN: f64 = 0.02;
+/// The same margin as every pooled comparison's ([`stats::DEFAULT_MARGIN`](crate::stats::DEFAULT_MARGIN)).
+pub const DEFAULT_MARGIN: f64 = crate::stats::DEFAULT_MARGIN;
 
 /// The level at which a benchmark's layouts must be shown to differ before it is named as
 /// moved by its layout alone.

@@ -263,7 +263,7 @@ pub(crate) fn call_site(l: &std::panic::Location<'_>) -> String {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn combine_reports(reports: &[Report], level: f64) -> Result<Pooled> {
-    combine_reports_staged(reports, 0, level)
+    combine_reports_staged(reports, 0, level, stats::DEFAULT_MARGIN)
 }
 
 /// [`combine_reports`] with Stein's interval after a first stage of `first_stage` reports
@@ -272,9 +272,10 @@ pub(crate) fn combine_reports_staged(
     reports: &[Report],
     first_stage: usize,
     level: f64,
+    margin: f64,
 ) -> Result<Pooled> {
     let ps: Vec<ProcessEstimate> = reports.iter().map(process_estimate).collect();
-    stats::combine_processes(&ps, first_stage, level)
+    stats::combine_processes_with(&ps, first_stage, level, margin)
 }
 
 /// Resident memory a program may add before its pool's closure without a warning (8 MiB): a

@@ -65,6 +65,20 @@ pub struct PoolOptions {
     pub target_rel: f64,
     /// Coverage level of the pooled interval, in (0, 1) (default 0.95).
     pub level: f64,
+    /// Decide instead of measuring to a precision (default false): look after the first
+    /// stage and after every `first_stage` processes more, and stop at the first look whose
+    /// interval, at its share of α, decides — faster, slower, or equivalent within ±`margin`
+    /// ([`stats::sequential_look`](crate::stats::sequential_look)) — or at `max_processes`
+    /// or `max_duration`. The precision targets are not used. The result's
+    /// [`decision`](crate::stats::Pooled::decision) holds the looks, and "equivalent" is the
+    /// verdict `CannotTell(Equivalent)`. False verdicts and false equivalences each stay at
+    /// most 1 − `level` under this stopping (BACKGROUND.md, "Sequential decisions").
+    pub decide: bool,
+    /// The smallest relative difference that matters (fraction, default
+    /// [`stats::DEFAULT_MARGIN`](crate::stats::DEFAULT_MARGIN), 2 %): processes whose δ lies
+    /// within it never veto the pooled verdict as opposite modes
+    /// ([`combine_processes_with`](crate::stats::combine_processes_with)).
+    pub margin: f64,
     /// Options of every process's comparison; each process gets its own derived seed. The
     /// default is [`CompareOptions::default`] with a `max_duration` of
     /// [`DEFAULT_PROCESS_MAX_DURATION`].
@@ -118,6 +132,8 @@ impl Default for PoolOptions {
             max_processes: DEFAULT_MAX_PROCESSES,
             target_abs: DEFAULT_TARGET_ABS,
             target_rel: DEFAULT_TARGET_REL,
+            margin: crate::stats::DEFAULT_MARGIN,
+            decide: false,
             level: stats::DEFAULT_LEVEL,
             compare: CompareOptions::default().max_duration(DEFAULT_PROCESS_MAX_DURATION),
             progress: None,
@@ -142,6 +158,8 @@ impl fmt::Debug for PoolOptions {
             .field("max_processes", &self.max_processes)
             .field("target_abs", &self.target_abs)
             .field("target_rel", &self.target_rel)
+            .field("margin", &self.margin)
+            .field("decide", &self.decide)
             .field("level", &self.level)
             .field("compare", &self.compare)
             .field("progress", &self.progress.as_ref().map(|_| "Fn"))
@@ -200,6 +218,16 @@ impl PoolOptions {
     pub fn target(mut self, abs: f64, rel: f64) -> Self {
         self.target_abs = abs;
         self.target_rel = rel;
+        self
+    }
+    /// Sets [`decide`](Self::decide).
+    pub fn decide(mut self, on: bool) -> Self {
+        self.decide = on;
+        self
+    }
+    /// Sets [`margin`](Self::margin).
+    pub fn margin(mut self, margin: f64) -> Self {
+        self.margin = margin;
         self
     }
     /// Sets [`level`](Self::level).
@@ -289,6 +317,7 @@ impl PoolOptions {
         for (name, v) in [
             ("target_abs", self.target_abs),
             ("target_rel", self.target_rel),
+            ("margin", self.margin),
         ] {
             if !(v >= 0.0 && v.is_finite()) {
                 return Err(Error::out_of_range(name, v, "a finite value >= 0"));

@@ -19,7 +19,9 @@ use crate::compare::report::Report;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::CancelToken;
 use crate::rng::{Rng, derive_seed, resolve_seed};
-use crate::stats::{self, MIN_PROCESSES, PlanEnd, PoolWarning, ProcessEstimate};
+use crate::stats::{
+    self, MIN_PROCESSES, PlanEnd, PoolWarning, ProcessEstimate, Unresolved, Verdict,
+};
 use crate::{Error, Result};
 
 /// A running child and its files; dropping it kills the child if it still runs and removes
@@ -254,6 +256,9 @@ struct Plan {
 pub(super) fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
     options.check()?;
     let mut parent = Parent::new(site, options)?;
+    if options.decide {
+        return parent.decide();
+    }
     let mut ran = Ran::default();
     parent.first_stage(&mut ran)?;
     let first_stage = ran.reports.len();
@@ -389,7 +394,7 @@ impl<'a> Parent<'a> {
         let o = self.options;
         let ps: Vec<ProcessEstimate> = ran.reports.iter().map(process_estimate).collect();
         let staged = if self.has_target() { first_stage } else { 0 };
-        let mut pooled = stats::combine_processes(&ps, staged, o.level)?;
+        let mut pooled = stats::combine_processes_with(&ps, staged, o.level, o.margin)?;
         if self.has_target() {
             let met = pooled.precise(o.target_abs, o.target_rel);
             pooled.target_met = Some(met);
@@ -406,6 +411,77 @@ impl<'a> Parent<'a> {
                 },
             });
         }
+        self.finish(ran, pooled)
+    }
+
+    /// Decide mode ([`PoolOptions::decide`]): a look after the first stage and after every
+    /// `first_stage` successful processes more, each an interval at its share of α
+    /// ([`stats::sequential_look`]); stops at the first look that decides, the last planned
+    /// one (`max_processes`), or the time budget. The pooled result is judged on the last
+    /// look's interval, at its level, with every floor and veto of a pooled verdict.
+    fn decide(mut self) -> Result<PoolRun> {
+        let o = self.options;
+        let plan = stats::SequentialOptions::default()
+            .level(o.level)
+            .margin(o.margin)
+            .max_n(o.max_processes);
+        let mut ran = Ran::default();
+        let mut looks: Vec<stats::SequentialLook> = Vec::new();
+        let budget_spent =
+            |p: &Self| !o.max_duration.is_zero() && p.started.elapsed() >= o.max_duration;
+        let end = loop {
+            let previous = looks.last().map_or(0, |l| l.n);
+            let want = (previous + o.first_stage).min(o.max_processes);
+            while ran.reports.len() < want && ran.started < o.max_processes {
+                if budget_spent(&self) && ran.reports.len() >= MIN_PROCESSES {
+                    break;
+                }
+                self.run_one(&mut ran, want)?;
+            }
+            if ran.reports.len() < MIN_PROCESSES {
+                return Err(too_few(&ran));
+            }
+            if ran.reports.len() > previous {
+                let deltas: Vec<f64> = ran.reports.iter().map(|r| r.estimate.delta).collect();
+                let look = stats::sequential_look(&deltas, previous, &plan)?;
+                let (decided, last) = (look.outcome.decided(), look.last);
+                looks.push(look);
+                if decided {
+                    break stats::DecisionEnd::Decided;
+                }
+                if last {
+                    break stats::DecisionEnd::LastLook;
+                }
+            }
+            if ran.started >= o.max_processes {
+                break stats::DecisionEnd::Failures;
+            }
+            if budget_spent(&self) {
+                break stats::DecisionEnd::TimeBudget;
+            }
+        };
+        let last = *looks.last().expect("a look is made before the loop ends");
+        let ps: Vec<ProcessEstimate> = ran.reports.iter().map(process_estimate).collect();
+        // The plain t interval at the look's own level is the look's interval: same mean,
+        // spread and quantile.
+        let level = (1.0 - last.alpha).clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
+        let mut pooled = stats::combine_processes_with(&ps, 0, level, o.margin)?;
+        if last.outcome == stats::SequentialOutcome::Equivalent && !pooled.resolved {
+            pooled.verdict = Verdict::CannotTell(Unresolved::Equivalent {
+                margin: o.margin,
+                low: pooled.low,
+                high: pooled.high,
+            });
+        }
+        pooled.planned_processes = o.max_processes;
+        pooled.decision = Some(stats::SequentialDecision::new(&plan, looks, end));
+        self.finish(ran, pooled)
+    }
+
+    /// The end of every run: refuse what it cannot support (fixtures built in a fixed order,
+    /// failed processes) and hand back the processes with the pooled result.
+    fn finish(self, ran: Ran, mut pooled: stats::Pooled) -> Result<PoolRun> {
+        let o = self.options;
         if let Some(bytes) = fixed_build_order(&ran.reports) {
             pooled.warnings.push(PoolWarning::FixedBuildOrder { bytes });
             if !o.accept_fixed_build_order {

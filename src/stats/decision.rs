@@ -136,6 +136,18 @@ pub enum Unresolved {
         /// Comparisons in the family.
         comparisons: usize,
     },
+    /// Neither is faster by more than the margin: a sequential decision's interval
+    /// ([`sequential_look`](crate::stats::sequential_look)) lies inside (−margin, margin), so
+    /// any difference there is smaller than the user said matters. A decision, not a failure
+    /// to decide: the summary calls it "equivalent".
+    Equivalent {
+        /// The margin (fraction).
+        margin: f64,
+        /// Lower end of the deciding interval (fraction).
+        low: f64,
+        /// Upper end.
+        high: f64,
+    },
 }
 
 impl fmt::Display for Unresolved {
@@ -234,7 +246,17 @@ impl fmt::Display for Unresolved {
                 comparisons,
             } => write!(
                 f,
-                "one of {comparisons} comparisons judged together: its Holm-adjusted p-value                  {adjusted_p:.3} is above the family-wise level {alpha}, so calling it would                  let the family's chance of a false verdict exceed {alpha}"
+                "one of {comparisons} comparisons judged together: its Holm-adjusted p-value \
+                 {adjusted_p:.3} is above the family-wise level {alpha}, so calling it would \
+                 let the family's chance of a false verdict exceed {alpha}"
+            ),
+            Unresolved::Equivalent { margin, low, high } => write!(
+                f,
+                "no difference beyond ±{}: the interval [{}, {}] lies inside the margin, so \
+                 whichever is faster, it is by less than the difference that matters",
+                Pct(margin),
+                Pct(low),
+                Pct(high)
             ),
         }
     }
@@ -251,6 +273,9 @@ impl fmt::Display for Verdict {
                 "RESOLVED. B is faster than A: the difference is real, as its interval excludes \
                  zero and it exceeds the noise floor and the clock's resolution",
             ),
+            Verdict::CannotTell(reason @ Unresolved::Equivalent { .. }) => {
+                write!(f, "EQUIVALENT. {reason}")
+            }
             Verdict::CannotTell(reason) => write!(f, "CANNOT TELL. {reason}"),
         }
     }
@@ -310,6 +335,31 @@ pub(crate) mod tests {
         e.low = low;
         e.high = high;
         e
+    }
+
+    #[test]
+    fn reasons_read_as_sentences_and_equivalence_says_so() {
+        // The multiplicity reason ran its lines together with a run of spaces.
+        let m = Unresolved::Multiplicity {
+            adjusted_p: 0.2,
+            alpha: 0.05,
+            comparisons: 4,
+        }
+        .to_string();
+        assert!(!m.contains("  "), "{m:?}");
+        let v = Verdict::CannotTell(Unresolved::Equivalent {
+            margin: 0.02,
+            low: -0.004,
+            high: 0.007,
+        });
+        let text = v.to_string();
+        assert!(
+            text.starts_with("EQUIVALENT. no difference beyond ±2"),
+            "{text}"
+        );
+        assert!(!text.contains("  "), "{text}");
+        let json = serde_json::to_string(&v).unwrap();
+        assert!(json.contains(r#""bar":"equivalent""#), "{json}");
     }
 
     #[test]

@@ -981,10 +981,10 @@ pub use machines::{
 };
 pub use multiplicity::{HolmStep, holm};
 pub use pool::{
-    FEW_PROCESSES_T_RATIO, HIGH_I2, HIGH_INFLATION, MIN_PROCESSES, MODE_GAP_CLUSTER_SD,
-    MODE_GAP_WITHIN, Mode, OPPOSITE_SHARE, PROCESS_DRIFT_LEVEL, PROCESS_DRIFT_MIN,
-    PROCESS_DRIFT_SHIFT, PoolWarning, Pooled, ProcessEstimate, combine, combine_processes,
-    combine_staged,
+    DEFAULT_MARGIN, FEW_PROCESSES_T_RATIO, HIGH_I2, HIGH_INFLATION, MIN_PROCESSES,
+    MODE_GAP_CLUSTER_SD, MODE_GAP_WITHIN, Mode, OPPOSITE_SHARE, PROCESS_DRIFT_LEVEL,
+    PROCESS_DRIFT_MIN, PROCESS_DRIFT_SHIFT, PoolWarning, Pooled, ProcessEstimate, combine,
+    combine_processes, combine_processes_with, combine_staged,
 };
 pub use pool_plan::{PlanEnd, ProcessPlan, UNREACHABLE_FACTOR, plan_processes};
 pub use rank_tests::{FISHER_TIE_THRESHOLD, RANK_SUM_EXACT_LIMIT, fisher_exact_p, rank_sum_p};
@@ -1002,7 +1002,8 @@ pub use sample_size::{
     required_batches, required_size,
 };
 pub use sequential::{
-    SequentialLook, SequentialOptions, SequentialOutcome, Spending, sequential_look, spent,
+    DecisionEnd, SequentialDecision, SequentialLook, SequentialOptions, SequentialOutcome,
+    Spending, sequential_look, spent,
 };
 pub use spread_split::{SpreadSplit, split_spread};
 pub use summary::{

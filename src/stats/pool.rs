@@ -57,6 +57,11 @@ pub const MODE_GAP_CLUSTER_SD: f64 = 4.0;
 /// or tight the clusters are.
 pub const OPPOSITE_SHARE: f64 = 0.2;
 
+/// The margin a pooled comparison judges against unless told otherwise (0.02, 2 %): the
+/// smallest relative difference that matters. Processes within it never veto a verdict as
+/// opposite modes ([`combine_processes_with`]).
+pub const DEFAULT_MARGIN: f64 = 0.02;
+
 /// Significance level of the trend test over the process index that refuses a pooled verdict
 /// as [`Unresolved::ProcessDrift`] (0.05, as for one comparison's samples). The trend must
 /// also move the halves' medians apart by more than [`PROCESS_DRIFT_SHIFT`] half-widths: few
@@ -339,6 +344,11 @@ pub struct Pooled {
     /// Of those, the ones killed by the process timeout or cancelled by a deadline.
     #[serde(default)]
     pub timed_out_processes: usize,
+    /// The sequential decision that stopped the run, when it was run as one
+    /// ([`PoolOptions::decide`](crate::pool::PoolOptions::decide)): its looks, why it stopped
+    /// and its margin. The interval above is then its deciding look's, at that look's level.
+    #[serde(default)]
+    pub decision: Option<super::SequentialDecision>,
     /// Everything that undermines the result; empty is the good case.
     pub warnings: Vec<PoolWarning>,
 }
@@ -413,6 +423,29 @@ pub fn combine_processes(
     first_stage: usize,
     level: f64,
 ) -> Result<Pooled> {
+    combine_processes_with(processes, first_stage, level, DEFAULT_MARGIN)
+}
+
+/// [`combine_processes`] with the margin the opposite-modes veto measures against: a process
+/// counts as resolving a way only when its δ lies beyond `margin` (fraction) as well as beyond
+/// its own A/A floor, so that processes within ±`margin` — equivalent by the user's own
+/// standard — never veto a verdict however tight their intervals.
+///
+/// Errors: those of [`combine_processes`]; [`Error::OutOfRange`] for a negative or
+/// non-finite margin.
+pub fn combine_processes_with(
+    processes: &[ProcessEstimate],
+    first_stage: usize,
+    level: f64,
+    margin: f64,
+) -> Result<Pooled> {
+    if !(margin.is_finite() && margin >= 0.0) {
+        return Err(Error::out_of_range(
+            "margin",
+            margin,
+            "a finite margin >= 0",
+        ));
+    }
     let level = check_inputs(processes, first_stage, level)?;
     let deltas: Vec<f64> = processes.iter().map(|p| p.estimate.delta).collect();
     let interval = PooledInterval::of(&deltas, first_stage, level)?;
@@ -428,7 +461,7 @@ pub fn combine_processes(
         &deltas,
         &interval,
         level,
-        floor.noise_floor,
+        (floor.noise_floor, margin),
         quantization,
     )?;
     let resolved = matches!(verdict, Verdict::AFaster | Verdict::BFaster);
@@ -467,6 +500,7 @@ pub fn combine_processes(
         drift,
         failed_processes: 0,
         timed_out_processes: 0,
+        decision: None,
         warnings,
     })
 }
@@ -667,13 +701,13 @@ fn judge(
     deltas: &[f64],
     interval: &PooledInterval,
     level: f64,
-    noise_floor: f64,
+    (noise_floor, margin): (f64, f64),
     quantization: f64,
 ) -> Result<(Verdict, Option<DriftReport>)> {
     let pooled_estimate =
         Estimate::from_interval(interval.delta, interval.low, interval.high, level)?;
     let mut verdict = decide(&pooled_estimate, noise_floor, quantization);
-    if let Some(opposite) = opposite_modes(processes, interval.delta, &verdict) {
+    if let Some(opposite) = opposite_modes(processes, interval.delta, &verdict, margin) {
         verdict = Verdict::CannotTell(opposite);
     }
     let drift = (deltas.len() >= PROCESS_DRIFT_MIN)
@@ -752,21 +786,25 @@ fn pool_warnings(
 }
 
 /// The veto of processes that resolve in opposite directions: `Some` when at least
-/// [`OPPOSITE_SHARE`] of them resolved (interval beyond zero, δ beyond their own floor) against
-/// the pooled direction and the verdict would
+/// [`OPPOSITE_SHARE`] of them resolved (interval beyond zero, δ beyond their own floor and
+/// beyond `margin`) against the pooled direction and the verdict would
 /// otherwise stand, or when a verdict is missing anyway and a fifth resolved each way (then
 /// "collect more samples" would be the wrong advice).
 fn opposite_modes(
     processes: &[ProcessEstimate],
     delta: f64,
     verdict: &Verdict,
+    margin: f64,
 ) -> Option<Unresolved> {
     let k = processes.len() as f64;
     // A process resolves a way only as one comparison would: its interval excludes zero and
     // its δ clears its own A/A floor. A process within its floor could not tell, and a layout
-    // in which the two candidates tie is not one in which the other wins.
-    let beyond_floor =
-        |p: &&ProcessEstimate| p.noise_floor.is_none_or(|f| p.estimate.delta.abs() > f);
+    // in which the two candidates tie is not one in which the other wins. Nor is one within
+    // the margin: a process at −0.3 % is equivalent by the user's standard, not an opposite
+    // mode, however tight its own interval (BACKGROUND.md, "Sequential decisions").
+    let beyond_floor = |p: &&ProcessEstimate| {
+        p.noise_floor.is_none_or(|f| p.estimate.delta.abs() > f) && p.estimate.delta.abs() > margin
+    };
     let a: Vec<f64> = processes
         .iter()
         .filter(|p| p.estimate.low > 0.0)
@@ -1242,10 +1280,14 @@ mod tests {
         ];
         let p = combine_processes(&ps, 0, 0.95).unwrap();
         assert_eq!(p.verdict, Verdict::AFaster, "{p}");
-        // The same process beyond its floor (1 %) did resolve B faster: one in five vetoes.
+        // The same process beyond its floor (1 %) resolved B faster, but within the default
+        // 2 % margin: equivalent by the user's standard, no veto.
         let mut ps = ps;
         ps[2].noise_floor = Some(0.01);
         let p = combine_processes(&ps, 0, 0.95).unwrap();
+        assert_eq!(p.verdict, Verdict::AFaster, "{p}");
+        // Against a 1 % margin it is beyond both: one in five vetoes.
+        let p = combine_processes_with(&ps, 0, 0.95, 0.01).unwrap();
         assert!(
             matches!(
                 p.verdict,
@@ -1253,6 +1295,34 @@ mod tests {
             ),
             "{p}"
         );
+    }
+
+    #[test]
+    fn processes_within_the_margin_do_not_veto_as_opposite_modes() {
+        // The README's main job on an Intel Xeon (2026-12-03): a quarter of the processes
+        // "resolved B faster" by 0.33 to 0.72 %, tight intervals beyond their own floors,
+        // against processes at +1.4 to +21 %. Before the margin counted, they vetoed.
+        let mk = |d: f64| ProcessEstimate {
+            estimate: est(d, 0.001),
+            noise_floor: Some(0.002),
+            aa_deltas: Vec::new(),
+            quantization: 0.0,
+        };
+        let ds = [0.21, 0.014, -0.0033, 0.09, 0.12, -0.0072, 0.15, 0.06];
+        let ps: Vec<_> = ds.into_iter().map(mk).collect();
+        let p = combine_processes(&ps, 0, 0.95).unwrap();
+        assert_eq!(p.verdict, Verdict::AFaster, "{p}");
+        // With no margin they count, as before: a quarter against vetoes.
+        let p = combine_processes_with(&ps, 0, 0.95, 0.0).unwrap();
+        assert!(
+            matches!(
+                p.verdict,
+                Verdict::CannotTell(Unresolved::OppositeModes { .. })
+            ),
+            "{p}"
+        );
+        assert!(combine_processes_with(&ps, 0, 0.95, f64::NAN).is_err());
+        assert!(combine_processes_with(&ps, 0, 0.95, -0.01).is_err());
     }
 
     #[test]
@@ -1350,7 +1420,11 @@ mod tests {
             0.08, 0.09, 0.10, 0.11, 0.12, 0.095, 0.105, -0.01, -0.02, -0.03,
         ];
         let e: Vec<Estimate> = ds.iter().map(|&d| est(d, 0.005)).collect();
-        let p = combine(&e, 0.95).unwrap();
+        // Against no margin, so that the three count however small they are (the default
+        // 2 % margin would leave only the one at −3 %).
+        let ps: Vec<ProcessEstimate> = e.iter().copied().map(Into::into).collect();
+        let p = combine_processes_with(&ps, 0, 0.95, 0.0).unwrap();
+        assert!(combine(&e, 0.95).unwrap().resolved);
         assert!((p.half_width() - 0.042_314_367_125_321_446).abs() < 1e-12);
         let alone = Estimate::from_interval(p.delta, p.low, p.high, 0.95).unwrap();
         assert_eq!(decide(&alone, p.noise_floor, 0.0), Verdict::AFaster);

@@ -116,6 +116,9 @@ impl Pooled {
 
     /// How the plan ended: the target met, out of reach, or the cap.
     fn fmt_plan(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(d) = &self.decision {
+            writeln!(f, "{d}.")?;
+        }
         match (self.plan_end, self.target_met) {
             (Some(PlanEnd::Met), _) | (None, Some(true)) => writeln!(
                 f,

@@ -266,6 +266,114 @@ pub fn sequential_look(
     })
 }
 
+/// Why a sequential decision stopped looking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum DecisionEnd {
+    /// A look decided (faster, slower or equivalent).
+    Decided,
+    /// The last planned look (`max_n` deltas) did not decide: cannot tell.
+    LastLook,
+    /// The time budget ran out before the last planned look.
+    TimeBudget,
+    /// Failed processes used up the cap on processes started before the last planned look.
+    Failures,
+}
+
+/// A sequential decision as a run made it: every look, why it stopped, and the outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct SequentialDecision {
+    /// The margin it judged against (fraction).
+    pub margin: f64,
+    /// The spending function.
+    pub spending: Spending,
+    /// The most deltas it planned for.
+    pub max_n: usize,
+    /// Every look, in order; the last one is the deciding (or final) one.
+    pub looks: Vec<SequentialLook>,
+    /// Why it stopped.
+    pub end: DecisionEnd,
+}
+
+impl SequentialDecision {
+    /// A decision over `looks` (at least one) under `o`.
+    pub fn new(o: &SequentialOptions, looks: Vec<SequentialLook>, end: DecisionEnd) -> Self {
+        SequentialDecision {
+            margin: o.margin,
+            spending: o.spending,
+            max_n: o.max_n,
+            looks,
+            end,
+        }
+    }
+
+    /// The last look's outcome ([`SequentialOutcome::Undecided`] without looks).
+    pub fn outcome(&self) -> SequentialOutcome {
+        self.looks
+            .last()
+            .map_or(SequentialOutcome::Undecided, |l| l.outcome)
+    }
+}
+
+impl std::fmt::Display for SequentialDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pct = |x: f64| format!("{:+.2} %", 100.0 * x);
+        let Some(last) = self.looks.last() else {
+            return f.write_str("no look was made");
+        };
+        write!(
+            f,
+            "Sequential decision against a margin of ±{:.1} %: {} look{} (at most {} processes), ",
+            100.0 * self.margin,
+            self.looks.len(),
+            if self.looks.len() == 1 { "" } else { "s" },
+            self.max_n
+        )?;
+        let why = match self.end {
+            DecisionEnd::Decided => "stopped because it decided",
+            DecisionEnd::LastLook => "stopped at the last planned look",
+            DecisionEnd::TimeBudget => "stopped when the time budget ran out",
+            DecisionEnd::Failures => "stopped when failed processes used up the cap",
+        };
+        write!(
+            f,
+            "{why}; the last, at {} processes, spent α = {:.4}: [{}, {}], ",
+            last.n,
+            last.alpha,
+            pct(last.low),
+            pct(last.high)
+        )?;
+        match last.outcome {
+            SequentialOutcome::Faster { beyond_margin } => write!(
+                f,
+                "A faster{}",
+                if beyond_margin {
+                    " by more than the margin"
+                } else {
+                    " (by less than the margin)"
+                }
+            ),
+            SequentialOutcome::Slower { beyond_margin } => write!(
+                f,
+                "A slower{}",
+                if beyond_margin {
+                    " by more than the margin"
+                } else {
+                    " (by less than the margin)"
+                }
+            ),
+            SequentialOutcome::Equivalent => f.write_str("equivalent within the margin"),
+            SequentialOutcome::Undecided => write!(
+                f,
+                "cannot tell: it rules out changes beyond {:.2} %",
+                100.0 * last.rules_out_beyond
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
