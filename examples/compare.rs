@@ -2,10 +2,12 @@
 //! much, and can this machine tell?
 //!
 //! Run: `cargo run --release --example compare`. The comparison runs in several processes
-//! (each with its heap perturbed, planned from a first stage of five), because one process's
-//! interval covers only the noise inside that process; the pooled verdict, the inflation and
-//! the per-process deltas are printed. `-- --single` compares in this one process instead,
-//! with the full single-process report.
+//! (each with its heap perturbed), because one process's interval covers only the noise inside
+//! that process, and decides sequentially: a look after five processes and after every five
+//! more, stopping at the first whose interval says faster, slower or equivalent within ±2 %
+//! (`PoolOptions::decide`); the pooled verdict, the looks, the inflation and the per-process
+//! deltas are printed. `-- --precision` runs Stein's plan to a ±1 point interval instead;
+//! `-- --single` compares in this one process, with the full single-process report.
 //!
 //! Progress goes to stderr (`rtcompare::progress`: bars on a terminal, a line per stage or
 //! process in a log), the report to stdout, the report's JSON to
@@ -40,6 +42,9 @@ fn sorter(name: &str, data: &[u32], sort: fn(&mut [u32])) -> Candidate<'static> 
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut single, mut processes, mut repeat) = (false, None::<usize>, 1usize);
+    // The main job decides: it stops at the first look whose interval says faster, slower or
+    // equivalent within ±2 % (BACKGROUND.md, "Sequential decisions: the main job").
+    let mut decide = true;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -48,10 +53,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 processes = Some(args.next().ok_or("--processes needs a count")?.parse()?)
             }
             "--repeat" => repeat = args.next().ok_or("--repeat needs a count")?.parse()?,
+            "--decide" => decide = true,
+            "--precision" => decide = false,
             other => {
                 return Err(format!(
                     "unknown argument {other:?}; use --single, --processes K (exactly K \
-                     processes), --repeat R (R pooled comparisons, tallied)"
+                     processes), --repeat R (R pooled comparisons, tallied), --precision (run \
+                     Stein's plan to a ±1 point interval instead of deciding)"
                 )
                 .into());
             }
@@ -86,6 +94,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if let Some(k) = processes {
             options = options.first_stage(k).max_processes(k).target(0.0, 0.0);
         }
+        options = options.decide(decide);
         let options = options.progress(progress::pool_bar());
         let mut tally = [0usize; 3];
         for r in 0..repeat {
@@ -120,6 +129,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Verdict::BFaster => 1,
                 Verdict::CannotTell(_) => 2,
             }] += 1;
+            // One line per comparison, for tables of consecutive runs.
+            eprintln!(
+                "run {}: {:+.2} % [{:+.2}, {:+.2}] over {} processes, {}, {:.1} s",
+                r + 1,
+                100.0 * pooled.delta,
+                100.0 * pooled.low,
+                100.0 * pooled.high,
+                pooled.processes,
+                match pooled.verdict {
+                    Verdict::AFaster => "A faster".to_string(),
+                    Verdict::BFaster => "B faster".to_string(),
+                    Verdict::CannotTell(rtcompare::stats::Unresolved::Equivalent { .. }) => {
+                        "equivalent".to_string()
+                    }
+                    Verdict::CannotTell(_) => "cannot tell".to_string(),
+                },
+                run.elapsed.as_secs_f64()
+            );
             std::fs::create_dir_all(&dir)?;
             // The pooled fields with the machine's environment stamp and a layout version:
             // `rtcompare combine` reads this file as one machine.
