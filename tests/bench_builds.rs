@@ -887,3 +887,43 @@ fn a_cancelled_run_stops_and_keeps_what_it_measured() {
         "interrupted"
     );
 }
+
+#[test]
+fn deciding_calls_a_large_change_at_the_first_look() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register, std::iter::empty());
+    }
+    let _serial = spawning();
+    let base = std::env::current_exe().unwrap();
+    let head = head_copy("decide");
+    let o = BuildsOptions::default()
+        .decide(true)
+        .pairs(3)
+        .seed(9)
+        .compare(quick())
+        .filter("work")
+        .args([
+            "--exact",
+            "deciding_calls_a_large_change_at_the_first_look",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&base, &head, &o);
+    let _ = std::fs::remove_file(&head);
+    let run = run.unwrap();
+    let work = &run.benchmarks[0];
+    assert_eq!(work.name, "work");
+    let pooled = work.pooled.as_ref().unwrap();
+    // 20 % more steps at head: slower by more than the 2 % margin, at the first look.
+    let d = pooled.decision.as_ref().expect("a decision");
+    assert_eq!(d.looks.len(), 1, "{pooled}");
+    assert_eq!(
+        d.outcome(),
+        rtcompare::stats::SequentialOutcome::Slower {
+            beyond_margin: true
+        },
+        "{pooled}"
+    );
+    assert_eq!(pooled.verdict, Verdict::BFaster, "{pooled}");
+    assert_eq!(work.reports.len(), 3);
+    assert_eq!(run.family_level, Some(0.95));
+}

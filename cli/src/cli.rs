@@ -108,10 +108,15 @@ pub struct BenchArgs {
     /// (a control: code placement then stays fixed and can pass for a change).
     #[arg(long, value_name = "K", default_value_t = rtcompare::bench::DEFAULT_LAYOUTS)]
     pub layouts: usize,
-    /// The smallest difference that matters: a benchmark whose code layout alone moves it by
-    /// more is named under the table (a fraction or a percentage).
+    /// The smallest difference that matters: each benchmark is decided faster, slower or
+    /// equivalent within ±this, and one whose code layout alone moves it by more is named
+    /// under the table (a fraction or a percentage).
     #[arg(long, value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
     pub margin: f64,
+    /// Measure each benchmark to a ±1 point interval (Stein's plan, Holm over the family)
+    /// instead of deciding it at the first look that says faster, slower or equivalent.
+    #[arg(long)]
+    pub precision: bool,
     /// Let the system place each worker pair's four workers instead of putting them on one
     /// CPU (a control: on a virtual machine two vCPUs' speeds then decide pairs).
     #[arg(long)]

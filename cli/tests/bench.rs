@@ -150,14 +150,21 @@ fn a_slower_working_tree_is_a_proven_regression() {
     assert_eq!(work["regression"], true, "{stdout}");
     assert!(work["processes"].as_u64().unwrap() >= 3, "{stdout}");
     assert!(work["baseline_ns"].as_f64().unwrap() > 0.0, "{stdout}");
-    // The two benchmarks' verdicts hold together (Holm).
+    // The benchmarks' verdicts hold together: each decided sequentially at the Bonferroni
+    // level, the slower ones at the first look.
     assert_eq!(json["family_level"], 0.95);
-    assert!(stdout.contains("Holm"), "{stdout}");
+    assert!(stdout.contains("Bonferroni"), "{stdout}");
+    let decision = &json["details"]["benchmarks"][0]["pooled"]["decision"];
+    assert_eq!(decision["end"], "decided", "{decision}");
+    assert_eq!(decision["looks"].as_array().unwrap().len(), 1, "{decision}");
     // The index links each benchmark's own page, written beside it.
     let index = std::fs::read_to_string(repo.0.join("out.html")).unwrap();
     assert!(index.contains("href=\"out-0-work.html\""), "{index}");
     let page = std::fs::read_to_string(repo.0.join("out-0-work.html")).unwrap();
-    assert!(page.contains("<svg") && page.contains("Holm"), "{page}");
+    assert!(
+        page.contains("<svg") && page.contains("Sequential decision"),
+        "{page}"
+    );
     // Twice the steps: δ = 1 − head/baseline near −1.
     assert!(work["high"].as_f64().unwrap() < -0.5, "{stdout}");
     // Each build's workers read their own revision's data file (2,000 steps at the

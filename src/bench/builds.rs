@@ -19,7 +19,10 @@ use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::CancelToken;
 use crate::pool::combine_reports_staged;
 use crate::rng::{Rng, derive_seed, resolve_seed};
-use crate::stats::{HolmStep, MIN_PROCESSES, PlanEnd, Pooled, holm, plan_processes};
+use crate::stats::{
+    DecisionEnd, HolmStep, MIN_PROCESSES, PlanEnd, Pooled, SequentialDecision, SequentialLook,
+    SequentialOptions, SequentialOutcome, holm, plan_processes, sequential_look,
+};
 use crate::{Error, Result};
 
 /// Version of [`BuildsRun`]'s JSON.
@@ -79,8 +82,17 @@ pub struct BuildsOptions {
     pub layouts: usize,
     /// The smallest relative difference that matters (fraction, default [`DEFAULT_MARGIN`],
     /// 2 %): a benchmark whose layouts alone move δ by more is named
-    /// ([`LayoutSpread::beyond_margin`]).
+    /// ([`LayoutSpread::beyond_margin`]), pairs within it never veto a verdict as opposite
+    /// modes, and with [`decide`](Self::decide) it is the equivalence margin.
     pub margin: f64,
+    /// Decide each benchmark instead of measuring it to a precision (default false): a look
+    /// after its first `pairs` worker pairs and after every `pairs` more, each an interval at
+    /// its share of α ([`stats::sequential_look`](crate::stats::sequential_look)), stopping
+    /// at the first that says faster, slower or equivalent within ±`margin`, at the last pair
+    /// allowed (`max_pairs`, the layouts) or at `max_duration`. With several benchmarks each
+    /// is decided at 1 − (1 − level)/m (Bonferroni), so the family-wise level holds under
+    /// every benchmark's stopping; the precision targets are not used.
+    pub decide: bool,
     /// Worker pairs in each benchmark's first stage, pooled as processes are (default 5, at
     /// least 3). From their spread, Stein's rule plans how many pairs the precision target
     /// needs, as [`pool::run`](crate::pool::run) does with processes.
@@ -137,6 +149,7 @@ impl std::fmt::Debug for BuildsOptions {
             .field("cpu_per_pair", &self.cpu_per_pair)
             .field("layouts", &self.layouts)
             .field("margin", &self.margin)
+            .field("decide", &self.decide)
             .field("pairs", &self.pairs)
             .field("max_pairs", &self.max_pairs)
             .field("target_abs", &self.target_abs)
@@ -164,6 +177,7 @@ impl Default for BuildsOptions {
             cpu_per_pair: true,
             layouts: DEFAULT_LAYOUTS,
             margin: DEFAULT_MARGIN,
+            decide: false,
             pairs: 5,
             max_pairs: crate::pool::DEFAULT_MAX_PROCESSES,
             target_abs: crate::pool::DEFAULT_TARGET_ABS,
@@ -216,6 +230,11 @@ impl BuildsOptions {
     /// is not an error.
     pub fn cancel(mut self, token: CancelToken) -> Self {
         self.compare.collect.cancel = Some(token);
+        self
+    }
+    /// Sets [`decide`](Self::decide).
+    pub fn decide(mut self, on: bool) -> Self {
+        self.decide = on;
         self
     }
     /// Sets [`pairs`](Self::pairs).
@@ -588,7 +607,10 @@ pub fn compare_layouts<'a>(
             retried: outcome.retried,
         });
     }
-    let family_level = if o.family_wise {
+    let family_level = if o.family_wise && o.decide {
+        // Each benchmark was decided at the Bonferroni level already: the family holds.
+        Some(o.level)
+    } else if o.family_wise {
         judge_family(&mut benchmarks, o)?;
         Some(o.level)
     } else {
@@ -892,6 +914,9 @@ impl Builds<'_, '_> {
                 reason: format!("its pairs could not be pooled: {e}"),
             })
         };
+        if o.decide {
+            return self.decided(name, position, seed, offset, ran, &spent);
+        }
         ran.planned = o.pairs;
         for k in 0..o.pairs {
             let report = self.pair(name, offset, seed, k, &mut ran.retried)?;
@@ -960,6 +985,90 @@ impl Builds<'_, '_> {
         } else {
             end.unwrap_or(PlanEnd::Met)
         });
+        Ok(pooled)
+    }
+
+    /// One benchmark decided sequentially ([`BuildsOptions::decide`]): `pairs` worker pairs
+    /// between looks, at most as many as `max_pairs` and the layouts allow, stopping at the
+    /// first look that decides or when `max_duration` is spent; pooled on the last look's
+    /// interval at its level, with every floor and veto of a pooled verdict.
+    fn decided(
+        &self,
+        name: &str,
+        position: usize,
+        seed: u64,
+        offset: usize,
+        ran: &mut Ran,
+        spent: &dyn Fn() -> Duration,
+    ) -> Result<Pooled, Halt> {
+        let o = self.o;
+        let most = if o.layouts > 1 {
+            o.max_pairs.max(o.pairs).min(o.layouts)
+        } else {
+            o.max_pairs.max(o.pairs)
+        };
+        let plan = SequentialOptions::default()
+            .level(self.plan_level())
+            .margin(o.margin)
+            .max_n(most);
+        let mut looks: Vec<SequentialLook> = Vec::new();
+        let over_budget = || !o.max_duration.is_zero() && spent() >= o.max_duration;
+        let end = loop {
+            let previous = looks.last().map_or(0, |l| l.n);
+            let want = (previous + o.pairs).min(most);
+            ran.planned = want;
+            while ran.reports.len() < want {
+                if ran.reports.len() >= MIN_PROCESSES && over_budget() {
+                    break;
+                }
+                let k = ran.reports.len();
+                let report = self.pair(name, offset, seed, k, &mut ran.retried)?;
+                ran.reports.push(report);
+                self.tell(name, position, &ran.reports, want);
+            }
+            if ran.reports.len() > previous {
+                let deltas: Vec<f64> = ran.reports.iter().map(|r| r.estimate.delta).collect();
+                let look = sequential_look(&deltas, previous, &plan).map_err(|e| {
+                    Halt::Failed(PairFailure {
+                        pair: deltas.len(),
+                        layout: 0,
+                        build: None,
+                        reason: format!("its pairs could not be decided on: {e}"),
+                    })
+                })?;
+                let (decided, last) = (look.outcome.decided(), look.last);
+                looks.push(look);
+                if decided {
+                    break DecisionEnd::Decided;
+                }
+                if last {
+                    break DecisionEnd::LastLook;
+                }
+            }
+            if over_budget() {
+                break DecisionEnd::TimeBudget;
+            }
+        };
+        let last = *looks.last().expect("a look is made before the loop ends");
+        let level = (1.0 - last.alpha).clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
+        let mut pooled = pool_pairs(&ran.reports, 0, level, o.margin).map_err(|e| {
+            Halt::Failed(PairFailure {
+                pair: ran.reports.len(),
+                layout: 0,
+                build: None,
+                reason: format!("its pairs could not be pooled: {e}"),
+            })
+        })?;
+        if last.outcome == SequentialOutcome::Equivalent && !pooled.resolved {
+            pooled.verdict =
+                crate::stats::Verdict::CannotTell(crate::stats::Unresolved::Equivalent {
+                    margin: o.margin,
+                    low: pooled.low,
+                    high: pooled.high,
+                });
+        }
+        pooled.planned_processes = most;
+        pooled.decision = Some(SequentialDecision::new(&plan, looks, end));
         Ok(pooled)
     }
 

@@ -94,7 +94,23 @@ impl BuildsRun {
                 pages.push((file, benchmark_page(b)));
             }
         }
+        let decided = self
+            .benchmarks
+            .iter()
+            .any(|b| b.pooled.as_ref().is_some_and(|p| p.decision.is_some()));
         let family = match self.family_level {
+            Some(level) if decided => format!(
+                "The verdicts hold together: each of the {} compared benchmarks was decided \
+                 sequentially at 1 − {}/m (Bonferroni), which keeps the chance of any false \
+                 verdict or false equivalence among them at most {} under every benchmark's \
+                 stopping.",
+                self.benchmarks
+                    .iter()
+                    .filter(|b| b.status == BuildStatus::Compared)
+                    .count(),
+                Pct(1.0 - level),
+                Pct(1.0 - level)
+            ),
             Some(level) => format!(
                 "The verdicts hold together: Holm's procedure over the {} compared benchmarks \
                  keeps the chance of any false verdict among them at most {}.",
@@ -187,6 +203,7 @@ fn row(b: &BuildComparison) -> Vec<String> {
             match p.verdict {
                 Verdict::AFaster => "head faster",
                 Verdict::BFaster => "head SLOWER",
+                Verdict::CannotTell(crate::stats::Unresolved::Equivalent { .. }) => "equivalent",
                 Verdict::CannotTell(_) => "cannot tell",
             }
             .to_string(),
@@ -241,6 +258,13 @@ fn benchmark_page(b: &BuildComparison) -> String {
                 h.adjusted,
                 h.alpha,
                 Pct(p.level)
+            ));
+        }
+        if let Some(d) = &p.decision {
+            page = page.intro(&format!(
+                "{d}; with the other benchmarks, each was decided at 1 − α/m (Bonferroni), so \
+                 the family's chance of any false verdict stays at most α whatever each one's \
+                 stopping."
             ));
         }
         if let Some(l) = &b.layout {

@@ -268,6 +268,7 @@ fn options(args: &BenchArgs, seed: u64, base: &Tree, head: &Tree, layouts: usize
         .cpu_per_pair(!args.no_cpu_per_pair)
         .seed(seed)
         .cancel(signals::token())
+        .decide(!args.precision)
         .exact(args.exact);
     let options = args.skip.iter().fold(options, |o, s| o.skip(s.clone()));
     match &args.filter {

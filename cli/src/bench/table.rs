@@ -34,6 +34,11 @@ pub struct BenchRow {
     pub resolved: bool,
     /// Resolved with the head slower.
     pub regression: bool,
+    /// Decided equivalent: the interval lies within ±margin, no change that matters.
+    pub equivalent: bool,
+    /// With a decision that could not tell: the largest change its interval still allows
+    /// (fraction), so any change beyond it is ruled out; `null` otherwise.
+    pub rules_out_beyond: Option<f64>,
     /// Worker pairs pooled.
     pub processes: usize,
     /// The baseline's time per operation, ns: the median over worker pairs of each pair's
@@ -72,6 +77,17 @@ impl BenchRow {
             high: p.map(|p| p.high),
             resolved,
             regression: resolved && p.is_some_and(|p| p.delta < 0.0),
+            equivalent: p.is_some_and(|p| {
+                matches!(
+                    p.verdict,
+                    rtcompare::Verdict::CannotTell(rtcompare::stats::Unresolved::Equivalent { .. })
+                )
+            }),
+            rules_out_beyond: p
+                .and_then(|p| p.decision.as_ref())
+                .and_then(|d| d.looks.last())
+                .filter(|l| !l.outcome.decided())
+                .map(|l| l.rules_out_beyond),
             processes: p.map_or(0, |p| p.processes),
             baseline_ns: median_over(&b.reports, |r| r.ns_per_op_b),
             head_ns: median_over(&b.reports, |r| r.ns_per_op_a),
@@ -98,6 +114,7 @@ impl BenchRow {
             (BuildStatus::Removed, ..) => "removed",
             (BuildStatus::Failed, ..) => "FAILED",
             (BuildStatus::Stopped, ..) => "stopped",
+            _ if self.equivalent => "equivalent",
             (_, true, Some(d)) if d < 0.0 => "SLOWER",
             (_, true, _) => "faster",
             _ => "cannot tell",
@@ -112,7 +129,12 @@ impl BenchRow {
             per_op(self.baseline_ns),
             per_op(self.head_ns),
             self.interval(),
-            self.verdict().to_string(),
+            match self.rules_out_beyond {
+                Some(x) if self.verdict() == "cannot tell" => {
+                    format!("cannot tell below ±{:.1} %", 100.0 * x)
+                }
+                _ => self.verdict().to_string(),
+            },
             self.processes.to_string(),
             match self.layout_moves {
                 Some(m) if self.layout_beyond_margin => format!("±{:.2} % !", 100.0 * m),
@@ -298,7 +320,18 @@ pub(super) fn family_note(run: &BuildsRun) -> String {
         .iter()
         .filter(|b| b.status == BuildStatus::Compared)
         .count();
+    let decided = run
+        .benchmarks
+        .iter()
+        .any(|b| b.pooled.as_ref().is_some_and(|p| p.decision.is_some()));
     match run.family_level {
+        Some(level) if decided => format!(
+            "The verdicts hold together: each of the {compared} compared benchmarks was decided \
+             sequentially (a look every --pairs pairs) at 1 − {0:.0} %/{compared} (Bonferroni), \
+             keeping the chance of any false verdict or false equivalence among them at most \
+             {0:.0} %; equivalent means no change beyond ±the margin.",
+            100.0 * (1.0 - level)
+        ),
         Some(level) => format!(
             "The verdicts hold together: Holm's procedure over the {compared} compared \
              benchmarks keeps the chance of any false verdict among them at most {:.0} %.",
