@@ -55,7 +55,9 @@ mod args;
 mod builds;
 mod group;
 mod layouts;
+mod options;
 mod pair;
+mod run;
 mod worker;
 
 use std::cell::{Cell, OnceCell, RefCell};
@@ -70,14 +72,14 @@ use crate::precision::{Measurement, Precision};
 use crate::{Error, Result};
 
 pub use args::Args;
-pub use builds::{
-    BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsOptions, BuildsProgress,
-    BuildsProgressFn, BuildsRun, DEFAULT_PAIR_DURATION, PairFailure, Stopped, compare_builds,
-    compare_layouts, compare_variants, only_head,
-};
+pub use builds::{compare_builds, compare_layouts, compare_variants, only_head};
 pub use group::{Group, Rate, Throughput};
 pub use layouts::{
     DEFAULT_LAYOUTS, DEFAULT_MARGIN, LAYOUT_TEST_LEVEL, LayoutSpread, VariantSource,
+};
+pub use options::{BuildsOptions, BuildsProgress, BuildsProgressFn, DEFAULT_PAIR_DURATION};
+pub use run::{
+    BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped,
 };
 pub use worker::{HANDSHAKE_TIMEOUT, WORKER_ENV, WORKER_PROTOCOL};
 
