@@ -76,6 +76,7 @@
 //! ```
 
 mod child;
+pub mod history;
 mod interrupt;
 mod json;
 mod options;

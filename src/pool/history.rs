@@ -1,0 +1,193 @@
+//! A comparison's history across invocations: each pooled result appended to a JSON-lines
+//! file, and the earlier results whose intervals exclude the new one named, because then the
+//! machine changed between runs by more than either run's interval admits.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::stats::Pooled;
+use crate::{Error, Result};
+
+/// How many of the latest earlier results a new one is checked against.
+pub const HISTORY_CHECKED: usize = 10;
+
+/// One result of a comparison, as its history file keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Entry {
+    /// When it was recorded, in seconds since the Unix epoch (UTC).
+    pub unix_s: u64,
+    /// Its pooled δ (fraction; positive: A needs less time).
+    pub delta: f64,
+    /// Lower end of its interval (fraction).
+    pub low: f64,
+    /// Upper end of its interval (fraction).
+    pub high: f64,
+    /// The interval's level.
+    pub level: f64,
+}
+
+impl Entry {
+    /// Whether the two intervals share no point: at least one of them missed the difference
+    /// as it stood, or the difference itself moved between the runs.
+    pub fn excludes(&self, other: &Entry) -> bool {
+        self.high < other.low || other.high < self.low
+    }
+}
+
+impl std::fmt::Display for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let day = self.unix_s % 86_400;
+        write!(
+            f,
+            "{:+.1} % [{:+.1}, {:+.1}] at {:02}:{:02} UTC",
+            100.0 * self.delta,
+            100.0 * self.low,
+            100.0 * self.high,
+            day / 3_600,
+            day % 3_600 / 60
+        )
+    }
+}
+
+/// What [`record`] found.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Recorded {
+    /// The file the result was appended to.
+    pub path: PathBuf,
+    /// The result as recorded.
+    pub entry: Entry,
+    /// Results recorded before it (the latest [`HISTORY_CHECKED`]) whose intervals exclude
+    /// its interval, oldest first.
+    pub disagreeing: Vec<Entry>,
+}
+
+impl Recorded {
+    /// The sentence for a summary when earlier runs disagree (`None` when none does): the
+    /// latest disagreeing run, and what to do.
+    pub fn warning(&self) -> Option<String> {
+        let last = self.disagreeing.last()?;
+        Some(format!(
+            "This comparison gave {last}, and now {}: the intervals exclude each other ({} of \
+             the last {} runs), so the machine changes between runs by more than one run's \
+             interval admits and no single run describes it: keep each run's JSON and combine \
+             them with `rtcompare combine`. History: {}",
+            self.entry,
+            self.disagreeing.len(),
+            HISTORY_CHECKED,
+            self.path.display()
+        ))
+    }
+}
+
+/// Appends `pooled` to the history file `dir/NAME.jsonl` (creating `dir`) and returns the
+/// earlier results, among the latest [`HISTORY_CHECKED`], whose intervals exclude it. Lines
+/// the file holds that are not entries (another tool's, a cut-off write) are skipped.
+///
+/// Errors: [`Error::InvalidOption`] for a name that is empty or holds a path separator;
+/// [`Error::Io`] when the directory or the file cannot be created, read or written.
+pub fn record(dir: &Path, name: &str, pooled: &Pooled) -> Result<Recorded> {
+    if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+        return Err(Error::invalid_option(
+            "name",
+            format!("a history name is a file name without a path separator; got {name:?}"),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = dir.join(format!("{name}.jsonl"));
+    let earlier: Vec<Entry> = match std::fs::read_to_string(&path) {
+        Ok(text) => text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Error::io(&path, e)),
+    };
+    let entry = Entry {
+        unix_s: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+        delta: pooled.delta,
+        low: pooled.low,
+        high: pooled.high,
+        level: pooled.level,
+    };
+    let line = serde_json::to_string(&entry).map_err(Error::json)?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| writeln!(f, "{line}"))
+        .map_err(|e| Error::io(&path, e))?;
+    let disagreeing = earlier[earlier.len().saturating_sub(HISTORY_CHECKED)..]
+        .iter()
+        .filter(|e| e.excludes(&entry))
+        .copied()
+        .collect();
+    Ok(Recorded {
+        path,
+        entry,
+        disagreeing,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::{Estimate, combine};
+
+    fn pooled(center: f64) -> Pooled {
+        let e: Vec<Estimate> = [center - 0.002, center, center + 0.002]
+            .iter()
+            .map(|&d| Estimate::from_interval(d, d - 0.001, d + 0.001, 0.95).unwrap())
+            .collect();
+        combine(&e, 0.95).unwrap()
+    }
+
+    #[test]
+    fn a_result_that_excludes_an_earlier_one_is_named() {
+        let dir = std::env::temp_dir().join(format!("rtcompare-history-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let first = record(&dir, "sort", &pooled(0.12)).unwrap();
+        assert!(first.disagreeing.is_empty() && first.warning().is_none());
+        // Close to the first: the intervals overlap.
+        let second = record(&dir, "sort", &pooled(0.121)).unwrap();
+        assert!(second.disagreeing.is_empty(), "{second:?}");
+        // Far from both: both named, the sentence says what to do.
+        let third = record(&dir, "sort", &pooled(0.07)).unwrap();
+        assert_eq!(third.disagreeing.len(), 2, "{third:?}");
+        let warning = third.warning().unwrap();
+        assert!(warning.contains("rtcompare combine"), "{warning}");
+        assert!(warning.contains("gave +12.1 %"), "{warning}");
+        // A line that is not an entry is skipped, not an error.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&third.path)
+            .and_then(|mut f| writeln!(f, "not json"))
+            .unwrap();
+        assert_eq!(
+            record(&dir, "sort", &pooled(0.07))
+                .unwrap()
+                .disagreeing
+                .len(),
+            2
+        );
+        let text = std::fs::read_to_string(&third.path).unwrap();
+        assert_eq!(text.lines().count(), 5);
+        assert!(matches!(
+            record(&dir, "../escape", &pooled(0.1)),
+            Err(Error::InvalidOption { name: "name", .. })
+        ));
+        // A directory that cannot be created (a file stands in its way).
+        let blocked = dir.join("sort.jsonl").join("below");
+        assert!(matches!(
+            record(&blocked, "x", &pooled(0.1)),
+            Err(Error::Io { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
