@@ -38,6 +38,10 @@ pub enum Rule {
     /// Fewer than 11 pairs: the few-runs rule (ratio of medians and ratio of minimums against
     /// their tolerances).
     FewRuns,
+    /// The sequential decision (`rtcompare cmd` without `--runs` or `--precision`): blocks'
+    /// median log ratios, a t interval at the look's share of α, settled against the threshold
+    /// ([`crate::decide`]).
+    Sequential,
 }
 
 impl Rule {
@@ -61,8 +65,10 @@ pub enum CommandOutcome {
     Faster,
     /// Bootstrap rule: B needs more time than A, beyond the tolerance.
     Slower,
-    /// Bootstrap rule: no verdict (the reason says why).
+    /// Bootstrap or sequential rule: no verdict (the reason says why).
     CannotTell,
+    /// Sequential rule: the interval lies inside ±threshold, no change beyond it.
+    Equivalent,
     /// Few-runs rule: B is ahead on both ratios.
     Win,
     /// Few-runs rule: neither a win nor a loss.
@@ -265,7 +271,8 @@ pub fn analyse(
     };
     match Rule::for_pairs(pairs) {
         Rule::FewRuns => few_runs_analysis(a, b, opts),
-        Rule::Bootstrap => bootstrap_analysis(a, b, floor, opts),
+        // `for_pairs` never chooses the sequential rule: the session applies it on top.
+        Rule::Bootstrap | Rule::Sequential => bootstrap_analysis(a, b, floor, opts),
     }
 }
 

@@ -300,13 +300,18 @@ pub struct CompareArgs {
     /// Exactly N timed pairs (N runs of each command). Fewer than 11 selects the few-runs rule.
     #[arg(short, long, value_name = "N")]
     pub runs: Option<usize>,
-    /// Stop once the interval's half-width is at most this (a percentage such as `1%`, or a
-    /// fraction such as 0.01), after at least 11 pairs.
-    #[arg(long, value_name = "PCT", default_value = "1%", value_parser = parse_fraction)]
+    /// With `--precision`: stop once the interval's half-width is at most this (a percentage
+    /// such as `1%`, or a fraction such as 0.01), after at least 11 pairs.
+    #[arg(long, value_name = "PCT", default_value = "1%", value_parser = parse_fraction, requires = "precision")]
     pub width: f64,
-    /// Smallest difference worth claiming: the interval's least favourable end must exceed it
-    /// (and the A/A floor).
-    #[arg(long, value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
+    /// Measure until every interval is within `--width` instead of deciding: by default
+    /// measuring stops at the first planned look whose interval settles every comparison
+    /// against the threshold (faster, slower, or equivalent within ±threshold).
+    #[arg(long, conflicts_with = "runs")]
+    pub precision: bool,
+    /// Smallest difference worth claiming, and the margin of the decision: a verdict's
+    /// interval must lie beyond it (and the A/A floor), "equivalent" inside ±it.
+    #[arg(long, visible_alias = "margin", value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
     pub threshold: f64,
     /// Time budget of the comparison stage, and the longest one run may take (`60`, `90s`,
     /// `500ms`, `2m`).

@@ -292,6 +292,7 @@ fn outcome_key(outcome: CommandOutcome) -> &'static str {
         CommandOutcome::Faster => "faster",
         CommandOutcome::Slower => "slower",
         CommandOutcome::CannotTell => "cannot_tell",
+        CommandOutcome::Equivalent => "equivalent",
         CommandOutcome::Win => "win",
         CommandOutcome::Parity => "parity",
         CommandOutcome::Loss => "loss",
@@ -481,6 +482,7 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
     let rule = match result.rule {
         Rule::Bootstrap => format!("bootstrap rule, {} pairs", result.pairs),
         Rule::FewRuns => format!("few-runs rule, {} runs each", result.pairs),
+        Rule::Sequential => format!("sequential rule, {} pairs", result.pairs),
     };
     if let Some(note) = output::family_note(result) {
         // The top-level verdict is the first comparison's alone: with more commands each

@@ -178,6 +178,7 @@ fn answer(r: &CmdResult, p: &Pair<'_>, panel: Panel) -> Panel {
         match p.rule {
             Rule::Bootstrap => "bootstrap",
             Rule::FewRuns => "few-runs",
+            Rule::Sequential => "sequential",
         },
         v.reason
     ));

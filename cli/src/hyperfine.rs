@@ -257,6 +257,7 @@ pub fn analyse_import(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         few_runs: analysis.few_runs,
         floor: None,
         pairs: ta.len().min(tb.len()),
+        decision: None,
     };
     Ok(CmdResult {
         schema_version: SCHEMA_VERSION,

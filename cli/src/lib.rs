@@ -17,6 +17,7 @@ pub mod analysis;
 pub mod bench;
 pub mod cli;
 pub mod combine;
+pub mod decide;
 pub mod error;
 pub mod export;
 pub mod git;

@@ -77,6 +77,7 @@ pub fn outcome_word(outcome: CommandOutcome) -> &'static str {
         CommandOutcome::Faster => "B is FASTER",
         CommandOutcome::Slower => "B is SLOWER",
         CommandOutcome::CannotTell => "CANNOT TELL",
+        CommandOutcome::Equivalent => "EQUIVALENT",
         CommandOutcome::Win => "WIN for B",
         CommandOutcome::Parity => "PARITY",
         CommandOutcome::Loss => "LOSS for B",
@@ -90,6 +91,7 @@ pub fn outcome_phrase(outcome: CommandOutcome, name: &str) -> String {
         CommandOutcome::Faster => format!("{name} is FASTER"),
         CommandOutcome::Slower => format!("{name} is SLOWER"),
         CommandOutcome::CannotTell => format!("CANNOT TELL for {name}"),
+        CommandOutcome::Equivalent => format!("{name} is EQUIVALENT"),
         CommandOutcome::Win => format!("WIN for {name}"),
         CommandOutcome::Parity => format!("PARITY for {name}"),
         CommandOutcome::Loss => format!("LOSS for {name}"),
@@ -220,6 +222,7 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
                     CommandOutcome::Loss => format!("LOSS to {reference}"),
                     CommandOutcome::Parity => "parity".to_string(),
                     CommandOutcome::CannotTell => "cannot tell".to_string(),
+                    CommandOutcome::Equivalent => format!("equivalent to {reference}"),
                 };
                 (ratio, word)
             }
@@ -401,6 +404,7 @@ fn verdict_lines(s: &mut String, r: &CmdResult) {
     let rule = match r.rule {
         Rule::Bootstrap => "bootstrap rule: the interval's bound against max(threshold, A/A floor)",
         Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",
+        Rule::Sequential => "sequential rule: the look's interval against ±threshold",
     };
     let _ = writeln!(s, "Verdict: {word} ({rule}).");
     let _ = writeln!(s, "   {}", r.verdict.reason);

@@ -91,8 +91,12 @@ impl RunRecord {
 pub enum StopReason {
     /// `--runs N` pairs were measured.
     Runs,
-    /// The interval reached `--width`.
+    /// The interval reached `--width` (`--precision`).
     Precision,
+    /// Every comparison's sequential decision settled: faster, slower or equivalent.
+    Decided,
+    /// The sequential rule's last planned look left a comparison unsettled: cannot tell.
+    LastLook,
     /// `--max-time` ran out.
     MaxTime,
     /// `--max-runs` pairs were measured.
@@ -181,6 +185,10 @@ pub struct Comparison {
     pub floor: Option<Floor>,
     /// Timed pairs (rounds) behind it.
     pub pairs: usize,
+    /// The sequential decision behind the verdict (rule `sequential`): every look, why it
+    /// stopped, the margin; `null` under the other rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<stats::SequentialDecision>,
 }
 
 /// One command's hardware counts with `--counters`: the medians per run over its timed runs.

@@ -250,8 +250,12 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
         dirs: [None, None],
         inject: [Duration::ZERO; 2],
     };
-    let is_verdict =
-        |o: CommandOutcome| !matches!(o, CommandOutcome::CannotTell | CommandOutcome::Parity);
+    let is_verdict = |o: CommandOutcome| {
+        !matches!(
+            o,
+            CommandOutcome::CannotTell | CommandOutcome::Parity | CommandOutcome::Equivalent
+        )
+    };
 
     let (mut outcomes, mut pairs, mut seconds, mut medians) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());

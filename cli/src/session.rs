@@ -5,16 +5,19 @@
 //!    a run is process start (only used for a warning).
 //! 3. **Warm-up**: `--warmup` runs of each command, in turn; discarded.
 //! 4. **Rounds with their A/A validation**: every command once per round, two in ABBA order
-//!    (A B, then B A, …), more in a fresh seeded order, until `--runs N` rounds, or from 11 on
-//!    until every comparison's interval is within `--width`, within `--max-time` and
-//!    `--max-runs`. Unless `--no-validation`, every run comes with an A/A partner run of the
+//!    (A B, then B A, …), more in a fresh seeded order, until `--runs N` rounds; by default
+//!    until every comparison's sequential decision is settled ([`crate::decide`]: faster or
+//!    slower beyond the threshold, or equivalent within it) or its last planned look; with
+//!    `--precision`, from 11 on until every comparison's interval is within `--width`; always
+//!    within `--max-time` and `--max-runs`. Unless `--no-validation`, every run comes with an A/A partner run of the
 //!    same command beside it (for two commands: A′ A B B′ and B′ B A A′), so each command is
 //!    measured against itself in adjacent runs at the comparison's own number of pairs; the
 //!    floor is the library's [`aa_noise_floor`](rtcompare::stats::aa_noise_floor) of each
 //!    side, the larger one counts.
 //! 5. **Cleanup**: each command's `--cleanup`, on every path.
 //! 6. **Verdicts**: [`analysis::analyse`] of each command against the reference, at
-//!    1 − 0.05/m for m comparisons.
+//!    1 − 0.05/m for m comparisons; a comparison that was decided takes its last look as the
+//!    verdict (rule `sequential`).
 //!
 //! `--prepare` runs before every run and `--conclude` after it, untimed. A failing run stops
 //! everything (unless `--ignore-failure` accepts its exit code); so do Ctrl-C and SIGTERM,
@@ -33,12 +36,13 @@ use std::time::{Duration, Instant};
 use rtcompare::env::Environment;
 use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use rtcompare::rng::{Rng, derive_seed, resolve_seed};
-use rtcompare::stats::{self, MINIMUM_DATA_POINTS};
+use rtcompare::stats::{self, DecisionEnd, MINIMUM_DATA_POINTS, SequentialDecision};
 
 use crate::analysis::{
-    self, AnalysisOptions, CommandAnalysis, Compared, Floor, SideSummary, Warning,
+    self, AnalysisOptions, CommandAnalysis, Compared, Floor, Rule, SideSummary, Warning,
 };
 use crate::cli::CompareArgs;
+use crate::decide::{self, Decisions};
 use crate::error::{CliError, Result};
 use crate::output::Progress;
 use crate::process::{Measured, RunFailure, Runner, Shell};
@@ -318,6 +322,9 @@ struct Collected {
     validation_runs: Vec<RunRecord>,
     start_floor_ns: Option<f64>,
     warmup_done: usize,
+    /// Each comparison's sequential decision, once measuring stopped (empty under `--runs`
+    /// and `--precision`; `None` for a comparison never looked at).
+    decisions: Vec<Option<SequentialDecision>>,
 }
 
 impl Collected {
@@ -329,6 +336,7 @@ impl Collected {
             validation_runs: Vec::new(),
             start_floor_ns: None,
             warmup_done: 0,
+            decisions: Vec::new(),
         }
     }
 
@@ -626,6 +634,7 @@ fn measure(
 
 /// Stage 4: rounds until the stopping rule says stop, or `--max-runs`; after each round the
 /// JSON file gets a snapshot (when the last is old enough) and the progress line the count.
+/// The sequential decisions, when the rule made any, are left in `m`.
 fn rounds(
     session: &Session<'_>,
     jobs: &[Job],
@@ -634,19 +643,29 @@ fn rounds(
     snapshot: &mut Snapshot,
 ) -> Result<StopReason> {
     let args = session.args;
-    let mut stopping = Stopping::new(args.runs);
+    let mut stopping = Stopping::new(args);
     let mut rng = Rng::new(derive_seed(plan.seed, 0x0c0d));
+    let mut stop = StopReason::MaxRuns;
     for i in 0..args.runs.unwrap_or(args.max_runs) {
         let order = round_order(jobs.len(), i, &mut rng);
         session.round(jobs, &order, m)?;
         snapshot.tick(&m.runs, &m.validation_runs, m.warmup_done);
         let n = i + 1;
         session.progress.set(stopping.progress(n));
-        if let Some(stop) = stopping.after_round(n, m, plan)? {
-            return Ok(stop);
+        if let Some(s) = stopping.after_round(n, m, plan)? {
+            stop = s;
+            break;
         }
     }
-    Ok(StopReason::MaxRuns)
+    if let Some(d) = stopping.decisions.take() {
+        let end = match stop {
+            StopReason::Decided => DecisionEnd::Decided,
+            StopReason::LastLook => DecisionEnd::LastLook,
+            _ => DecisionEnd::TimeBudget,
+        };
+        m.decisions = d.finish(end);
+    }
+    Ok(stop)
 }
 
 /// The order of the commands in round `i` (from 0): for two, A B and then B A (ABBA); for
@@ -663,36 +682,45 @@ fn round_order(k: usize, i: usize, rng: &mut Rng) -> Vec<usize> {
     order
 }
 
-/// The stopping rule between rounds: the `--runs` target, the round of the next precision
-/// check, the widest interval at the last check, and when the rounds began (`--max-time`).
+/// The stopping rule between rounds: the `--runs` target; or with `--precision` the round of
+/// the next precision check and the widest interval at the last check; or by default the
+/// sequential decisions (planned after the first block of rounds); and when the rounds began
+/// (`--max-time`).
 struct Stopping {
     target: Option<usize>,
+    precision: bool,
     next_check: usize,
     half_width: Option<f64>,
+    decisions: Option<Decisions>,
     started: Instant,
 }
 
 impl Stopping {
-    fn new(target: Option<usize>) -> Stopping {
+    fn new(args: &CompareArgs) -> Stopping {
         Stopping {
-            target,
+            target: args.runs,
+            precision: args.precision,
             next_check: MINIMUM_DATA_POINTS,
             half_width: None,
+            decisions: None,
             started: Instant::now(),
         }
     }
 
     /// The progress line after round `n`.
     fn progress(&self, n: usize) -> String {
-        match (self.target, self.half_width) {
-            (Some(t), _) => format!("round {n}/{t}"),
-            (None, Some(h)) => format!("round {n}, interval ±{:.2} %", 100.0 * h),
-            (None, None) => format!("round {n}"),
+        let deciding = self.decisions.as_ref().and_then(Decisions::widest);
+        match (self.target, self.half_width, deciding) {
+            (Some(t), _, _) => format!("round {n}/{t}"),
+            (None, Some(h), _) => format!("round {n}, interval ±{:.2} %", 100.0 * h),
+            (None, None, Some(w)) => format!("round {n}, deciding: within ±{:.2} %", 100.0 * w),
+            (None, None, None) => format!("round {n}"),
         }
     }
 
-    /// After round `n`: why to stop (`--runs` reached; without it, every interval within
-    /// `--width`, or `--max-time` spent), or `None` to measure another round.
+    /// After round `n`: why to stop (`--runs` reached; with `--precision`, every interval
+    /// within `--width`; by default, every comparison settled or the plan's last look), or
+    /// `--max-time` spent; `None` to measure another round.
     fn after_round(
         &mut self,
         n: usize,
@@ -703,20 +731,64 @@ impl Stopping {
         if self.target == Some(n) {
             return Ok(Some(StopReason::Runs));
         }
-        if self.target.is_none() && n >= self.next_check {
-            // Checked at geometrically spaced counts (10 % apart), so the interim bootstraps
-            // cost a bounded share of the run time however short the commands are.
-            self.next_check = n + (n / 10).max(1);
-            let widest = widest_interval(m, &plan.opts)?;
-            self.half_width = Some(widest);
-            if widest <= args.width {
-                return Ok(Some(StopReason::Precision));
+        if self.target.is_some() {
+            return Ok(None);
+        }
+        let out_of_time = self.started.elapsed() >= args.max_time;
+        if self.precision {
+            if n >= self.next_check {
+                // Checked at geometrically spaced counts (10 % apart), so the interim
+                // bootstraps cost a bounded share of the run time however short the commands
+                // are.
+                self.next_check = n + (n / 10).max(1);
+                let widest = widest_interval(m, &plan.opts)?;
+                self.half_width = Some(widest);
+                if widest <= args.width {
+                    return Ok(Some(StopReason::Precision));
+                }
             }
+            return Ok(out_of_time.then_some(StopReason::MaxTime));
         }
-        if self.target.is_none() && self.started.elapsed() >= args.max_time {
-            return Ok(Some(StopReason::MaxTime));
+        self.decide(n, m, plan, out_of_time)
+    }
+
+    /// The default rule: after the first block the plan (how many blocks fit the time
+    /// budget), then a look whenever one is due or the budget ran out.
+    fn decide(
+        &mut self,
+        n: usize,
+        m: &Collected,
+        plan: &Plan<'_>,
+        out_of_time: bool,
+    ) -> Result<Option<StopReason>> {
+        let args = plan.args;
+        if n == decide::BLOCK && self.decisions.is_none() {
+            let block_s = self.started.elapsed().as_secs_f64();
+            let blocks =
+                decide::planned_blocks(block_s, args.max_time.as_secs_f64(), args.max_runs);
+            let margin = args.threshold;
+            self.decisions = Some(Decisions::new(
+                m.main.len() - 1,
+                plan.opts.level,
+                margin,
+                blocks,
+            ));
         }
-        Ok(None)
+        let Some(decisions) = self.decisions.as_mut() else {
+            return Ok(out_of_time.then_some(StopReason::MaxTime));
+        };
+        if !(decisions.due(m.rounds()) || out_of_time) {
+            return Ok(None);
+        }
+        let reference = m.series(0);
+        let others: Vec<Vec<f64>> = (1..m.main.len()).map(|c| m.series(c)).collect();
+        let others: Vec<&[f64]> = others.iter().map(Vec::as_slice).collect();
+        Ok(match decisions.look(&reference, &others, out_of_time)? {
+            Some(DecisionEnd::Decided) => Some(StopReason::Decided),
+            Some(DecisionEnd::LastLook) => Some(StopReason::LastLook),
+            Some(_) => Some(StopReason::MaxTime),
+            None => None,
+        })
     }
 }
 
@@ -841,11 +913,20 @@ fn comparisons(plan: &Plan<'_>, m: &Collected) -> Result<Vec<Comparison>> {
             None
         };
         let CommandAnalysis {
-            rule,
-            verdict,
+            mut rule,
+            mut verdict,
             estimate,
             few_runs,
         } = analysis::analyse(&reference, &other, floor.as_ref(), opts)?;
+        let decision = m.decisions.get(c - 1).cloned().flatten();
+        // The decision's look is the verdict; the bootstrap's estimate stays beside it for
+        // the pictures and the warnings.
+        if let Some(v) = decision.as_ref().and_then(|d| {
+            let noise = floor.as_ref().map_or(0.0, |f| f.floor);
+            decide::verdict(d, plan.args.threshold, noise, verdict.best_ratio)
+        }) {
+            (rule, verdict) = (Rule::Sequential, v);
+        }
         comparisons.push(Comparison {
             name: specs[c].name.clone(),
             reference: specs[0].name.clone(),
@@ -856,6 +937,7 @@ fn comparisons(plan: &Plan<'_>, m: &Collected) -> Result<Vec<Comparison>> {
             few_runs,
             floor,
             pairs: rounds,
+            decision,
         });
     }
     Ok(comparisons)
@@ -888,7 +970,7 @@ fn warnings(
         &compared,
         m.start_floor_ns,
         !args.no_validation,
-        (stop == StopReason::MaxTime).then_some(args.width),
+        (args.precision && stop == StopReason::MaxTime).then_some(args.width),
     );
     let failed = m.runs.iter().filter(|r| r.exit_code != Some(0)).count();
     if failed > 0 {

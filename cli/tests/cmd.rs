@@ -620,3 +620,43 @@ fn html_writes_the_comparison_page_and_names_an_unwritable_path() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("r.html"), "{}", stderr(&o));
 }
+
+/// By default `cmd` decides: a 3× difference is settled at the first look, long before the
+/// 60 s time budget, with the decision's looks, margin and end in the JSON.
+#[test]
+fn a_clear_difference_is_decided_at_the_first_look() {
+    let dir = TempDir::new("decide");
+    let json = dir.path("r.json");
+    let started = Instant::now();
+    let o = rtcompare(&[
+        "cmd",
+        "--no-validation",
+        "-w",
+        "0",
+        "--json",
+        json.to_str().unwrap(),
+        "sleep 0.01",
+        "sleep 0.03",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (r, v) = read_result(&json);
+    assert_eq!(v["stop"], "decided", "{v}");
+    let c = &v["comparisons"][0];
+    assert_eq!(c["rule"], "sequential", "{c}");
+    assert_eq!(c["verdict"]["outcome"], "slower", "{c}");
+    assert_eq!(c["decision"]["end"], "decided", "{c}");
+    assert_eq!(c["decision"]["margin"], 0.02, "{c}");
+    assert_eq!(c["decision"]["looks"].as_array().unwrap().len(), 1, "{c}");
+    // The first look comes after a tenth of the planned blocks of 4 rounds (at most 250).
+    assert!(r.pairs <= 100 && r.pairs % 4 == 0, "{}", r.pairs);
+    assert!(stdout(&o).contains("sequential rule"), "{}", stdout(&o));
+    assert!(started.elapsed() < Duration::from_secs(55));
+}
+
+/// `--width` belongs to `--precision`'s rule: alone it is a usage error naming the flag.
+#[test]
+fn width_without_precision_is_refused() {
+    let o = rtcompare(&["cmd", "--width", "5%", "true", "false"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--precision"), "{}", stderr(&o));
+}

@@ -370,6 +370,7 @@ fn a_wide_interval_of_any_comparison_is_warned_about_by_name() {
             "-w",
             "0",
             "--no-validation",
+            "--precision",
             "--width",
             "20%",
             "--max-time",
