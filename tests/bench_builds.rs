@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rtcompare::CompareOptions;
 use rtcompare::bench::{self, Bencher, BuildStatus, BuildsOptions, compare_builds};
-use rtcompare::stats::{PlanEnd, Verdict};
+use rtcompare::stats::{DecisionEnd, PlanEnd, Verdict};
 
 /// A dependent chain: its time is proportional to `steps` on any machine. Nothing but
 /// registers inside the loop, so where a process's stack lands does not change its speed
@@ -926,4 +926,44 @@ fn deciding_calls_a_large_change_at_the_first_look() {
     assert_eq!(pooled.verdict, Verdict::BFaster, "{pooled}");
     assert_eq!(work.reports.len(), 3);
     assert_eq!(run.family_level, Some(0.95));
+}
+
+/// A suite budget too small for anything beyond the first stages: every benchmark still gets
+/// its first stage and its look, and none gets more; the one the first look did not settle
+/// ends at the budget, and says so.
+#[test]
+fn a_spent_suite_budget_gives_every_benchmark_its_first_stage_and_no_more() {
+    if std::env::var_os(bench::WORKER_ENV).is_some() {
+        bench::run_main(register, std::iter::empty());
+    }
+    let _serial = spawning();
+    let base = std::env::current_exe().unwrap();
+    let head = head_copy("budget");
+    let o = BuildsOptions::default()
+        .decide(true)
+        .pairs(3)
+        .seed(11)
+        .compare(quick())
+        .budget(Duration::from_nanos(1))
+        .args([
+            "--exact",
+            "a_spent_suite_budget_gives_every_benchmark_its_first_stage_and_no_more",
+            "--nocapture",
+        ]);
+    let run = compare_builds(&base, &head, &o);
+    let _ = std::fs::remove_file(&head);
+    let run = run.unwrap();
+    for name in ["work", "same"] {
+        let b = run.benchmarks.iter().find(|b| b.name == name).unwrap();
+        assert_eq!(b.status, BuildStatus::Compared, "{name}");
+        assert_eq!(b.reports.len(), 3, "{name}");
+        let d = b.pooled.as_ref().unwrap().decision.as_ref().unwrap();
+        assert_eq!(d.looks.len(), 1, "{name}");
+        let expected = if d.outcome().decided() {
+            DecisionEnd::Decided
+        } else {
+            DecisionEnd::TimeBudget
+        };
+        assert_eq!(d.end, expected, "{name}");
+    }
 }

@@ -117,6 +117,12 @@ pub struct BenchArgs {
     /// instead of deciding it at the first look that says faster, slower or equivalent.
     #[arg(long)]
     pub precision: bool,
+    /// Time budget of the whole suite's worker pairs (`5m`, `90s`; `0`: none): every
+    /// benchmark gets its first stage, then the time left goes to the undecided benchmark
+    /// closest to deciding, a stage at a time; when it runs out the undecided say "cannot
+    /// tell below ±X %". Builds and relinks are not counted.
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration, conflicts_with = "precision")]
+    pub budget: Duration,
     /// Let the system place each worker pair's four workers instead of putting them on one
     /// CPU (a control: on a virtual machine two vCPUs' speeds then decide pairs).
     #[arg(long)]

@@ -18,10 +18,7 @@ use crate::compare::report::Report;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::pool::combine_reports_staged;
 use crate::rng::{Rng, derive_seed, resolve_seed};
-use crate::stats::{
-    DecisionEnd, MIN_PROCESSES, PlanEnd, Pooled, SequentialDecision, SequentialLook,
-    SequentialOptions, SequentialOutcome, holm, plan_processes, sequential_look,
-};
+use crate::stats::{MIN_PROCESSES, PlanEnd, Pooled, holm, plan_processes};
 use crate::{Error, Result};
 
 /// Compares every benchmark two bench binaries both register, in one code layout each (see
@@ -123,24 +120,17 @@ pub fn compare_layouts<'a>(
         o,
         benchmarks: common.len(),
     };
+    let outcomes = if o.decide {
+        super::decide::suite(&builds, &common, seed, &mut rng)
+    } else {
+        builds.each(&common, seed, &mut rng)
+    };
     let mut benchmarks = Vec::new();
     let mut stop: Option<(Stopped, String)> = None;
-    for (i, name) in common.iter().enumerate() {
-        if stop.is_none() && builds.cancelled() {
-            stop = Some((Stopped::Interrupted, INTERRUPTED.to_string()));
+    for (name, (outcome, seconds)) in common.iter().zip(outcomes) {
+        if stop.is_none() {
+            stop = outcome.stop;
         }
-        if stop.is_some() {
-            benchmarks.push(BuildComparison::without_pairs(name, BuildStatus::Stopped));
-            continue;
-        }
-        let started = Instant::now();
-        let making = builds.variants.borrow().making;
-        let outcome = builds.benchmark(name, i, derive_seed(seed, 1 + i as u64), &mut rng);
-        let seconds = started
-            .elapsed()
-            .saturating_sub(builds.variants.borrow().making - making)
-            .as_secs_f64();
-        stop = outcome.stop;
         let layout = match outcome.status {
             BuildStatus::Compared => LayoutSpread::of(&outcome.reports, o.margin)?,
             _ => None,
@@ -188,6 +178,11 @@ pub fn compare_layouts<'a>(
 
 /// [`BuildsRun::stop_reason`] of a cancelled run.
 const INTERRUPTED: &str = "the run was interrupted (its cancellation token was cancelled)";
+
+/// The stop of a cancelled run.
+pub(super) fn interrupted() -> (Stopped, String) {
+    (Stopped::Interrupted, INTERRUPTED.to_string())
+}
 
 /// The run of a bench target the baseline does not have (the change that adds it): every
 /// benchmark `head` registers (those [`BuildsOptions::filter`] selects) is listed as
@@ -270,26 +265,26 @@ enum Side {
 }
 
 /// The two builds and the options: what every worker pair of every benchmark needs.
-struct Builds<'a, 'v> {
+pub(super) struct Builds<'a, 'v> {
     /// The layouts of the two builds, made as pairs need them.
-    variants: RefCell<Variants<'v>>,
+    pub(super) variants: RefCell<Variants<'v>>,
     /// The caller's comparison options, as given, and resolved.
     options: &'a CompareOptions,
     resolved: &'a CompareOptions,
     /// The clock's figures, measured once per run.
     instrument: &'a crate::measure::clock::Instrument,
     /// The CPUs this process may use, in ascending order (empty where the system cannot say).
-    allowed: Vec<usize>,
-    o: &'a BuildsOptions,
+    pub(super) allowed: Vec<usize>,
+    pub(super) o: &'a BuildsOptions,
     /// Benchmarks compared in all, for the progress reports and the planning level.
-    benchmarks: usize,
+    pub(super) benchmarks: usize,
 }
 
 impl Builds<'_, '_> {
     /// The level a benchmark's plan aims at: the family-wise level's strictest Holm step
     /// (1 − (1 − level)/m) when the benchmarks are judged together, since the rank a
     /// benchmark will take is not known until all are measured, else the level itself.
-    fn plan_level(&self) -> f64 {
+    pub(super) fn plan_level(&self) -> f64 {
         let o = self.o;
         if o.family_wise && self.benchmarks > 1 {
             1.0 - (1.0 - o.level) / self.benchmarks as f64
@@ -299,7 +294,7 @@ impl Builds<'_, '_> {
     }
 
     /// Whether the run's cancellation token has been cancelled.
-    fn cancelled(&self) -> bool {
+    pub(super) fn cancelled(&self) -> bool {
         self.o
             .compare
             .collect
@@ -308,12 +303,47 @@ impl Builds<'_, '_> {
             .is_some_and(|t| t.is_cancelled())
     }
 
+    /// Every benchmark in turn, each to its precision target (see [`Builds::pooled`]), with
+    /// the seconds it spent on worker pairs (making layouts left out); after a stop the rest
+    /// are [`Outcome::not_run`].
+    fn each(&self, names: &[String], seed: u64, rng: &mut Rng) -> Vec<(Outcome, f64)> {
+        let mut stopped = false;
+        let mut outcomes = Vec::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            if !stopped && self.cancelled() {
+                stopped = true;
+                outcomes.push((Outcome::not_run(Some(interrupted())), 0.0));
+                continue;
+            }
+            if stopped {
+                outcomes.push((Outcome::not_run(None), 0.0));
+                continue;
+            }
+            let started = Instant::now();
+            let making = self.variants.borrow().making;
+            let outcome = self.benchmark(name, i, derive_seed(seed, 1 + i as u64), rng);
+            let seconds = started
+                .elapsed()
+                .saturating_sub(self.variants.borrow().making - making)
+                .as_secs_f64();
+            stopped |= outcome.stop.is_some();
+            outcomes.push((outcome, seconds));
+        }
+        outcomes
+    }
+
     /// One benchmark in stages (see [`Builds::pooled`]), its failures and a stop turned into
-    /// its outcome: a pair that fails twice fails the benchmark, not the run; a stop keeps the
-    /// pairs measured, pooled when the first stage is complete.
+    /// its outcome (see [`Builds::outcome`]).
     fn benchmark(&self, name: &str, position: usize, seed: u64, rng: &mut Rng) -> Outcome {
         let mut ran = Ran::default();
-        let halt = match self.pooled(name, position, seed, rng, &mut ran) {
+        let pooled = self.pooled(name, position, seed, rng, &mut ran);
+        self.outcome(pooled, ran)
+    }
+
+    /// What a benchmark came to from its pooled result or why its pairs ended: a pair that
+    /// failed twice fails it; a stop keeps its pairs, pooled when the first stage is complete.
+    pub(super) fn outcome(&self, pooled: Result<Pooled, Halt>, ran: Ran) -> Outcome {
+        let halt = match pooled {
             Ok(pooled) => {
                 return Outcome {
                     status: BuildStatus::Compared,
@@ -362,7 +392,7 @@ impl Builds<'_, '_> {
     /// workers (another seed, the same layout) when it fails: a worker killed from outside or
     /// an answer lost once is not the benchmark's fault, but a second failure is taken as its
     /// own. Cancellation and a layout that cannot be made stop the run instead.
-    fn pair(
+    pub(super) fn pair(
         &self,
         name: &str,
         offset: usize,
@@ -447,9 +477,6 @@ impl Builds<'_, '_> {
                 reason: format!("its pairs could not be pooled: {e}"),
             })
         };
-        if o.decide {
-            return self.decided(name, position, seed, offset, ran, &spent);
-        }
         ran.planned = o.pairs;
         for k in 0..o.pairs {
             let report = self.pair(name, offset, seed, k, &mut ran.retried)?;
@@ -463,13 +490,7 @@ impl Builds<'_, '_> {
         }
         let first = pool_pairs(reports, 0, level, o.margin).map_err(|e| stats(e, reports.len()))?;
         let fit = self.pairs_in_budget(spent(), reports.len());
-        // With several layouts, a pair beyond the last layout would repeat one, and the pairs
-        // would no longer be independent draws of code placement.
-        let most = if o.layouts > 1 {
-            o.max_pairs.max(o.pairs).min(o.layouts)
-        } else {
-            o.max_pairs.max(o.pairs)
-        };
+        let most = super::decide::most_pairs(o);
         let cap = most.min(fit);
         let plan = plan_processes(&first, o.target_abs, o.target_rel, cap, false);
         ran.planned = plan.total;
@@ -521,92 +542,8 @@ impl Builds<'_, '_> {
         Ok(pooled)
     }
 
-    /// One benchmark decided sequentially ([`BuildsOptions::decide`]): `pairs` worker pairs
-    /// between looks, at most as many as `max_pairs` and the layouts allow, stopping at the
-    /// first look that decides or when `max_duration` is spent; pooled on the last look's
-    /// interval at its level, with every floor and veto of a pooled verdict.
-    fn decided(
-        &self,
-        name: &str,
-        position: usize,
-        seed: u64,
-        offset: usize,
-        ran: &mut Ran,
-        spent: &dyn Fn() -> Duration,
-    ) -> Result<Pooled, Halt> {
-        let o = self.o;
-        let most = if o.layouts > 1 {
-            o.max_pairs.max(o.pairs).min(o.layouts)
-        } else {
-            o.max_pairs.max(o.pairs)
-        };
-        let plan = SequentialOptions::default()
-            .level(self.plan_level())
-            .margin(o.margin)
-            .max_n(most);
-        let mut looks: Vec<SequentialLook> = Vec::new();
-        let over_budget = || !o.max_duration.is_zero() && spent() >= o.max_duration;
-        let end = loop {
-            let previous = looks.last().map_or(0, |l| l.n);
-            let want = (previous + o.pairs).min(most);
-            ran.planned = want;
-            while ran.reports.len() < want {
-                if ran.reports.len() >= MIN_PROCESSES && over_budget() {
-                    break;
-                }
-                let k = ran.reports.len();
-                let report = self.pair(name, offset, seed, k, &mut ran.retried)?;
-                ran.reports.push(report);
-                self.tell(name, position, &ran.reports, want);
-            }
-            if ran.reports.len() > previous {
-                let deltas: Vec<f64> = ran.reports.iter().map(|r| r.estimate.delta).collect();
-                let look = sequential_look(&deltas, previous, &plan).map_err(|e| {
-                    Halt::Failed(PairFailure {
-                        pair: deltas.len(),
-                        layout: 0,
-                        build: None,
-                        reason: format!("its pairs could not be decided on: {e}"),
-                    })
-                })?;
-                let (decided, last) = (look.outcome.decided(), look.last);
-                looks.push(look);
-                if decided {
-                    break DecisionEnd::Decided;
-                }
-                if last {
-                    break DecisionEnd::LastLook;
-                }
-            }
-            if over_budget() {
-                break DecisionEnd::TimeBudget;
-            }
-        };
-        let last = *looks.last().expect("a look is made before the loop ends");
-        let level = (1.0 - last.alpha).clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
-        let mut pooled = pool_pairs(&ran.reports, 0, level, o.margin).map_err(|e| {
-            Halt::Failed(PairFailure {
-                pair: ran.reports.len(),
-                layout: 0,
-                build: None,
-                reason: format!("its pairs could not be pooled: {e}"),
-            })
-        })?;
-        if last.outcome == SequentialOutcome::Equivalent && !pooled.resolved {
-            pooled.verdict =
-                crate::stats::Verdict::CannotTell(crate::stats::Unresolved::Equivalent {
-                    margin: o.margin,
-                    low: pooled.low,
-                    high: pooled.high,
-                });
-        }
-        pooled.planned_processes = most;
-        pooled.decision = Some(SequentialDecision::new(&plan, looks, end));
-        Ok(pooled)
-    }
-
     /// Reports the pairs done to the progress callback, if any.
-    fn tell(&self, name: &str, position: usize, reports: &[Report], planned: usize) {
+    pub(super) fn tell(&self, name: &str, position: usize, reports: &[Report], planned: usize) {
         if let (Some(p), Some(last)) = (&self.o.progress, reports.last()) {
             p(&BuildsProgress {
                 benchmark: position,
@@ -636,15 +573,15 @@ const RETRY_SEEDS: u64 = 0x7e7e_0000;
 
 /// The pairs of one benchmark so far, and the pairs retried.
 #[derive(Default)]
-struct Ran {
-    reports: Vec<Report>,
-    retried: Vec<PairFailure>,
+pub(super) struct Ran {
+    pub(super) reports: Vec<Report>,
+    pub(super) retried: Vec<PairFailure>,
     /// Pairs planned so far (the first stage's, then Stein's plan).
-    planned: usize,
+    pub(super) planned: usize,
 }
 
 /// Why a benchmark's pairs ended before its plan did.
-enum Halt {
+pub(super) enum Halt {
     /// A pair failed after its retry: the benchmark fails, the run goes on.
     Failed(PairFailure),
     /// The run stops, and why.
@@ -652,14 +589,29 @@ enum Halt {
 }
 
 /// What one benchmark came to.
-struct Outcome {
-    status: BuildStatus,
-    pooled: Option<Pooled>,
-    reports: Vec<Report>,
-    failure: Option<PairFailure>,
-    retried: Vec<PairFailure>,
+pub(super) struct Outcome {
+    pub(super) status: BuildStatus,
+    pub(super) pooled: Option<Pooled>,
+    pub(super) reports: Vec<Report>,
+    pub(super) failure: Option<PairFailure>,
+    pub(super) retried: Vec<PairFailure>,
     /// Why the run stops after this benchmark, when it does.
-    stop: Option<(Stopped, String)>,
+    pub(super) stop: Option<(Stopped, String)>,
+}
+
+impl Outcome {
+    /// A benchmark the run stopped before: no pairs; `stop` is why the run stops, when the
+    /// stop was seen here first.
+    pub(super) fn not_run(stop: Option<(Stopped, String)>) -> Outcome {
+        Outcome {
+            status: BuildStatus::Stopped,
+            pooled: None,
+            reports: Vec::new(),
+            failure: None,
+            retried: Vec::new(),
+            stop,
+        }
+    }
 }
 
 /// The worker pairs pooled as processes are (Stein's interval after a first stage of
@@ -667,7 +619,12 @@ struct Outcome {
 /// own floor as well as to the pooled one: a difference that most pairs could not tell from
 /// their own A/A differences is not called, however many pairs narrowed the interval
 /// (BACKGROUND.md, "Cross-revision pairs").
-fn pool_pairs(reports: &[Report], first_stage: usize, level: f64, margin: f64) -> Result<Pooled> {
+pub(super) fn pool_pairs(
+    reports: &[Report],
+    first_stage: usize,
+    level: f64,
+    margin: f64,
+) -> Result<Pooled> {
     let mut pooled = combine_reports_staged(reports, first_stage, level, margin)?;
     let floors: Vec<f64> = reports.iter().map(|r| r.noise_floor).collect();
     pooled.raise_floor(crate::stats::median(&floors)?);

@@ -53,6 +53,7 @@
 
 mod args;
 mod builds;
+mod decide;
 mod group;
 mod layouts;
 mod options;

@@ -96,6 +96,13 @@ pub struct BuildsOptions {
     /// plans no more pairs than fit in what is left at the first stage's median pair time.
     /// Zero means no budget.
     pub max_duration: Duration,
+    /// The time budget of the whole suite with [`decide`](Self::decide) (default zero: no
+    /// budget): every benchmark gets its first stage, then the time left goes, a stage at a
+    /// time, to the undecided benchmark closest to deciding; when it runs out the undecided
+    /// end there ("cannot tell below ±X %"). Counted on worker pairs (making layouts left
+    /// out); the first stages are never cut, so a suite whose first stages alone take longer
+    /// overruns it. `max_duration` still caps each benchmark.
+    pub budget: Duration,
     /// The family-wise level: with m benchmarks compared, Holm's step-down procedure judges
     /// each at its own level, so that the chance of a false verdict on *any* of them is at
     /// most 1 − level (default 0.95). Each benchmark's interval is reported at the level it
@@ -142,6 +149,7 @@ impl std::fmt::Debug for BuildsOptions {
             .field("target_abs", &self.target_abs)
             .field("target_rel", &self.target_rel)
             .field("max_duration", &self.max_duration)
+            .field("budget", &self.budget)
             .field("level", &self.level)
             .field("family_wise", &self.family_wise)
             .field("args", &self.args)
@@ -170,6 +178,7 @@ impl Default for BuildsOptions {
             target_abs: crate::pool::DEFAULT_TARGET_ABS,
             target_rel: crate::pool::DEFAULT_TARGET_REL,
             max_duration: Duration::from_secs(60),
+            budget: Duration::ZERO,
             level: 0.95,
             family_wise: true,
             args: Vec::new(),
@@ -244,6 +253,11 @@ impl BuildsOptions {
     /// Sets [`max_duration`](Self::max_duration).
     pub fn max_duration(mut self, d: Duration) -> Self {
         self.max_duration = d;
+        self
+    }
+    /// Sets [`budget`](Self::budget).
+    pub fn budget(mut self, d: Duration) -> Self {
+        self.budget = d;
         self
     }
     /// Sets [`family_wise`](Self::family_wise).

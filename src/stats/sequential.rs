@@ -279,6 +279,9 @@ pub enum DecisionEnd {
     TimeBudget,
     /// Failed processes used up the cap on processes started before the last planned look.
     Failures,
+    /// The run was stopped (cancelled, or another benchmark's layout could not be made)
+    /// before this decision's next look.
+    Interrupted,
 }
 
 /// A sequential decision as a run made it: every look, why it stopped, and the outcome.
@@ -336,6 +339,7 @@ impl std::fmt::Display for SequentialDecision {
             DecisionEnd::LastLook => "stopped at the last planned look",
             DecisionEnd::TimeBudget => "stopped when the time budget ran out",
             DecisionEnd::Failures => "stopped when failed processes used up the cap",
+            DecisionEnd::Interrupted => "stopped when the run was",
         };
         write!(
             f,

@@ -26,7 +26,7 @@ pub use table::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, failure_notes, layout_note, markdown,
     table,
 };
-use table::{family_note, placement_note};
+use table::{budget_note, family_note, placement_note};
 
 /// Runs `rtcompare bench` from the current directory's repository; returns the exit status.
 /// Every flag and output path is checked before the first build.
@@ -269,6 +269,7 @@ fn options(args: &BenchArgs, seed: u64, base: &Tree, head: &Tree, layouts: usize
         .seed(seed)
         .cancel(signals::token())
         .decide(!args.precision)
+        .budget(args.budget)
         .exact(args.exact);
     let options = args.skip.iter().fold(options, |o, s| o.skip(s.clone()));
     match &args.filter {
@@ -340,6 +341,9 @@ fn report(
 ) -> Result<()> {
     print!("{}", table(rows));
     println!("{}", family_note(run));
+    if let Some(note) = budget_note(run, args.budget) {
+        println!("{note}");
+    }
     println!("{}", layout_note(rows, layouts, args.margin));
     if let Some(note) = placement_note(run) {
         println!("{note}");
@@ -369,8 +373,11 @@ fn report(
     if let Some(path) = &args.html {
         run.write_html(path)?;
     }
-    let md = markdown(rows, run, &c.baseline_commit, &c.head_commit, c.dirty)
+    let mut md = markdown(rows, run, &c.baseline_commit, &c.head_commit, c.dirty)
         + &format!("\n{}\n", layout_note(rows, layouts, args.margin));
+    if let Some(note) = budget_note(run, args.budget) {
+        md.push_str(&format!("\n{note}\n"));
+    }
     if let Some(path) = &args.markdown {
         write_file(path, &md)?;
     }

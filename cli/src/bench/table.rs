@@ -1,9 +1,12 @@
 //! What `rtcompare bench` shows: a row per benchmark, the JSON, the sentences under the table,
 //! the terminal table and the Markdown summary.
 
+use std::time::Duration;
+
 use serde::Serialize;
 
 use rtcompare::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
+use rtcompare::stats::DecisionEnd;
 
 use crate::units::duration;
 
@@ -311,6 +314,39 @@ pub fn failure_notes(rows: &[BenchRow], run: &BuildsRun) -> Vec<String> {
         ));
     }
     notes
+}
+
+/// The sentence under the table when time ended decisions: how many benchmarks the time
+/// budget left undecided, and whether the first stages alone overran `budget` (zero: none);
+/// `None` when every decision ended otherwise.
+pub(super) fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
+    let undecided = run
+        .benchmarks
+        .iter()
+        .filter(|b| {
+            b.pooled
+                .as_ref()
+                .and_then(|p| p.decision.as_ref())
+                .is_some_and(|d| d.end == DecisionEnd::TimeBudget)
+        })
+        .count();
+    if undecided == 0 {
+        return None;
+    }
+    let spent: f64 = run.benchmarks.iter().map(|b| b.seconds).sum();
+    let mut note = format!(
+        "The time budget ran out with {undecided} benchmark{} undecided (each says the change          it could not rule out); worker pairs took {} in all.",
+        if undecided == 1 { "" } else { "s" },
+        duration(spent * 1e9)
+    );
+    if !budget.is_zero() && spent > budget.as_secs_f64() * 1.05 {
+        note.push_str(&format!(
+            " The first stages alone overran the {} budget: every benchmark gets one.",
+            duration(budget.as_secs_f64() * 1e9)
+        ));
+    }
+    note.push_str(" A larger --budget decides more of them.");
+    Some(note)
 }
 
 /// The sentence under the table that says at what level the verdicts hold.
