@@ -21,6 +21,7 @@ pub mod decide;
 pub mod error;
 pub mod export;
 pub mod git;
+pub mod history;
 pub mod html;
 pub mod hyperfine;
 pub mod output;
@@ -77,9 +78,18 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
             let result = session::run_many(&specs, &args.options)?;
             if result.commands.len() > 2 {
                 print_summary(&output::summary_many(&result, &args.sort), &args.options);
-                return finish_quietly(result, &args.options);
+            } else {
+                print_summary(&output::summary(&result), &args.options);
             }
-            finish(result, &args.options)
+            // Under the summary, on stderr: a warning, not the result.
+            let cwd = std::env::current_dir().unwrap_or_default();
+            for w in history::cmd_dir(&cwd)
+                .map(|dir| history::record_cmd(&dir, &result))
+                .unwrap_or_default()
+            {
+                eprintln!("warning: {w}");
+            }
+            finish_quietly(result, &args.options)
         }
         Commands::Git(args) => {
             export::check_outputs(&args.options)?;

@@ -530,3 +530,64 @@ fn commands_parse(yml: &str, block: &str) {
         assert!(parsed.is_ok(), "{command}: {:?}", parsed.err());
     }
 }
+
+/// In a cargo project `cmd` keeps each comparison's result in
+/// `target/rtcompare/history/cmd-….jsonl`, one line per run, and `combine` reads such a file
+/// as one run per entry, with the run as the unit.
+#[test]
+fn cmd_keeps_a_history_that_combine_reads_run_by_run() {
+    let d = TempDir::new("combine-history");
+    std::fs::create_dir_all(d.0.join("target")).unwrap();
+    for _ in 0..3 {
+        let o = rtcompare(
+            &d.0,
+            &[
+                "cmd",
+                "-r",
+                "11",
+                "-w",
+                "0",
+                "--no-validation",
+                "sleep 0.01",
+                "sleep 0.02",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    }
+    let dir = d.0.join("target/rtcompare/history");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("cmd-sleep_0.02_vs_sleep_0.01-"), "{name}");
+    let lines = std::fs::read_to_string(&files[0]).unwrap();
+    assert_eq!(lines.lines().count(), 3, "{lines}");
+    let path = files[0].to_string_lossy().into_owned();
+    let o = rtcompare(&d.0, &["combine", "--json", "c.json", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.0.join("c.json")).unwrap()).unwrap();
+    assert_eq!(v["kind"], "cmd", "{v}");
+    assert_eq!(v["machines"], 3, "{v}");
+    // Twice the sleep: the command is slower, δ = 1 − reference/command well above 0.
+    assert!(v["results"][0]["delta"].as_f64().unwrap() > 0.2, "{v}");
+    // A directory without `target` gets no history.
+    let bare = TempDir::new("combine-no-history");
+    let o = rtcompare(
+        &bare.0,
+        &[
+            "cmd",
+            "-r",
+            "11",
+            "-w",
+            "0",
+            "--no-validation",
+            "true",
+            "true",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(!bare.0.join("target").exists());
+}

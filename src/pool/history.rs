@@ -31,6 +31,20 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// An entry stamped now: δ and its interval `[low, high]` at `level` (fractions, in the
+    /// sign convention of the comparison's kind).
+    pub fn now(delta: f64, low: f64, high: f64, level: f64) -> Entry {
+        Entry {
+            unix_s: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            delta,
+            low,
+            high,
+            level,
+        }
+    }
+
     /// Whether the two intervals share no point: at least one of them missed the difference
     /// as it stood, or the difference itself moved between the runs.
     pub fn excludes(&self, other: &Entry) -> bool {
@@ -91,6 +105,17 @@ impl Recorded {
 /// Errors: [`Error::InvalidOption`] for a name that is empty or holds a path separator;
 /// [`Error::Io`] when the directory or the file cannot be created, read or written.
 pub fn record(dir: &Path, name: &str, pooled: &Pooled) -> Result<Recorded> {
+    append(
+        dir,
+        name,
+        Entry::now(pooled.delta, pooled.low, pooled.high, pooled.level),
+    )
+}
+
+/// [`record`] for any interval: appends `entry` to `dir/NAME.jsonl` and returns the earlier
+/// entries (the latest [`HISTORY_CHECKED`]) whose intervals exclude it. Errors: those of
+/// [`record`].
+pub fn append(dir: &Path, name: &str, entry: Entry) -> Result<Recorded> {
     if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
         return Err(Error::invalid_option(
             "name",
@@ -99,22 +124,12 @@ pub fn record(dir: &Path, name: &str, pooled: &Pooled) -> Result<Recorded> {
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join(format!("{name}.jsonl"));
-    let earlier: Vec<Entry> = match std::fs::read_to_string(&path) {
-        Ok(text) => text
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(Error::io(&path, e)),
-    };
-    let entry = Entry {
-        unix_s: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
-        delta: pooled.delta,
-        low: pooled.low,
-        high: pooled.high,
-        level: pooled.level,
+    let earlier = match read(&path) {
+        Ok(entries) => entries,
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Vec::new()
+        }
+        Err(e) => return Err(e),
     };
     let line = serde_json::to_string(&entry).map_err(Error::json)?;
     std::fs::OpenOptions::new()
@@ -133,6 +148,38 @@ pub fn record(dir: &Path, name: &str, pooled: &Pooled) -> Result<Recorded> {
         entry,
         disagreeing,
     })
+}
+
+/// Every entry of the history file at `path`, oldest first; lines that are not entries are
+/// skipped. Errors: [`Error::Io`] when the file cannot be read.
+pub fn read(path: &Path) -> Result<Vec<Entry>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect())
+}
+
+/// A history name from any text (commands, benchmark names): letters, digits, `-`, `_` and
+/// `.` kept, every other character `_`, at most 80 characters, and a hash of the whole text
+/// after it, so two texts that differ only in what was replaced or cut keep apart.
+pub fn file_name(text: &str) -> String {
+    let kept: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    // FNV-1a: stable across builds and platforms, unlike std's hasher.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{kept}-{:08x}", hash as u32)
 }
 
 #[cfg(test)]
@@ -189,5 +236,15 @@ mod tests {
             Err(Error::Io { .. })
         ));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn file_names_keep_apart_texts_that_differ_only_in_what_was_replaced() {
+        let a = file_name("md5sum a.bin vs md5sum b.bin");
+        let b = file_name("md5sum a.bin vs md5sum b/bin");
+        assert!(a.starts_with("md5sum_a.bin_vs_md5sum_b"), "{a}");
+        assert_ne!(a, b);
+        assert!(!file_name("../../etc").contains('/'));
+        assert!(file_name(&"x".repeat(500)).len() <= 80 + 9);
     }
 }

@@ -65,6 +65,15 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     };
     let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
     report(args, &rows, &run, &layouts, &checkouts)?;
+    let history = crate::history::dir(&working_target(&cwd, &checkouts.top));
+    let commits = (
+        checkouts.baseline_commit.as_str(),
+        checkouts.head_commit.as_str(),
+        checkouts.dirty,
+    );
+    for w in crate::history::record_bench(&history, &run, commits) {
+        eprintln!("warning: {w}");
+    }
     // The worktrees go, the head's first.
     drop(checkouts);
     Ok(exit_status(args, &rows, &run))

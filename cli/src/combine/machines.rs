@@ -156,6 +156,57 @@ fn version(path: &Path, kind: Kind, v: &Value) -> Result<Option<u32>> {
     Ok(Some(version))
 }
 
+/// Reads one input: a result file ([`read`]), or a history file (`.jsonl`, from the target
+/// directory's `rtcompare/history/`), of which every entry is one run. Errors: those of
+/// [`read`]; a history file that cannot be read or holds no entry.
+pub fn read_input(path: &Path) -> Result<Vec<MachineFile>> {
+    if path.extension().is_none_or(|e| e != "jsonl") {
+        return read(path).map(|f| vec![f]);
+    }
+    let entries = rtcompare::pool::history::read(path)?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if entries.is_empty() {
+        return Err(CliError::BadFile {
+            path: path.into(),
+            reason: "a history file without entries".into(),
+        });
+    }
+    // The file's name says its kind (see `crate::history`).
+    let kind = if stem.starts_with("cmd-") {
+        Kind::Cmd
+    } else if stem.starts_with("bench-") {
+        Kind::Bench
+    } else {
+        Kind::Pooled
+    };
+    Ok(entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| MachineFile {
+            path: path.into(),
+            kind,
+            schema_version: Some(kind.newest_version()),
+            machine: Machine::unknown(),
+            commits: None,
+            estimates: vec![(
+                stem.clone(),
+                MachineEstimate {
+                    delta: e.delta,
+                    low: e.low,
+                    high: e.high,
+                    level: e.level,
+                    noise_floor: 0.0,
+                    label: format!("{}, run {} ({e})", path.display(), i + 1),
+                },
+            )],
+            refusals: Vec::new(),
+        })
+        .collect())
+}
+
 /// One parsed file as a machine, its version not yet read.
 fn machine_file(path: &Path, v: &Value) -> Result<MachineFile> {
     let bad = |reason: &str| CliError::BadFile {

@@ -1,6 +1,8 @@
 //! `rtcompare combine FILE…`: one comparison pooled across machines. Each file is one machine's
 //! result (a CI runner's artifact): the JSON of a pooled `compare` example run, of `rtcompare
-//! cmd --json` or of `rtcompare bench --json`. Per comparison name, the machines' estimates
+//! cmd --json` or of `rtcompare bench --json`; or a history file (`.jsonl`, the target
+//! directory's `rtcompare/history/`), each of whose entries is one run of this machine, so that
+//! runs the machine disagrees with itself over are pooled with the run as the unit. Per comparison name, the machines' estimates
 //! are pooled with the machine as the unit ([`rtcompare::stats::combine_machines`]): a t
 //! interval over machines, the random-effects estimate and I² beside it, outlier machines named
 //! with their influence, never dropped.
@@ -22,7 +24,7 @@ use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
 pub use html::page;
 pub use machines::{
     COMBINE_JSON_VERSION, CombineJson, CombinedResult, Kind, Machine, MachineFile,
-    REFUSALS_TO_NAME, combine, fleet_note, markdown, read, table, verdict_word,
+    REFUSALS_TO_NAME, combine, fleet_note, markdown, read, read_input, table, verdict_word,
 };
 
 /// Every output `args` asks for, with its flag, in the order they are written.
@@ -100,11 +102,14 @@ fn check_distinct(args: &CombineArgs) -> Result<()> {
 pub fn run(args: &CombineArgs) -> Result<i32> {
     check_outputs(args)?;
     check_distinct(args)?;
-    let files = args
+    let files: Vec<_> = args
         .files
         .iter()
-        .map(|p| read(p))
-        .collect::<Result<Vec<_>>>()?;
+        .map(|p| read_input(p))
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     let combined = combine(&files, args.fail_on_regression)?;
     print!("{}", table(&combined));
     if let Some(path) = &args.json {
