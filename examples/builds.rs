@@ -27,7 +27,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     for r in 0..repeat {
         let started = Instant::now();
-        let run = compare_builds(base, head, &BuildsOptions::default().pairs(pairs))?;
+        let run = compare_builds(
+            base,
+            head,
+            &BuildsOptions::default().pairs(pairs).decide(false),
+        )?;
         let total = started.elapsed().as_secs_f64();
         for b in &run.benchmarks {
             match (&b.status, &b.pooled) {

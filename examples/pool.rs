@@ -54,7 +54,9 @@ fn time_split(run: &PoolRun) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut json, mut extra, mut repeat) = (false, 0.0f64, 1usize);
-    let mut options = PoolOptions::default();
+    // BACKGROUND's tables were measured with Stein's precision plan; `--decide` gives the
+    // default sequential decision.
+    let mut options = PoolOptions::default().decide(false);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -70,6 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 options = options.first_stage(k).max_processes(k.max(30));
             }
             "--no-target" => options = options.target(0.0, 0.0),
+            "--decide" => options = options.decide(true),
             "--no-perturb" => options = options.perturb(false),
             other => return Err(format!("unknown argument {other:?}").into()),
         }

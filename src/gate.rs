@@ -362,6 +362,8 @@ fn check_at<'a>(
             .first_stage(options.processes)
             .max_processes(options.processes)
             .target(0.0, 0.0)
+            // A gate runs exactly its processes and judges them with its own rule.
+            .decide(false)
             .compare(opts.clone());
         let key = key.unwrap_or_else(|| pool::enter(&pool::base_key(&pool_options, caller)));
         let run = pool::run_keyed(&key, &pool_options, move |ctx| {

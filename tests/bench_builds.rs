@@ -3,6 +3,10 @@
 //! below serves its benchmarks instead of testing. A copy of the binary whose name ends in
 //! `-head` plays the head build: there the benchmark `work` costs 20 % more, `only/head` exists
 //! and `only/base` does not.
+//!
+//! Most tests set `decide(false)`: they check mechanics through the precision plan's fixed pair
+//! counts and Holm's family; the deciding tests (`deciding_…`, `a_spent_suite_budget_…`) use the
+//! default.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -101,6 +105,7 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
     let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let counted = calls.clone();
     let o = BuildsOptions::default()
+        .decide(false)
         .progress(move |p| {
             assert!(
                 p.pairs_done <= p.pairs_planned && p.benchmarks == 2,
@@ -189,7 +194,7 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
     // at, the level its interval is reported at, not the unadjusted one.
     for b in &run.benchmarks[..2] {
         let p = b.pooled.as_ref().unwrap();
-        let o = BuildsOptions::default();
+        let o = BuildsOptions::default().decide(false);
         assert_eq!(
             p.target_met,
             Some(p.precise(o.target_abs, o.target_rel)),
@@ -224,11 +229,14 @@ fn a_filter_selects_benchmarks_by_name() {
     let _serial = spawning();
     let base = std::env::current_exe().unwrap();
     let head = head_copy("filter");
-    let o = BuildsOptions::default().filter("only/").args([
-        "--exact",
-        "a_filter_selects_benchmarks_by_name",
-        "--nocapture",
-    ]);
+    let o = BuildsOptions::default()
+        .decide(false)
+        .filter("only/")
+        .args([
+            "--exact",
+            "a_filter_selects_benchmarks_by_name",
+            "--nocapture",
+        ]);
     let run = compare_builds(&base, &head, &o);
     let _ = std::fs::remove_file(&head);
     let seen = statuses(run);
@@ -251,11 +259,25 @@ fn a_filter_selects_benchmarks_by_name() {
         let _ = std::fs::remove_file(&head);
         statuses(run)
     };
-    let exact = only(BuildsOptions::default().filter("only/head").exact(true));
+    let exact = only(
+        BuildsOptions::default()
+            .decide(false)
+            .filter("only/head")
+            .exact(true),
+    );
     assert_eq!(exact, [("only/head".to_string(), BuildStatus::New)]);
-    assert!(only(BuildsOptions::default().filter("only/hea").exact(true)).is_empty());
+    assert!(
+        only(
+            BuildsOptions::default()
+                .decide(false)
+                .filter("only/hea")
+                .exact(true)
+        )
+        .is_empty()
+    );
     let skipped = only(
         BuildsOptions::default()
+            .decide(false)
             .skip("work")
             .skip("same")
             .skip("/head"),
@@ -269,6 +291,7 @@ fn a_worker_that_leaves_mid_protocol_is_named() {
     // Started with a filter that matches no test, the worker exits without answering.
     let exe = std::env::current_exe().unwrap();
     let o = BuildsOptions::default()
+        .decide(false)
         .args(["--exact", "no_such_test"])
         .answer_timeout(Duration::from_secs(20));
     match compare_builds(&exe, &exe, &o) {
@@ -300,6 +323,7 @@ fn each_builds_workers_start_in_its_own_directory() {
     std::fs::create_dir_all(&head_dir).unwrap();
     std::fs::write(head_dir.join(CWD_MARKER), "").unwrap();
     let o = BuildsOptions::default()
+        .decide(false)
         .filter("cwd/")
         .working_dirs(&base_dir, &head_dir)
         .args([
@@ -324,6 +348,7 @@ fn every_pair_runs_its_own_layout_and_the_layouts_cap_the_pairs() {
     // Five "layouts" of each build (the same files: the index is what a pair records), and a
     // precision target no five pairs meet, so the plan asks for more than the layouts allow.
     let o = BuildsOptions::default()
+        .decide(false)
         .filter("same")
         .pairs(5)
         .seed(9)
@@ -377,7 +402,7 @@ fn layouts_are_checked_and_a_failing_layout_is_named() {
     match bench::compare_variants(
         &vec![exe.clone(); 3],
         &vec![exe.clone(); 3],
-        &BuildsOptions::default(),
+        &BuildsOptions::default().decide(false),
     ) {
         Err(rtcompare::Error::InvalidOption {
             name: "layouts", ..
@@ -387,14 +412,18 @@ fn layouts_are_checked_and_a_failing_layout_is_named() {
     match bench::compare_variants(
         &vec![exe.clone(); 5],
         &vec![exe.clone(); 4],
-        &BuildsOptions::default(),
+        &BuildsOptions::default().decide(false),
     ) {
         Err(rtcompare::Error::InvalidOption {
             name: "variants", ..
         }) => {}
         other => panic!("{other:?}"),
     }
-    match bench::compare_builds(&exe, &exe, &BuildsOptions::default().margin(f64::NAN)) {
+    match bench::compare_builds(
+        &exe,
+        &exe,
+        &BuildsOptions::default().decide(false).margin(f64::NAN),
+    ) {
         Err(rtcompare::Error::InvalidOption { name: "margin", .. }) => {}
         other => panic!("{other:?}"),
     }
@@ -405,7 +434,7 @@ fn layouts_are_checked_and_a_failing_layout_is_named() {
             reason: "the linker said no".into(),
         })
     };
-    match bench::compare_layouts(failing, &BuildsOptions::default()) {
+    match bench::compare_layouts(failing, &BuildsOptions::default().decide(false)) {
         Err(rtcompare::Error::Variant { variant: 0, reason }) => {
             assert_eq!(reason, "the linker said no")
         }
@@ -439,6 +468,7 @@ fn a_benchmarks_subprocesses_inherit_neither_the_pipes_nor_the_marker() {
     let exe = std::env::current_exe().unwrap();
     let o = |filter: &str| {
         BuildsOptions::default()
+            .decide(false)
             .filter(filter)
             .pairs(3)
             .compare(quick())
@@ -484,6 +514,7 @@ fn a_worker_exits_when_served_not_after_the_rest_of_the_registration() {
     let _serial = spawning();
     let exe = std::env::current_exe().unwrap();
     let o = BuildsOptions::default()
+        .decide(false)
         .filter("quick")
         .pairs(3)
         .target(0.0, 0.0)
@@ -526,7 +557,7 @@ fn a_build_of_an_older_protocol_is_named_quickly_with_what_to_do() {
         .into_iter()
         .map(|exe| {
             let started = std::time::Instant::now();
-            let run = compare_builds(exe, exe, &BuildsOptions::default().pairs(3));
+            let run = compare_builds(exe, exe, &BuildsOptions::default().decide(false).pairs(3));
             (exe.clone(), run, started.elapsed())
         })
         .collect();
@@ -564,6 +595,7 @@ fn a_name_registered_twice_is_refused_with_the_name() {
     let _serial = spawning();
     let exe = std::env::current_exe().unwrap();
     let o = BuildsOptions::default()
+        .decide(false)
         .filter("twice")
         .pairs(3)
         .target(0.0, 0.0)
@@ -607,6 +639,7 @@ fn a_batch_size_set_in_the_registration_is_the_pairs_batch_size() {
     let _serial = spawning();
     let exe = std::env::current_exe().unwrap();
     let o = BuildsOptions::default()
+        .decide(false)
         .pairs(3)
         .target(0.0, 0.0)
         .compare(quick())
@@ -669,6 +702,7 @@ fn a_worker_builds_only_the_fixture_of_the_benchmark_it_serves() {
     let _ = std::fs::remove_file(&log);
     let exe = std::env::current_exe().unwrap();
     let o = BuildsOptions::default()
+        .decide(false)
         .filter("lazy/3")
         .pairs(3)
         .target(0.0, 0.0)
@@ -729,6 +763,7 @@ fn a_benchmark_that_fails_at_head_is_a_row_and_the_others_are_compared() {
     let base = std::env::current_exe().unwrap();
     let head = head_copy("panics");
     let o = BuildsOptions::default()
+        .decide(false)
         .pairs(3)
         .target(0.0, 0.0)
         .seed(3)
@@ -819,6 +854,7 @@ fn a_worker_that_dies_once_is_retried_with_a_fresh_pair() {
     // the workers read the variable after they start.
     unsafe { std::env::set_var("RTCOMPARE_TEST_RUN", &tag) };
     let o = BuildsOptions::default()
+        .decide(false)
         .pairs(3)
         .target(0.0, 0.0)
         .compare(quick())
@@ -849,6 +885,7 @@ fn a_cancelled_run_stops_and_keeps_what_it_measured() {
     let exe = std::env::current_exe().unwrap();
     let token = rtcompare::measure::collect::CancelToken::new();
     let o = BuildsOptions::default()
+        .decide(false)
         .pairs(3)
         .target(0.0, 0.0)
         .compare(quick())

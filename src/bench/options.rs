@@ -72,7 +72,8 @@ pub struct BuildsOptions {
     /// ([`LayoutSpread::beyond_margin`]), pairs within it never veto a verdict as opposite
     /// modes, and with [`decide`](Self::decide) it is the equivalence margin.
     pub margin: f64,
-    /// Decide each benchmark instead of measuring it to a precision (default false): a look
+    /// Decide each benchmark instead of measuring it to a precision (default true; false
+    /// gives Stein's plan toward `target_abs`/`target_rel`): a look
     /// after its first `pairs` worker pairs and after every `pairs` more, each an interval at
     /// its share of α ([`stats::sequential_look`](crate::stats::sequential_look)), stopping
     /// at the first that says faster, slower or equivalent within ±`margin`, at the last pair
@@ -172,7 +173,7 @@ impl Default for BuildsOptions {
             cpu_per_pair: true,
             layouts: DEFAULT_LAYOUTS,
             margin: DEFAULT_MARGIN,
-            decide: false,
+            decide: true,
             pairs: 5,
             max_pairs: crate::pool::DEFAULT_MAX_PROCESSES,
             target_abs: crate::pool::DEFAULT_TARGET_ABS,

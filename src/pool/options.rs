@@ -65,7 +65,8 @@ pub struct PoolOptions {
     pub target_rel: f64,
     /// Coverage level of the pooled interval, in (0, 1) (default 0.95).
     pub level: f64,
-    /// Decide instead of measuring to a precision (default false): look after the first
+    /// Decide instead of measuring to a precision (default true; false gives Stein's plan
+    /// toward `target_abs`/`target_rel`): look after the first
     /// stage and after every `first_stage` processes more, and stop at the first look whose
     /// interval, at its share of α, decides — faster, slower, or equivalent within ±`margin`
     /// ([`stats::sequential_look`](crate::stats::sequential_look)) — or at `max_processes`
@@ -133,7 +134,7 @@ impl Default for PoolOptions {
             target_abs: DEFAULT_TARGET_ABS,
             target_rel: DEFAULT_TARGET_REL,
             margin: crate::stats::DEFAULT_MARGIN,
-            decide: false,
+            decide: true,
             level: stats::DEFAULT_LEVEL,
             compare: CompareOptions::default().max_duration(DEFAULT_PROCESS_MAX_DURATION),
             progress: None,
