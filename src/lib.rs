@@ -78,31 +78,24 @@
 #![deny(missing_docs)]
 #![warn(rustdoc::broken_intra_doc_links)]
 
+pub mod alloc;
 pub mod bench;
 pub mod compare;
 mod display;
+pub mod env;
 mod error;
 pub mod gate;
 pub mod measure;
 pub mod pool;
 pub mod precision;
+#[cfg(feature = "progress")]
+pub mod progress;
 pub mod render;
 pub mod rng;
 pub mod selftest;
 pub mod service;
 pub mod stats;
 pub mod workload;
-
-// Three modules answer at the root, where users' code and the guides call them
-// (`rtcompare::alloc::Counting`, `rtcompare::env::Environment`, `rtcompare::progress::bar()`),
-// and only there; their files stay in the folder of the layer they belong to.
-#[path = "measure/alloc.rs"]
-pub mod alloc;
-#[path = "measure/env.rs"]
-pub mod env;
-#[cfg(feature = "progress")]
-#[path = "render/progress.rs"]
-pub mod progress;
 
 // What the README and HOWTO type at the root, and the names API.md's "The root" lists there.
 pub use compare::report::Report;
