@@ -1,12 +1,12 @@
 //! The assertion macros, the one-line form of a gate. `#[macro_export]` puts them at the crate
 //! root (`rtcompare::assert_not_slower!`); their bodies call [`assert_gate`](super::assert_gate).
 
-/// Fails unless `candidate` is not slower than `baseline` by more than `budget` (a fraction).
-/// Each side is a [`Candidate`](crate::Candidate) or a closure performing one operation. "Cannot tell" passes.
-/// Skipped in debug builds unless `RTCOMPARE_GATE=force`; see [the module docs](crate::gate).
-/// With `processes = k` (3 or more) the test binary re-runs this one test in `k` processes
-/// and the gate decides on their pooled interval and floor (see [`pool`](crate::pool)); all
-/// three gates take it.
+/// Fails unless `candidate` is not slower than `baseline` by more than `budget` (a fraction). Each
+/// side is a [`Candidate`](crate::Candidate) or a closure performing one operation. "Cannot tell"
+/// passes. Skipped in debug builds unless `RTCOMPARE_GATE=force`; see [the module
+/// docs](crate::gate). With `processes = k` (3 or more) the test binary re-runs this one test in
+/// `k` processes and the gate decides on their pooled interval and floor (see
+/// [`pool`](crate::pool)); all three gates take it.
 ///
 /// ```no_run
 /// use std::hint::black_box;

@@ -25,9 +25,9 @@ pub struct GateOptions {
     pub name: Option<String>,
     /// Write the report's JSON under `target/rtcompare/` (default true when `None`).
     pub write_json: Option<bool>,
-    /// Processes to pool (see [`pool`](crate::pool)): 0 or 1 measures in the test's own
-    /// process; 3 or more re-run the test binary for this one test that many times and gate
-    /// on the pooled interval and floor. 2 is rejected ([`Error::TooFewSamples`](crate::Error::TooFewSamples)).
+    /// Processes to pool (see [`pool`](crate::pool)): 0 or 1 measures in the test's own process; 3
+    /// or more re-run the test binary for this one test that many times and gate on the pooled
+    /// interval and floor. 2 is rejected ([`Error::TooFewSamples`](crate::Error::TooFewSamples)).
     pub processes: usize,
 }
 

@@ -14,9 +14,10 @@ pub enum Skip {
     Disabled,
     /// A debug build without `RTCOMPARE_GATE=force`.
     DebugBuild,
-    /// The process runs under an emulator or instrumentation framework (Valgrind, QEMU user
-    /// mode) and the gate's [`CompareOptions::allow_instrumented`](crate::CompareOptions::allow_instrumented) is off: its timings would
-    /// mean nothing. `RTCOMPARE_GATE=force` does not change this.
+    /// The process runs under an emulator or instrumentation framework (Valgrind, QEMU user mode)
+    /// and the gate's
+    /// [`CompareOptions::allow_instrumented`](crate::CompareOptions::allow_instrumented) is off:
+    /// its timings would mean nothing. `RTCOMPARE_GATE=force` does not change this.
     Instrumented(Instrumentation),
 }
 
