@@ -131,7 +131,10 @@ pub mod doc_examples {
     /// use rtcompare::measure::env::Environment;
     /// ```
     /// ```compile_fail,E0603
-    /// use rtcompare::stats::pool::combine;
+    /// use rtcompare::stats::pooling::pool::combine;
+    /// ```
+    /// ```compile_fail,E0432
+    /// use rtcompare::stats::pooling::combine;
     /// ```
     ///
     /// The one path of each:

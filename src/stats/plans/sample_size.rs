@@ -1,11 +1,12 @@
 //! How many readings are enough: required sample sizes for a stated precision, and a
 //! width-based stopping rule.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Sample size".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::plans`), section "Sample size".
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::batch_means::BatchMeans;
+use crate::stats::intervals::batch_means::BatchMeans;
 use crate::stats::{check, dist};
 use crate::{Error, Result};
 
@@ -383,7 +384,7 @@ pub enum WidthDecision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::batch_means::batch_means_at;
+    use crate::stats::intervals::batch_means::batch_means_at;
 
     #[test]
     fn pilot_table() {

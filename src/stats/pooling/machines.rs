@@ -1,7 +1,8 @@
 //! Pooling one comparison across machines (CI runners): the machine, not the process, as the
 //! unit of replication.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Across machines".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::pooling`), section "Across machines".
 
 use std::fmt;
 
@@ -9,9 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::display::{Pct, Share};
 use crate::stats::check;
-use crate::stats::decision::{Verdict, decide};
 use crate::stats::dist::{normal_quantile, student_t_quantile};
-use crate::stats::pool::{PooledInterval, median_of, sd};
+use crate::stats::pooling::pool::{PooledInterval, median_of, sd};
+use crate::stats::verdicts::decision::{Verdict, decide};
 use crate::stats::{Estimate, mean};
 use crate::{Error, Result};
 
@@ -421,7 +422,7 @@ fn outliers(
 /// The two-sided t quantile the main interval uses, for the tests.
 #[cfg(test)]
 fn t_quantile(level: f64, machines: usize) -> f64 {
-    crate::stats::pool::t_two_sided(level, machines - 1).unwrap()
+    crate::stats::pooling::pool::t_two_sided(level, machines - 1).unwrap()
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Verdict rules: turning an estimate and its interval into a decision.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Verdict rules".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::verdicts`), section "Verdict rules".
 
 use std::fmt;
 

@@ -1,10 +1,11 @@
 //! A noise floor from one A/A series: how large a difference identical code can show.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "The A/A noise floor".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::verdicts`), section "The A/A noise floor".
 
 use crate::Result;
-use crate::stats::bootstrap::{EstimateOptions, bootstrap_replicates};
-use crate::stats::summary::quantile;
+use crate::stats::summaries::summary::quantile;
+use crate::stats::{EstimateOptions, bootstrap_replicates};
 
 /// Quantile of the A/A replicates' `|δ*|` that [`aa_noise_floor`] returns: 0.90, the quantile
 /// the in-process A/A validation uses across its runs
@@ -12,11 +13,11 @@ use crate::stats::summary::quantile;
 /// "about one identical comparison in ten differs by more".
 pub const AA_FLOOR_QUANTILE: f64 = 0.90;
 
-/// The noise floor of one A/A series (see the [overview](crate::stats#the-aa-noise-floor)): the
-/// [`AA_FLOOR_QUANTILE`] quantile of `|δ*|` over the **paired** bootstrap replicates of `x`
-/// against `y`, a fraction. `x[i]` and `y[i]` are two measurements of the same code taken
-/// together; `opts.paired` is ignored (always paired), its level plays no part, and its
-/// block length, resamples and seed are used as given.
+/// The noise floor of one A/A series (see the
+/// [chapter](crate::stats::verdicts#the-aa-noise-floor)): the [`AA_FLOOR_QUANTILE`] quantile of
+/// `|δ*|` over the **paired** bootstrap replicates of `x` against `y`, a fraction. `x[i]` and
+/// `y[i]` are two measurements of the same code taken together; `opts.paired` is ignored (always
+/// paired), its level plays no part, and its block length, resamples and seed are used as given.
 ///
 /// Errors as for [`bootstrap_replicates`]: fewer than
 /// [`MINIMUM_DATA_POINTS`](crate::stats::MINIMUM_DATA_POINTS) (11) pairs, unequal lengths, a

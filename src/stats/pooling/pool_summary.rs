@@ -5,8 +5,8 @@ use std::fmt;
 
 use super::pool::{HIGH_I2, Pooled};
 use super::pool_plan::PlanEnd;
-use super::{Unresolved, Verdict};
 use crate::display::{Pct, Share};
+use crate::stats::{Unresolved, Verdict};
 
 impl fmt::Display for Pooled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,13 +1,14 @@
 //! Autocorrelation: do neighbouring measurements resemble each other?
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Autocorrelation".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::series`), section "Autocorrelation".
 
-use crate::stats::summary::{Moments, Sample, neumaier_sum};
+use crate::stats::summaries::summary::{Moments, Sample, neumaier_sum};
 use crate::{Error, Result};
 
 /// Lag-1 autocorrelation of `xs`, taken in the order given (measurement order): the formula of the
-/// [overview](crate::stats#autocorrelation) with `k = 1`. Dimensionless, in `[−1, 1]`; `0.0` for a
-/// constant series.
+/// [chapter](crate::stats::series#autocorrelation) with `k = 1`. Dimensionless, in `[−1, 1]`;
+/// `0.0` for a constant series.
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than three values and [`Error::NonFinite`] for
 /// NaN or ±∞.
@@ -16,8 +17,8 @@ pub fn lag1_autocorrelation(xs: &[f64]) -> Result<f64> {
 }
 
 /// Autocorrelation of `xs` at lag `lag` (in positions): the formula of the
-/// [overview](crate::stats#autocorrelation). Dimensionless, in `[−1, 1]`; `0.0` for a constant
-/// series.
+/// [chapter](crate::stats::series#autocorrelation). Dimensionless, in `[−1, 1]`; `0.0` for a
+/// constant series.
 ///
 /// The series needs at least `lag + 2` values, so that at least two products enter the
 /// numerator; in particular `lag ≥ xs.len()` is always an error.

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::stats::dist::student_t_cdf;
-use crate::stats::pool::{MIN_PROCESSES, sd};
+use crate::stats::pooling::pool::{MIN_PROCESSES, sd};
 use crate::stats::{Pooled, Unresolved, Verdict, check, mean};
 use crate::{Error, Result};
 

@@ -1,10 +1,11 @@
 //! Exact rank tests: the Wilcoxon–Mann–Whitney rank-sum test and Fisher's exact test.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Rank tests".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::significance`), section "Rank tests".
 
 use crate::stats::check;
 use crate::stats::dist;
-use crate::stats::select::cmp_f64;
+use crate::stats::summaries::select::cmp_f64;
 use crate::{Error, Result};
 
 /// Above this many steps (`k·u`) [`rank_sum_p`] uses the normal approximation instead of the
@@ -16,7 +17,8 @@ pub const RANK_SUM_EXACT_LIMIT: u128 = 20_000_000;
 pub const FISHER_TIE_THRESHOLD: f64 = 0.99;
 
 /// Two-sided exact p-value of the Wilcoxon–Mann–Whitney rank-sum test of `a` against `b`, in
-/// `(0, 1]`; see the [overview](crate::stats#rank-tests) for the method and the tie rules.
+/// `(0, 1]`; see the [chapter](crate::stats::significance#rank-tests) for the method and the tie
+/// rules.
 ///
 /// Returns [`Error::TooFewSamples`] if either sample is empty and [`Error::NonFinite`] for NaN
 /// or ±∞ (naming `"a"` or `"b"`).

@@ -1,7 +1,8 @@
 //! Pooling comparisons across processes: the process, not the batch, as the unit of
 //! replication.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Pooling across processes".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::pooling`), section "Pooling across processes".
 //!
 //! **Why one file.** Everything here is one computation: per-process estimates in, one pooled
 //! result out. The rules that judge it (the interval, the scatter between processes, the pooled
@@ -15,10 +16,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::display::{Pct, Share};
 use crate::stats::check;
-use crate::stats::decision::{Unresolved, Verdict, decide};
 use crate::stats::dist::{normal_quantile, student_t_quantile};
-use crate::stats::drift::{DriftReport, detect_drift};
-use crate::stats::pool_plan::PlanEnd;
+use crate::stats::pooling::pool_plan::PlanEnd;
+use crate::stats::series::drift::{DriftReport, detect_drift};
+use crate::stats::verdicts::decision::{Unresolved, Verdict, decide};
 use crate::stats::{Estimate, mean};
 use crate::{Error, Result};
 
@@ -348,7 +349,7 @@ pub struct Pooled {
     /// ([`PoolOptions::decide`](crate::pool::PoolOptions::decide)): its looks, why it stopped
     /// and its margin. The interval above is then its deciding look's, at that look's level.
     #[serde(default)]
-    pub decision: Option<super::SequentialDecision>,
+    pub decision: Option<crate::stats::SequentialDecision>,
     /// Everything that undermines the result; empty is the good case.
     pub warnings: Vec<PoolWarning>,
 }

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, FisherSnedecor};
 
-use super::check;
 use super::pool::sd;
+use crate::stats::check;
 use crate::{Error, Result};
 
 /// The spread between replicates, split into a part between their groups and a part within one

@@ -1,12 +1,13 @@
 //! The stable rate of a workload that reports only its total time.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Work rate".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::intervals`), section "Work rate".
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::batch_means::Centered;
-use crate::stats::rates::infinite_as_null;
-use crate::stats::summary::neumaier_sum;
+use crate::stats::intervals::batch_means::Centered;
+use crate::stats::intervals::rates::infinite_as_null;
+use crate::stats::summaries::summary::neumaier_sum;
 use crate::stats::{DEFAULT_LEVEL, check, dist};
 use crate::{Error, Result};
 
@@ -100,7 +101,7 @@ pub fn work_rate(work: &[f64], durations: &[f64], level: f64) -> Result<WorkRate
 }
 
 /// The stable rate from rounds of `work[i]` units taking `durations[i]`; see the
-/// [overview](crate::stats#work-rate).
+/// [chapter](crate::stats::intervals#work-rate).
 ///
 /// Returns [`Error::LengthMismatch`] for slices of different lengths, [`Error::NonFinite`]
 /// for NaN or ±∞, [`Error::OutOfRange`] for non-positive work, negative durations or options
@@ -113,7 +114,7 @@ pub fn work_rate_with(
     options: &WorkRateOptions,
 ) -> Result<WorkRate> {
     check::open_unit("level", options.level)?;
-    crate::stats::batch_means::check_ac_limit(options.ac_limit)?;
+    crate::stats::intervals::batch_means::check_ac_limit(options.ac_limit)?;
     if !(options.min_duration.is_finite() && options.min_duration >= 0.0) {
         return Err(Error::out_of_range(
             "min_duration",

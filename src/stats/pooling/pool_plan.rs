@@ -1,7 +1,8 @@
 //! The two-stage plan of a pooled comparison, as pure arithmetic: after a first stage of
 //! processes, how many more to run for a precision target, and when to stop instead.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Planning a pooled comparison".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::pooling`), section "Planning a pooled comparison".
 
 use std::fmt;
 

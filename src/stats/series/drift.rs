@@ -1,14 +1,16 @@
 //! Drift: did the machine hold still while it was measured?
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Drift".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::series`), section "Drift".
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::Result;
-use crate::stats::summary::{Sample, neumaier_sum};
-use crate::stats::{dist, select};
+use crate::stats::dist;
+use crate::stats::summaries::select;
+use crate::stats::summaries::summary::{Sample, neumaier_sum};
 
 /// Conventional significance level for [`DriftReport::drifted`]: 0.05 (a probability). At this
 /// level about one steady series in twenty is flagged by chance.
@@ -97,7 +99,7 @@ fn format_p(p: f64) -> String {
 }
 
 /// Tests the series `xs` (in measurement order) for a monotone trend and measures the shift
-/// between its halves; see the [overview](crate::stats#drift) for the method.
+/// between its halves; see the [chapter](crate::stats::series#drift) for the method.
 ///
 /// Known answers: `1..=20` gives `ρ = 1`, `z = 4.358899`, `p = 1.3072e-5`, halves 5.5 and 15.5;
 /// `[1, 2, 3, 4]` gives `z = 1.732051`, `p = 0.083265`.

@@ -1,11 +1,14 @@
 //! Rates and proportions: quantities whose mean is not the arithmetic mean of the readings.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Rates and proportions".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::intervals`), section "Rates and proportions".
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::batch_means::{BatchMeans, BatchMeansOptions, batch_means, batch_means_at};
-use crate::stats::summary::Moments;
+use crate::stats::intervals::batch_means::{
+    BatchMeans, BatchMeansOptions, batch_means, batch_means_at,
+};
+use crate::stats::summaries::summary::Moments;
 use crate::stats::{check, dist};
 use crate::{Error, Result};
 
@@ -105,7 +108,7 @@ pub fn harmonic_mean(xs: &[f64]) -> Result<f64> {
 
 /// The harmonic mean of independent positive rates with its interval at `level`: the t
 /// interval (n − 1 degrees of freedom) of the reciprocals, inverted. See the
-/// [overview](crate::stats#rates-and-proportions). For autocorrelated readings use
+/// [chapter](crate::stats::intervals#rates-and-proportions). For autocorrelated readings use
 /// [`harmonic_mean_batch_interval`].
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than two rates, [`Error::NonFinite`] for NaN or

@@ -1,15 +1,16 @@
 //! Change points: where the level of a series shifts, and how much of it is warm-up.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Change points".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::series`), section "Change points".
 
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::batch_means::Centered;
 use crate::stats::check;
-use crate::stats::rank_tests::rank_sum_p_screened;
-use crate::stats::summary::{Moments, neumaier_sum, scale_for};
+use crate::stats::intervals::batch_means::Centered;
+use crate::stats::significance::rank_tests::rank_sum_p_screened;
+use crate::stats::summaries::summary::{Moments, neumaier_sum, scale_for};
 use crate::{Error, Result};
 
 /// Shortest segment the detector allows (30 readings), so no change point exists in fewer than
@@ -90,7 +91,7 @@ impl ChangePoints {
 }
 
 /// The indices where the segments of `xs` start, after the first (empty: no change point), with
-/// the default options. See the [overview](crate::stats#change-points).
+/// the default options. See the [chapter](crate::stats::series#change-points).
 ///
 /// Returns [`Error::TooFewSamples`] for an empty series and [`Error::NonFinite`] for NaN or ±∞.
 /// Fewer than 60 readings give no change point.

@@ -1,10 +1,11 @@
 //! Comparing two measured results, and planning how many more samples a comparison needs.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Comparing measured results".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::plans`), section "Comparing measured results".
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::batch_means::BatchMeans;
+use crate::stats::intervals::batch_means::BatchMeans;
 use crate::stats::{check, dist};
 use crate::{Error, Result};
 
@@ -69,15 +70,15 @@ pub struct SummaryComparison {
     pub t: f64,
     /// Welch–Satterthwaite degrees of freedom (not rounded); `+∞` serialised as `null` when
     /// both variances are 0.
-    #[serde(with = "crate::stats::rates::infinite_as_null")]
+    #[serde(with = "crate::stats::intervals::rates::infinite_as_null")]
     pub df: f64,
     /// Two-sided p-value, in `[0, 1]`.
     pub p_value: f64,
 }
 
 /// Welch's test of two measured results (see the
-/// [overview](crate::stats#comparing-measured-results)), with the interval for the difference at
-/// `level`.
+/// [chapter](crate::stats::plans#comparing-measured-results)), with the interval for the
+/// difference at `level`.
 ///
 /// When both variances are 0 the result is exact: the interval is the point `difference`,
 /// and `p` is 0 if the means differ and 1 if they are equal.

@@ -1,11 +1,12 @@
 //! Welch's t-test: do two samples have different means, allowing different spreads?
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Welch's t-test".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::significance`), section "Welch's t-test".
 
 use serde::{Deserialize, Serialize};
 
 use crate::stats::dist;
-use crate::stats::summary::Sample;
+use crate::stats::summaries::summary::Sample;
 use crate::{Error, Result};
 
 /// The result of [`welch_t_test`].
@@ -34,7 +35,8 @@ pub struct WelchTest {
 }
 
 /// Welch's unequal-variance t-test of the means of `a` and `b` (two-sided), as computed by
-/// SciPy's `ttest_ind(a, b, equal_var=False)`. See the [overview](crate::stats#welchs-t-test).
+/// SciPy's `ttest_ind(a, b, equal_var=False)`. See the
+/// [chapter](crate::stats::significance#welchs-t-test).
 ///
 /// Returns [`Error::TooFewSamples`] if either side has fewer than two values,
 /// [`Error::NonFinite`] for NaN or ±∞ (naming `"a"` or `"b"`), and [`Error::Undefined`] if both

@@ -1,13 +1,14 @@
 //! A verdict for a handful of whole-process runs: win, parity or loss.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Few runs".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::verdicts`), section "Few runs".
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::select;
-use crate::stats::summary::{Sample, iqr_of_sorted};
+use crate::stats::summaries::select;
+use crate::stats::summaries::summary::{Sample, iqr_of_sorted};
 use crate::{Error, Result};
 
 /// Default [`FewRunsRule::parity`]: 0.04, a fraction (4 %). Differences of the two ratios from 1
@@ -145,8 +146,8 @@ impl fmt::Display for FewRunsVerdict {
     }
 }
 
-/// Applies the few-runs rule (see the [overview](crate::stats#few-runs)) to the run times `a` of
-/// the candidate and `b` of the other arm, both in nanoseconds.
+/// Applies the few-runs rule (see the [chapter](crate::stats::verdicts#few-runs)) to the run
+/// times `a` of the candidate and `b` of the other arm, both in nanoseconds.
 ///
 /// Returns [`Error::TooFewSamples`] if either arm has fewer than [`FEW_RUNS_MIN_RUNS`] (2) runs,
 /// [`Error::NonFinite`] for NaN or ±∞, and [`Error::OutOfRange`] for a run time that is not

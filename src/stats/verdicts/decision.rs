@@ -1,7 +1,8 @@
 //! The verdict: which candidate is faster, or why no verdict can be given, and the rule
 //! [`decide`] that turns an estimate, a noise floor and a clock step into one. Pure.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "The verdict".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::verdicts`), section "The verdict".
 
 use std::fmt;
 

@@ -1,12 +1,13 @@
 //! Subsession (batch-means) analysis: a confidence interval for a mean when neighbouring
 //! readings are correlated.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Batch means".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::intervals`), section "Batch means".
 
 use serde::{Deserialize, Serialize};
 
 use crate::stats::DEFAULT_LEVEL;
-use crate::stats::summary::{Moments, neumaier_sum, scale_for};
+use crate::stats::summaries::summary::{Moments, neumaier_sum, scale_for};
 use crate::stats::{check, dist};
 use crate::{Error, Result};
 
@@ -120,7 +121,7 @@ impl BatchMeans {
 }
 
 /// Lag-1 autocorrelation of the batch means of `xs` at batch size `q`, about the mean of all
-/// readings, as in the [overview](crate::stats#batch-means):
+/// readings, as in the [chapter](crate::stats::intervals#batch-means):
 /// `Σⱼ₌₁ʰ⁻¹ (yⱼ − x̄)(yⱼ₊₁ − x̄) / Σⱼ₌₁ʰ (yⱼ − x̄)²`. Dimensionless, in `[−1, 1]`; `0.0` when
 /// every batch mean equals `x̄` (no variation, hence no evidence of correlation).
 ///
@@ -145,7 +146,7 @@ pub fn batch_autocorrelation(xs: &[f64], q: usize) -> Result<f64> {
 
 /// Batch-means interval for the mean of `xs` with the smallest batch size `q ≤ ⌊n/3⌋` whose
 /// batch means have |lag-1 autocorrelation| ≤ `options.ac_limit`. See the
-/// [overview](crate::stats#batch-means).
+/// [chapter](crate::stats::intervals#batch-means).
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than [`BATCH_MEANS_MIN_READINGS`] (3) readings,
 /// [`Error::NonFinite`] for NaN or ±∞, [`Error::OutOfRange`] for a limit outside `(0, 1]` or a

@@ -1,8 +1,10 @@
 //! Summaries of one sample: where its middle lies and how widely it spreads.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Summaries of one sample".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::summaries`), section "Summaries of one sample".
 
-use crate::stats::{check, select};
+use crate::stats::check;
+use crate::stats::summaries::select;
 use crate::{Error, Result};
 
 /// Factor that turns the median absolute deviation of normally distributed data into an

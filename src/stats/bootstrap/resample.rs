@@ -1,6 +1,7 @@
 //! Drawing bootstrap resamples: plain, moving-block and paired, into buffers you provide.
 //!
-//! The explanation users read is in `stats/mod.rs`, section "Resampling".
+//! The explanation users read is this folder's chapter (`mod.rs`, rendered as
+//! `rtcompare::stats::bootstrap`), section "Resampling".
 
 use crate::rng::Rng;
 use crate::{Error, Result};
