@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::display::{Pct, Share};
 use crate::stats::check;
 use crate::stats::dist::{normal_quantile, student_t_quantile};
-use crate::stats::pooling::pool::{PooledInterval, median_of, sd};
+use crate::stats::pooling::pool::PooledInterval;
 use crate::stats::verdicts::decision::{Verdict, decide};
-use crate::stats::{Estimate, mean};
+use crate::stats::{Estimate, mean, median, std_dev};
 use crate::{Error, Result};
 
 /// Fewest machines [`combine_machines`] accepts: 3. Two machines give one degree of freedom
@@ -291,7 +291,7 @@ fn check_inputs(machines: &[MachineEstimate], level: f64) -> Result<f64> {
 /// [`decide`] on them (no clock step: each machine's own verdict already applied its gate).
 fn pooled_t(deltas: &[f64], floors: &[f64], level: f64) -> Result<(PooledInterval, f64, Verdict)> {
     let interval = PooledInterval::of(deltas, 0, level)?;
-    let noise_floor = median_of(floors);
+    let noise_floor = median(floors).unwrap_or(0.0);
     let estimate = Estimate::from_interval(interval.delta, interval.low, interval.high, level)?;
     let verdict = decide(&estimate, noise_floor, 0.0);
     Ok((interval, noise_floor, verdict))
@@ -397,7 +397,7 @@ fn outliers(
     for (i, m) in machines.iter().enumerate() {
         let others: Vec<f64> = (0..k).filter(|&j| j != i).map(|j| deltas[j]).collect();
         let centre = mean(&others)?;
-        let half = t * sd(&others, centre) * inflate;
+        let half = t * std_dev(&others)? * inflate;
         let (predicted_low, predicted_high) = (centre - half, centre + half);
         if m.delta >= predicted_low && m.delta <= predicted_high {
             continue;

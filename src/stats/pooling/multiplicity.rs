@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::stats::dist::student_t_cdf;
-use crate::stats::pooling::pool::{MIN_PROCESSES, sd};
-use crate::stats::{Pooled, Unresolved, Verdict, check, mean};
+use crate::stats::pooling::pool::MIN_PROCESSES;
+use crate::stats::{Pooled, Unresolved, Verdict, check, std_dev};
 use crate::{Error, Result};
 
 /// One test's place in Holm's procedure.
@@ -82,7 +82,7 @@ impl Pooled {
         }
         let root_k = (k as f64).sqrt();
         let one = |xs: &[f64]| -> f64 {
-            let s = sd(xs, mean(xs).unwrap_or(0.0));
+            let s = std_dev(xs).unwrap_or(0.0);
             if s == 0.0 {
                 return 0.0;
             }

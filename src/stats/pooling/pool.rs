@@ -20,7 +20,7 @@ use crate::stats::dist::{normal_quantile, student_t_quantile};
 use crate::stats::pooling::pool_plan::PlanEnd;
 use crate::stats::series::drift::{DriftReport, detect_drift};
 use crate::stats::verdicts::decision::{Unresolved, Verdict, decide};
-use crate::stats::{Estimate, mean};
+use crate::stats::{Estimate, mean, median, std_dev};
 use crate::{Error, Result};
 
 /// Fewest processes [`combine`] accepts: 3 (two degrees of freedom; five or more advisable).
@@ -452,7 +452,8 @@ pub fn combine_processes_with(
     let interval = PooledInterval::of(&deltas, first_stage, level)?;
     let scatter = Scatter::of(processes, &deltas, interval.spread_between)?;
     let floor = PooledFloor::of(processes, interval.t);
-    let quantization = median_of(&processes.iter().map(|p| p.quantization).collect::<Vec<_>>());
+    let quantizations: Vec<f64> = processes.iter().map(|p| p.quantization).collect();
+    let quantization = median(&quantizations).unwrap_or(0.0);
     // One process's resolution: its own standard error, but never finer than one clock step
     // (a tie-bound interval of width 0 does not make a process exact).
     let resolution = scatter.spread_within.max(quantization);
@@ -564,13 +565,12 @@ impl PooledInterval {
     pub(super) fn of(deltas: &[f64], first_stage: usize, level: f64) -> Result<PooledInterval> {
         let k = deltas.len();
         let delta = mean(deltas)?;
-        let spread_between = sd(deltas, delta);
+        let spread_between = std_dev(deltas)?;
         let t = t_two_sided(level, k - 1)?;
         let plain = t * spread_between / (k as f64).sqrt();
         let half = if first_stage > 0 {
             let first = &deltas[..first_stage];
-            let m1 = mean(first)?;
-            let stein = t_two_sided(level, first_stage - 1)? * sd(first, m1) / (k as f64).sqrt();
+            let stein = t_two_sided(level, first_stage - 1)? * std_dev(first)? / (k as f64).sqrt();
             // Stein's width trusts the first stage's spread; when later processes scatter more
             // (processes of one machine are not always exchangeable), the plain t interval on
             // all of them is the honest one, so the wider of the two is reported.
@@ -612,7 +612,7 @@ impl Scatter {
             let z = normal_quantile(0.5 + p.estimate.level / 2.0)?;
             ses.push((p.estimate.high - p.estimate.low) / (2.0 * z));
         }
-        let spread_within = median_of(&ses);
+        let spread_within = median(&ses).unwrap_or(0.0);
         let inflation = if spread_within > 0.0 {
             spread_between / spread_within
         } else {
@@ -676,10 +676,10 @@ impl PooledFloor {
         };
         let any_validated = processes.iter().any(|p| p.noise_floor.is_some());
         let noise_floor = if validated && with_aa {
-            bias.abs() + t * sd(&biases, bias) / (k as f64).sqrt()
+            bias.abs() + t * std_dev(&biases).unwrap_or(0.0) / (k as f64).sqrt()
         } else if any_validated {
             let floors: Vec<f64> = processes.iter().filter_map(|p| p.noise_floor).collect();
-            median_of(&floors)
+            median(&floors).unwrap_or(0.0)
         } else {
             0.0
         };
@@ -828,9 +828,10 @@ fn opposite_modes(
     };
     veto.then(|| Unresolved::OppositeModes {
         a_faster_share: a_share,
-        a_faster_centre: median_of(&a),
+        // A side no process resolved to has no centre: 0.
+        a_faster_centre: median(&a).unwrap_or(0.0),
         b_faster_share: b_share,
-        b_faster_centre: median_of(&b),
+        b_faster_centre: median(&b).unwrap_or(0.0),
     })
 }
 
@@ -911,7 +912,7 @@ fn find_modes(deltas: &[f64], resolution: f64) -> Vec<Mode> {
                 let scatter = [left, right]
                     .iter()
                     .filter(|c| c.len() >= 2)
-                    .map(|c| sd_or_zero(c))
+                    .map(|c| std_dev(c).unwrap_or(0.0))
                     .reduce(f64::max);
                 let qualifies = scatter.is_some_and(|s| {
                     gap > MODE_GAP_WITHIN * resolution && gap > MODE_GAP_CLUSTER_SD * s
@@ -938,7 +939,7 @@ fn find_modes(deltas: &[f64], resolution: f64) -> Vec<Mode> {
             let c = &sorted[a..b];
             Mode {
                 share: c.len() as f64 / n as f64,
-                centre: median_of(c),
+                centre: median(c).unwrap_or(0.0),
                 low: c[0],
                 high: c[c.len() - 1],
             }
@@ -949,27 +950,6 @@ fn find_modes(deltas: &[f64], resolution: f64) -> Vec<Mode> {
 /// Two-sided t quantile at `level` on `df` degrees of freedom.
 pub(super) fn t_two_sided(level: f64, df: usize) -> Result<f64> {
     student_t_quantile(0.5 + level / 2.0, df as f64)
-}
-
-/// Sample standard deviation around `m` (n − 1), 0 for fewer than two values.
-pub(super) fn sd(xs: &[f64], m: f64) -> f64 {
-    if xs.len() < 2 {
-        return 0.0;
-    }
-    (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt()
-}
-
-fn sd_or_zero(xs: &[f64]) -> f64 {
-    if xs.is_empty() {
-        return 0.0;
-    }
-    let m = xs.iter().sum::<f64>() / xs.len() as f64;
-    sd(xs, m)
-}
-
-/// Median of finite values; 0 for none.
-pub(super) fn median_of(xs: &[f64]) -> f64 {
-    crate::stats::median(xs).unwrap_or(0.0)
 }
 
 /// NaN written as JSON `null` and read back as NaN (serde_json cannot carry NaN).

@@ -5,8 +5,7 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, FisherSnedecor};
 
-use super::pool::sd;
-use crate::stats::check;
+use crate::stats::{check, std_dev};
 use crate::{Error, Result};
 
 /// The spread between replicates, split into a part between their groups and a part within one
@@ -67,8 +66,7 @@ pub fn split_spread(values: &[f64], within_var: &[f64]) -> Result<SpreadSplit> {
             "a variance is at least 0",
         ));
     }
-    let mean = values.iter().sum::<f64>() / n as f64;
-    let total_sd = sd(values, mean);
+    let total_sd = std_dev(values)?;
     let within = within_var.iter().sum::<f64>() / n as f64;
     let total = total_sd * total_sd;
     let between = (total - within).max(0.0);
