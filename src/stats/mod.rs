@@ -103,8 +103,8 @@ pub use intervals::batch_means::{
     variance_inflation,
 };
 pub use intervals::rates::{
-    Kind, ProportionInterval, RateInterval, Readings, Summary, harmonic_mean,
-    harmonic_mean_batch_interval, harmonic_mean_interval, proportion_interval,
+    Kind, ProportionInterval, RateInterval, Readings, Summary, exact_proportion_interval,
+    harmonic_mean, harmonic_mean_batch_interval, harmonic_mean_interval, proportion_interval,
 };
 pub use intervals::work_rate::{WorkRate, WorkRateOptions, work_rate, work_rate_with};
 pub use plans::sample_size::{

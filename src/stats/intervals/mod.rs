@@ -83,6 +83,12 @@
 //! a positive width when every trial succeeded (the normal-approximation interval Pilot uses
 //! collapses to a width of 0 there, claiming certainty from a handful of trials).
 //!
+//! Wilson's interval covers the true proportion at about the stated level on average over
+//! proportions, and below it for some. A bar that a machine must not pass by luck (the
+//! self-test's false-signal and detection rates, [`crate::selftest`]) needs coverage of at
+//! least the level for every proportion: [`exact_proportion_interval`] is Clopper and
+//! Pearson's interval, read from Beta quantiles, which guarantees it and is wider for it.
+//!
 //! ## The kind travels with the readings
 //!
 //! [`Readings`] carries its [`Kind`]: a series built with [`Readings::rates`] can only be
