@@ -1,5 +1,7 @@
 //! How big is the difference between two sets of timings, and how sure can anyone be?
 //!
+//! # Bootstrap estimates
+//!
 //! ## The problem
 //!
 //! Two candidates were timed repeatedly: `a` holds A's times, `b` holds B's (in any unit, the

@@ -138,8 +138,9 @@
 //! # Sequential decisions
 //!
 //! When the replicates arrive one stage at a time (processes, worker pairs), looking after each
-//! stage and stopping at the first interval that decides saves most of the work, but only keeps
-//! its error rates if every look is paid for. [`sequential_look`] builds each look's Student t
+//! stage and stopping at the first interval that decides can save much of the work
+//! (BACKGROUND.md, "Sequential decisions"), but keeps its error rates only if every look is
+//! paid for. [`sequential_look`] builds each look's Student t
 //! interval at the level an alpha-spending function ([`Spending`], [`spent`]) releases for it,
 //! so that all the looks' intervals hold at once with probability at least 1 − α; it answers
 //! faster, slower, equivalent within a margin, or undecided ([`SequentialOutcome`]), and at the
@@ -150,11 +151,11 @@
 #[cfg(doc)]
 use crate::stats::*;
 
-// One file per rule: `decision.rs` (the verdict and `decide`), `aa_floor.rs` (the floor from one
-// A/A series), `verdict.rs` (the threshold rules), `few_runs.rs`, `sequential.rs`.
 // `sequential.rs` names the stats-wide helpers as `super::check` and `super::dist`.
 use crate::stats::{check, dist};
 
+// One file per rule: `decision.rs` (the verdict and `decide`), `aa_floor.rs` (the floor from one
+// A/A series), `verdict.rs` (the threshold rules), `few_runs.rs`, `sequential.rs`.
 pub(super) mod aa_floor;
 pub(super) mod decision;
 pub(super) mod few_runs;
