@@ -146,7 +146,7 @@ impl Decisions {
     }
 }
 
-/// One delta per complete block of [`BLOCK`] rounds: the median of ln(a[i] / b[i]) over the
+/// One delta per complete block of [`BLOCK`] rounds: the median of ln(`a[i]` / `b[i]`) over the
 /// block (positive: B took less time). Rounds with a time of 0 or below are left out of their
 /// block (only imported times can be 0).
 pub fn block_deltas(a: &[f64], b: &[f64]) -> Vec<f64> {
