@@ -257,14 +257,8 @@ pub struct Row {
 /// The rows of `result`: every command, the reference first.
 pub fn rows(result: &CmdResult) -> Vec<Row> {
     let verdict_of = |c: usize| {
-        // Every command but the reference has its comparison; a result without the list
-        // (two commands, older layout) carries it in the top-level verdict.
-        let v = result
-            .comparisons
-            .iter()
-            .find(|x| x.index == c)
-            .map(|x| &x.verdict)
-            .or((c == 1).then_some(&result.verdict))?;
+        // Every command but the reference has its comparison.
+        let v = &result.comparisons.iter().find(|x| x.index == c)?.verdict;
         let interval = match (v.low, v.high, v.level) {
             (Some(low), Some(high), Some(level)) => Some((low, high, level)),
             _ => None,
@@ -430,7 +424,10 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
         .first()
         .map_or(Unit::Second, |r| Unit::for_seconds(r.stats.mean));
     let u = unit.short_name();
-    let level = result
+    let Some(first) = result.first() else {
+        return String::new();
+    };
+    let level = first
         .verdict
         .level
         .map(|l| format!(" [{:.1} % CI]", 100.0 * l).replace(".0 %", " %"));
@@ -478,15 +475,15 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
         })
         .collect();
     let mut s = markup.grid(&left, &header, &body);
-    let v = &result.verdict;
-    let rule = match result.rule {
+    let v = &first.verdict;
+    let rule = match first.rule {
         Rule::Bootstrap => format!("bootstrap rule, {} pairs", result.pairs),
         Rule::FewRuns => format!("few-runs rule, {} runs each", result.pairs),
         Rule::Sequential => format!("sequential rule, {} pairs", result.pairs),
     };
     if let Some(note) = output::family_note(result) {
-        // The top-level verdict is the first comparison's alone: with more commands each
-        // gets its own line, and the note says why each was judged at a stricter level.
+        // With more commands each comparison gets its own line, and the note says why each
+        // was judged at a stricter level.
         let _ = writeln!(
             s,
             "\n{note} ({rule}). In each reason A is the reference, B the command compared:\n"
@@ -507,12 +504,15 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
         }
         return s;
     }
+    fn command(c: Option<&crate::result::SideResult>) -> &str {
+        c.map_or("", |c| c.command.as_str())
+    }
     let _ = writeln!(
         s,
         "\n{} (A: {}, B: {}; {rule}): {}.",
         markup.bold(outcome_word(v.outcome)),
-        markup.code(&result.a.command),
-        markup.code(&result.b.command),
+        markup.code(command(result.reference())),
+        markup.code(command(result.candidate(first))),
         v.reason.trim_end_matches('.')
     );
     s

@@ -125,35 +125,23 @@ impl Pair<'_> {
     }
 }
 
-/// Every comparison of `r`: one for two commands (the top-level fields), else one per entry
-/// of `comparisons`.
+/// Every comparison of `r`, each with its two commands: labelled A and B for two commands,
+/// by their own labels for more.
 fn pairs(r: &CmdResult) -> Vec<Pair<'_>> {
-    if r.comparisons.len() <= 1 {
-        return vec![Pair {
-            a: &r.a,
-            b: &r.b,
-            a_label: "A",
-            b_label: "B",
-            index: None,
-            rule: r.rule,
-            verdict: &r.verdict,
-            estimate: r.estimate.as_ref(),
-            floor: r.floor.as_ref(),
-        }];
-    }
-    let Some(reference) = r.commands.first() else {
+    let Some(reference) = r.reference() else {
         return Vec::new();
     };
+    let many = r.comparisons.len() > 1;
     r.comparisons
         .iter()
         .filter_map(|c| {
-            let b = r.commands.get(c.index)?;
+            let b = r.candidate(c)?;
             Some(Pair {
                 a: reference,
                 b,
-                a_label: &reference.name,
-                b_label: &b.name,
-                index: Some(c.index),
+                a_label: if many { &reference.name } else { "A" },
+                b_label: if many { &b.name } else { "B" },
+                index: many.then_some(c.index),
                 rule: c.rule,
                 verdict: &c.verdict,
                 estimate: c.estimate.as_ref(),
@@ -309,7 +297,7 @@ fn opening(r: &CmdResult, first: &Pair<'_>, pairs: &[Pair<'_>]) -> Page {
     if first.index.is_none() {
         return Page::new(&format!(
             "rtcompare cmd: A = {} against B = {}",
-            r.a.command, r.b.command
+            first.a.command, first.b.command
         ))
         .intro(&format!(
             "Two commands run interleaved as whole processes by {}; every figure is drawn from \

@@ -240,12 +240,7 @@ fn print_summary(summary: &str, options: &cli::CompareArgs) {
 
 /// 1 with `--fail-on-regression` when some command was found slower than the reference, else 0.
 fn exit_status(result: &result::CmdResult, options: &cli::CompareArgs) -> i32 {
-    let regression = result
-        .comparisons
-        .iter()
-        .any(|c| c.verdict.outcome.is_regression())
-        || result.verdict.outcome.is_regression();
-    if options.fail_on_regression && regression {
+    if options.fail_on_regression && result.regressed() {
         EXIT_REGRESSION
     } else {
         EXIT_OK

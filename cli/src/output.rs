@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rtcompare::measure::counters::{CounterStatus, CounterSummary, SideCounters};
 
 use crate::analysis::{CommandOutcome, Floor, Rule};
-use crate::result::{CmdResult, CommandCounters, GitInfo, SideResult};
+use crate::result::{CmdResult, CommandCounters, Comparison, GitInfo, SideResult};
 use crate::units::{bytes, count, duration};
 
 /// The `--counters` lines: per command the median counts per run, or "unavailable" with why.
@@ -154,8 +154,7 @@ impl Default for Progress {
 /// include it (hyperfine subtracts its shell's start instead), so ratios of short commands lie
 /// closer to 1 than hyperfine's. Empty without a start floor.
 pub fn start_note(r: &CmdResult) -> String {
-    let (Some(floor), Some(reference)) = (r.start_floor_ns, r.commands.first().or(Some(&r.a)))
-    else {
+    let (Some(floor), Some(reference)) = (r.start_floor_ns, r.reference()) else {
         return String::new();
     };
     let median = reference.summary.median_ns;
@@ -262,7 +261,7 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
 /// decided and its reason, and the warnings.
 pub fn summary(r: &CmdResult) -> String {
     let mut s = String::new();
-    for (name, side) in [("A", &r.a), ("B", &r.b)] {
+    for (name, side) in ["A", "B"].into_iter().zip(&r.commands) {
         side_lines(&mut s, name, side);
     }
     if let Some(g) = &r.git {
@@ -271,9 +270,11 @@ pub fn summary(r: &CmdResult) -> String {
     if let Some(c) = &r.counters {
         s.push_str(&counters(c));
     }
-    floor_lines(&mut s, r.floor.as_ref());
-    ratio_line(&mut s, r);
-    verdict_lines(&mut s, r);
+    if let Some(first) = r.first() {
+        floor_lines(&mut s, first.floor.as_ref());
+        ratio_line(&mut s, r, first);
+        verdict_lines(&mut s, first);
+    }
     s.push_str(&start_note(r));
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {}", w.message);
@@ -359,10 +360,11 @@ fn floor_lines(s: &mut String, floor: Option<&Floor>) {
     }
 }
 
-/// The ratio line: B's time over A's with its interval (bootstrap rule) or its spread
-/// (few-runs rule), and the ratio of the best runs.
-fn ratio_line(s: &mut String, r: &CmdResult) {
-    let v = &r.verdict;
+/// The ratio line of comparison `c`: B's time over A's with its interval (bootstrap rule) or
+/// its spread (few-runs rule), and the ratio of the best runs.
+fn ratio_line(s: &mut String, r: &CmdResult, c: &Comparison) {
+    let v = &c.verdict;
+    let runs = |i: usize| r.commands.get(i).map_or(0, |x| x.summary.runs);
     match (v.low, v.high, v.level) {
         (Some(low), Some(high), Some(level)) => {
             let _ = writeln!(
@@ -373,10 +375,11 @@ fn ratio_line(s: &mut String, r: &CmdResult) {
                 100.0 * level,
                 low,
                 high,
-                if r.estimate.is_some_and(|e| !e.paired) {
+                if c.estimate.is_some_and(|e| !e.paired) {
                     format!(
                         "{} and {} runs, unpaired bootstrap of the ratio of medians",
-                        r.a.summary.runs, r.b.summary.runs
+                        runs(0),
+                        runs(c.index)
                     )
                 } else {
                     format!("{} pairs, paired bootstrap", r.pairs)
@@ -398,16 +401,16 @@ fn ratio_line(s: &mut String, r: &CmdResult) {
     }
 }
 
-/// The verdict line with the rule that decided, and the reason beneath it.
-fn verdict_lines(s: &mut String, r: &CmdResult) {
-    let word = outcome_word(r.verdict.outcome);
-    let rule = match r.rule {
+/// The verdict line of comparison `c` with the rule that decided, and the reason beneath it.
+fn verdict_lines(s: &mut String, c: &Comparison) {
+    let word = outcome_word(c.verdict.outcome);
+    let rule = match c.rule {
         Rule::Bootstrap => "bootstrap rule: the interval's bound against max(threshold, A/A floor)",
         Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",
         Rule::Sequential => "sequential rule: the look's interval against ±threshold",
     };
     let _ = writeln!(s, "Verdict: {word} ({rule}).");
-    let _ = writeln!(s, "   {}", r.verdict.reason);
+    let _ = writeln!(s, "   {}", c.verdict.reason);
 }
 
 #[cfg(test)]

@@ -17,8 +17,10 @@ use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::process::Measured;
 
-/// Version of the JSON result's layout (`schema_version`). Readers should check it.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version of the JSON result's layout (`schema_version`). Readers should check it: 2 holds
+/// every command in `commands` and every verdict in `comparisons`, and nothing twice; 1 also
+/// carried the first of each at the top level ([`parse`] reads both).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Which command a run belongs to. Serialised as `"a"`, `"b"` (and, for A/A validation runs,
 /// `"a2"`, `"b2"` for the second copies A′ and B′).
@@ -271,21 +273,19 @@ pub struct GitInfo {
 }
 
 /// The JSON result of `rtcompare cmd --json FILE` (layout [`SCHEMA_VERSION`]).
+///
+/// Every command is in [`commands`](Self::commands) (the reference first) and every verdict in
+/// [`comparisons`](Self::comparisons), also for two commands: schema 1 repeated the first
+/// comparison and the first two commands at the top level (`rule`, `verdict`, `a`, `b`,
+/// `estimate`, `few_runs`, `floor`), and readers could not tell which copy to trust. Such files
+/// are still read, by [`parse`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CmdResult {
     /// Layout version, [`SCHEMA_VERSION`].
     pub schema_version: u32,
     /// `rtcompare-cli` and its version.
     pub tool: String,
-    /// Which rule decided: `bootstrap` (11 or more pairs) or `few_runs`.
-    pub rule: Rule,
-    /// The verdict: `outcome`, `ratio` (B's time over A's), `best_ratio`, `tolerance`, `noise`.
-    pub verdict: analysis::VerdictSummary,
-    /// Command A and its summary.
-    pub a: SideResult,
-    /// Command B and its summary.
-    pub b: SideResult,
-    /// Timed pairs.
+    /// Timed rounds (pairs, for two commands).
     pub pairs: usize,
     /// Why measuring stopped.
     pub stop: StopReason,
@@ -295,23 +295,15 @@ pub struct CmdResult {
     pub width: f64,
     /// The bootstrap's seed; pass it with `--seed` to recompute the same interval.
     pub seed: u64,
-    /// The library's estimate (bootstrap rule).
-    #[serde(default)]
-    pub estimate: Option<rtcompare::Estimate>,
-    /// The library's few-runs verdict (few-runs rule), B as the candidate.
-    #[serde(default)]
-    pub few_runs: Option<stats::FewRunsVerdict>,
-    /// The A/A floor; `null` with `--no-validation`.
-    pub floor: Option<Floor>,
-    /// With `--counters`: for A and B (the reference and the second command), the median over
-    /// its timed runs of each hardware count per run (the library's `CounterSummary` with one
+    /// With `--counters`: for the reference and the second command, the median over its timed
+    /// runs of each hardware count per run (the library's `CounterSummary` with one
     /// "operation" per run: `inner_loops` is 1), or `status.state = "unavailable"` with the
     /// reason; every command's are in `command_counters`. Diagnostics only: the verdict
     /// never uses them. `null` without `--counters`.
     #[serde(default)]
     pub counters: Option<CounterSummary>,
     /// With `--counters`: every command's medians per run in command order, the reference
-    /// first (`counters` holds the first two as `a` and `b`); empty without `--counters`.
+    /// first; empty without `--counters`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command_counters: Vec<CommandCounters>,
     /// Median wall time of an empty command under the same shell (ns).
@@ -332,13 +324,9 @@ pub struct CmdResult {
     pub environment: Environment,
     /// Wall time of the whole invocation, seconds.
     pub elapsed_s: f64,
-    /// Every command in order, the reference first, with its summary (`a` and `b` repeat the
-    /// first two).
-    #[serde(default)]
+    /// Every command in order, the reference (the baseline) first, with its summary.
     pub commands: Vec<SideResult>,
-    /// Every command against the reference, in command order (one entry for two commands:
-    /// the same verdict as the top-level `verdict`).
-    #[serde(default)]
+    /// Every command against the reference, in command order: one entry for two commands.
     pub comparisons: Vec<Comparison>,
     /// With more than one comparison, the coverage each was judged at so that all hold
     /// together at 95 % (Bonferroni: 1 − 0.05/m for m comparisons); `null` for one.
@@ -351,6 +339,260 @@ pub struct CmdResult {
     /// The error's sentence when `stopped` is not `null`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped_message: Option<String>,
+}
+
+/// What a front end measured and judged, from which [`CmdResult::new`] makes the result: the
+/// one place that stamps the version and the tool, words the warnings and sets the family's
+/// level, whether the runs were measured here (`cmd`, `git`) or imported (hyperfine).
+pub(crate) struct Parts {
+    /// Timed rounds.
+    pub(crate) pairs: usize,
+    /// Why measuring stopped.
+    pub(crate) stop: StopReason,
+    /// `--threshold` and `--width`.
+    pub(crate) threshold: f64,
+    pub(crate) width: f64,
+    /// The seed the intervals were drawn with.
+    pub(crate) seed: u64,
+    /// The coverage each comparison was judged at (recorded as the family's level with more
+    /// than one comparison).
+    pub(crate) level: f64,
+    /// With `--counters`: the summary and every command's medians.
+    pub(crate) counters: Option<(CounterSummary, Vec<CommandCounters>)>,
+    pub(crate) start_floor_ns: Option<f64>,
+    pub(crate) warnings: Vec<analysis::Warning>,
+    pub(crate) warmup_runs: usize,
+    pub(crate) runs: Vec<RunRecord>,
+    pub(crate) validation_runs: Vec<RunRecord>,
+    pub(crate) environment: Environment,
+    /// When the invocation started.
+    pub(crate) started: Instant,
+    pub(crate) commands: Vec<SideResult>,
+    pub(crate) comparisons: Vec<Comparison>,
+}
+
+/// `rtcompare-cli` and its version, as every file this tool writes names its writer.
+pub(crate) fn tool() -> String {
+    format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION"))
+}
+
+impl CmdResult {
+    /// The result of `parts`, at [`SCHEMA_VERSION`], not stopped early.
+    pub(crate) fn new(parts: Parts) -> CmdResult {
+        let (counters, command_counters) = parts
+            .counters
+            .map_or((None, Vec::new()), |(s, c)| (Some(s), c));
+        CmdResult {
+            schema_version: SCHEMA_VERSION,
+            tool: tool(),
+            pairs: parts.pairs,
+            stop: parts.stop,
+            threshold: parts.threshold,
+            width: parts.width,
+            seed: parts.seed,
+            counters,
+            command_counters,
+            start_floor_ns: parts.start_floor_ns,
+            warnings: parts
+                .warnings
+                .into_iter()
+                .map(|w| WarningEntry {
+                    message: w.to_string(),
+                    warning: w,
+                })
+                .collect(),
+            warmup_runs: parts.warmup_runs,
+            runs: parts.runs,
+            validation_runs: parts.validation_runs,
+            git: None,
+            environment: parts.environment,
+            elapsed_s: parts.started.elapsed().as_secs_f64(),
+            commands: parts.commands,
+            family_level: (parts.comparisons.len() > 1).then_some(parts.level),
+            comparisons: parts.comparisons,
+            stopped: None,
+            stopped_message: None,
+        }
+    }
+
+    /// The reference (the baseline every other command is compared with).
+    pub fn reference(&self) -> Option<&SideResult> {
+        self.commands.first()
+    }
+
+    /// The first comparison: the only one for two commands.
+    pub fn first(&self) -> Option<&Comparison> {
+        self.comparisons.first()
+    }
+
+    /// The command that comparison `c` compares with the reference.
+    pub fn candidate(&self, c: &Comparison) -> Option<&SideResult> {
+        self.commands.get(c.index)
+    }
+
+    /// Whether some command was found slower than the reference (`slower` or `loss`): what
+    /// `--fail-on-regression` acts on.
+    pub fn regressed(&self) -> bool {
+        self.comparisons
+            .iter()
+            .any(|c| c.verdict.outcome.is_regression())
+    }
+}
+
+/// A result as schema 1 wrote it: the first comparison and the first two commands at the top
+/// level, and (in files written before more than two commands could be compared) no
+/// `commands` or `comparisons` at all.
+#[derive(Deserialize)]
+struct SchemaOne {
+    #[serde(flatten)]
+    rest: SchemaOneRest,
+    rule: Rule,
+    verdict: analysis::VerdictSummary,
+    a: SideResult,
+    b: SideResult,
+    #[serde(default)]
+    estimate: Option<rtcompare::Estimate>,
+    #[serde(default)]
+    few_runs: Option<stats::FewRunsVerdict>,
+    floor: Option<Floor>,
+}
+
+/// The fields schema 1 shares with schema 2, `commands` and `comparisons` optional.
+#[derive(Deserialize)]
+struct SchemaOneRest {
+    tool: String,
+    pairs: usize,
+    stop: StopReason,
+    threshold: f64,
+    width: f64,
+    seed: u64,
+    #[serde(default)]
+    counters: Option<CounterSummary>,
+    #[serde(default)]
+    command_counters: Vec<CommandCounters>,
+    start_floor_ns: Option<f64>,
+    warnings: Vec<WarningEntry>,
+    warmup_runs: usize,
+    runs: Vec<RunRecord>,
+    validation_runs: Vec<RunRecord>,
+    #[serde(default)]
+    git: Option<GitInfo>,
+    environment: Environment,
+    elapsed_s: f64,
+    #[serde(default)]
+    commands: Vec<SideResult>,
+    #[serde(default)]
+    comparisons: Vec<Comparison>,
+    #[serde(default)]
+    family_level: Option<f64>,
+    #[serde(default)]
+    stopped: Option<Stopped>,
+    #[serde(default)]
+    stopped_message: Option<String>,
+}
+
+impl From<SchemaOne> for CmdResult {
+    /// The schema-2 form of a schema-1 result: `commands` and `comparisons` from the top-level
+    /// copies where the file has none.
+    fn from(one: SchemaOne) -> CmdResult {
+        let r = one.rest;
+        let label = |side: &SideResult, default: &str| {
+            if side.name.is_empty() {
+                default.to_string()
+            } else {
+                side.name.clone()
+            }
+        };
+        let comparisons = if r.comparisons.is_empty() {
+            vec![Comparison {
+                name: label(&one.b, "B"),
+                reference: label(&one.a, "A"),
+                index: 1,
+                rule: one.rule,
+                verdict: one.verdict,
+                estimate: one.estimate,
+                few_runs: one.few_runs,
+                floor: one.floor,
+                pairs: r.pairs,
+                decision: None,
+            }]
+        } else {
+            r.comparisons
+        };
+        CmdResult {
+            schema_version: SCHEMA_VERSION,
+            tool: r.tool,
+            pairs: r.pairs,
+            stop: r.stop,
+            threshold: r.threshold,
+            width: r.width,
+            seed: r.seed,
+            counters: r.counters,
+            command_counters: r.command_counters,
+            start_floor_ns: r.start_floor_ns,
+            warnings: r.warnings,
+            warmup_runs: r.warmup_runs,
+            runs: r.runs,
+            validation_runs: r.validation_runs,
+            git: r.git,
+            environment: r.environment,
+            elapsed_s: r.elapsed_s,
+            commands: if r.commands.is_empty() {
+                vec![one.a, one.b]
+            } else {
+                r.commands
+            },
+            comparisons,
+            family_level: r.family_level,
+            stopped: r.stopped,
+            stopped_message: r.stopped_message,
+        }
+    }
+}
+
+/// Only the version, read before the rest so that the layout can be chosen.
+#[derive(Deserialize)]
+struct Version {
+    schema_version: Option<u32>,
+}
+
+/// Reads a `rtcompare cmd --json` result of either layout: returns the `schema_version` the
+/// file declares and the result in this layout ([`SCHEMA_VERSION`]; a schema-1 file is
+/// converted). Errors: the reason, in words, when the text is not such a result, has no
+/// version, or has one newer than this tool reads.
+pub fn parse(text: &str) -> std::result::Result<(u32, CmdResult), String> {
+    let version = serde_json::from_str::<Version>(text)
+        .map_err(|e| format!("not JSON: {e}"))?
+        .schema_version
+        .ok_or("no schema_version: not an `rtcompare cmd --json` result")?;
+    let result = match version {
+        1 => serde_json::from_str::<SchemaOne>(text).map(CmdResult::from),
+        SCHEMA_VERSION => serde_json::from_str::<CmdResult>(text),
+        newer => {
+            return Err(format!(
+                "schema_version {newer} is newer than this rtcompare reads for `rtcompare cmd \
+                 --json` results (up to {SCHEMA_VERSION}): read it with the rtcompare that wrote \
+                 it, or a later one"
+            ));
+        }
+    };
+    result.map(|r| (version, r)).map_err(|e| {
+        format!("not a complete `rtcompare cmd --json` result (schema {version}): {e}")
+    })
+}
+
+/// [`parse`] of the file at `path`. Errors: [`CliError::File`] when it cannot be read,
+/// [`CliError::BadFile`] naming it with [`parse`]'s reason.
+pub fn read(path: &std::path::Path) -> Result<(u32, CmdResult)> {
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
+        action: "read",
+        path: path.into(),
+        source,
+    })?;
+    parse(&text).map_err(|reason| CliError::BadFile {
+        path: path.into(),
+        reason,
+    })
 }
 
 /// The JSON file kept current while measuring: a snapshot of the runs at most every
@@ -396,7 +638,7 @@ impl Snapshot {
             path: args.json.clone().filter(|p| p.as_os_str() != "-"),
             commands,
             last: Instant::now(),
-            tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
+            tool: tool(),
         }
     }
 
@@ -496,6 +738,68 @@ pub fn write_json(result: &CmdResult, path: &std::path::Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A result the schema-1 binary wrote (`rtcompare cmd -r 11 -w 0 --json FILE true true`),
+    /// with the summary it printed and the Markdown and CSV it exported then.
+    const SCHEMA_ONE: &str = include_str!("../tests/data/cmd-schema1.json");
+
+    #[test]
+    fn a_schema_one_file_reads_into_schema_two_and_renders_as_it_did() {
+        let (version, r) = parse(SCHEMA_ONE).unwrap();
+        assert_eq!((version, r.schema_version), (1, SCHEMA_VERSION));
+        let old: serde_json::Value = serde_json::from_str(SCHEMA_ONE).unwrap();
+        let first = r.first().unwrap();
+        // The top-level copies and the lists agree, and the lists are what is kept.
+        assert_eq!(
+            serde_json::to_value(&first.verdict).unwrap(),
+            old["verdict"]
+        );
+        assert_eq!(serde_json::to_value(first.rule).unwrap(), old["rule"]);
+        assert_eq!(serde_json::to_value(&first.floor).unwrap(), old["floor"]);
+        assert_eq!(r.commands.len(), 2);
+        assert_eq!(serde_json::to_value(&r.commands[1]).unwrap(), old["b"]);
+        let new = serde_json::to_value(&r).unwrap();
+        for gone in ["a", "b", "rule", "verdict", "estimate", "few_runs", "floor"] {
+            assert!(new.get(gone).is_none(), "{gone} is still at the top level");
+        }
+        assert_eq!(new["schema_version"], 2);
+        // Rendered from the schema-2 form, exactly as the schema-1 binary printed it.
+        assert_eq!(
+            crate::output::summary(&r),
+            include_str!("../tests/data/cmd-schema1.summary.txt")
+        );
+        assert_eq!(
+            crate::export::table(&r, crate::export::Markup::Markdown),
+            include_str!("../tests/data/cmd-schema1.md")
+        );
+        assert_eq!(
+            crate::export::csv(&r),
+            include_str!("../tests/data/cmd-schema1.csv")
+        );
+        // Read back as schema 2, unchanged.
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(parse(&text).unwrap(), (2, r));
+    }
+
+    #[test]
+    fn a_schema_one_file_without_the_lists_gets_them_from_the_top_level() {
+        let mut old: serde_json::Value = serde_json::from_str(SCHEMA_ONE).unwrap();
+        let o = old.as_object_mut().unwrap();
+        o.remove("commands");
+        o.remove("comparisons");
+        let (_, r) = parse(&old.to_string()).unwrap();
+        assert_eq!(r.commands.len(), 2);
+        let c = r.first().unwrap();
+        assert_eq!(
+            (c.index, c.name.as_str(), c.reference.as_str()),
+            (1, "B", "A")
+        );
+        assert_eq!(serde_json::to_value(&c.verdict).unwrap(), old["verdict"]);
+        // Newer layouts and files that are not results are refused with the reason.
+        old["schema_version"] = 3.into();
+        assert!(parse(&old.to_string()).unwrap_err().contains("newer"));
+        assert!(parse("{}").unwrap_err().contains("no schema_version"));
+    }
 
     /// A timed run of `command` (side A for the reference, B for the others) that counted
     /// `cycles`.

@@ -261,10 +261,10 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..args.trials {
         let r = session::run(&plain, &options)?;
-        outcomes.push(r.verdict.outcome);
+        outcomes.push(outcome(&r));
         pairs.push(r.pairs);
         seconds.push(r.elapsed_s);
-        medians.push(r.a.summary.median_ns);
+        medians.push(r.reference().map_or(f64::NAN, |a| a.summary.median_ns));
     }
     let hits = outcomes.iter().filter(|&&o| is_verdict(o)).count();
     let mut aa = BarResult::new(hits, 0, outcomes, pairs, seconds);
@@ -287,7 +287,7 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
             ..plain
         };
         let r = session::run(&commands, &options)?;
-        let o = r.verdict.outcome;
+        let o = outcome(&r);
         let (right, wrong_way) = if b_slow {
             (
                 matches!(o, CommandOutcome::Slower | CommandOutcome::Loss),
@@ -320,6 +320,12 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
         environment,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The verdict of a self-test's comparison of two commands (cannot tell if it has none).
+fn outcome(r: &crate::result::CmdResult) -> CommandOutcome {
+    r.first()
+        .map_or(CommandOutcome::CannotTell, |c| c.verdict.outcome)
 }
 
 /// Writes `report` as `selftest-<unix seconds>.json` into `dir` (created if missing) and

@@ -47,8 +47,8 @@ use crate::error::{CliError, Result};
 use crate::output::Progress;
 use crate::process::{Measured, RunFailure, Runner, Shell};
 use crate::result::{
-    CmdResult, CommandCounters, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult,
-    Snapshot, StopReason, Stopped, WarningEntry, counter_summaries,
+    CmdResult, CommandCounters, CommandSide, Comparison, Parts, RunRecord, SideResult, Snapshot,
+    StopReason, Stopped, counter_summaries,
 };
 
 /// Runs of the empty command that measure the process-start floor: 5.
@@ -842,8 +842,8 @@ fn verdicts(
     }
 }
 
-/// The result from what was measured: every comparison's verdict (the top-level fields carry
-/// the first's), the summaries, and the warnings over every comparison.
+/// The result from what was measured: every comparison's verdict, the summaries, and the
+/// warnings over every comparison.
 fn assemble(
     plan: &Plan<'_>,
     stop: StopReason,
@@ -851,43 +851,25 @@ fn assemble(
     counters: Option<(CounterSummary, Vec<CommandCounters>)>,
     environment: Environment,
 ) -> Result<CmdResult> {
-    let (args, opts, rounds) = (plan.args, &plan.opts, m.rounds());
-    let (counters, command_counters) = counters.map_or((None, Vec::new()), |(s, c)| (Some(s), c));
     let comparisons = comparisons(plan, m)?;
-    let warnings = warnings(plan, stop, m, &comparisons);
-    let commands = side_results(plan.specs, &m.runs)?;
-    let first = &comparisons[0];
-    Ok(CmdResult {
-        schema_version: SCHEMA_VERSION,
-        tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
-        rule: first.rule,
-        verdict: first.verdict.clone(),
-        a: commands[0].clone(),
-        b: commands[1].clone(),
-        pairs: rounds,
+    Ok(CmdResult::new(Parts {
+        pairs: m.rounds(),
         stop,
-        threshold: args.threshold,
-        width: args.width,
+        threshold: plan.args.threshold,
+        width: plan.args.width,
         seed: plan.seed,
-        estimate: first.estimate,
-        few_runs: first.few_runs,
-        floor: first.floor.clone(),
+        level: plan.opts.level,
         counters,
-        command_counters,
         start_floor_ns: m.start_floor_ns,
-        warnings,
+        warnings: warnings(plan, stop, m, &comparisons),
         warmup_runs: m.warmup_done,
         runs: m.runs.clone(),
         validation_runs: m.validation_runs.clone(),
-        git: None,
         environment,
-        elapsed_s: plan.started.elapsed().as_secs_f64(),
-        family_level: (comparisons.len() > 1).then_some(opts.level),
-        commands,
+        started: plan.started,
+        commands: side_results(plan.specs, &m.runs)?,
         comparisons,
-        stopped: None,
-        stopped_message: None,
-    })
+    }))
 }
 
 /// Each command against the reference over the complete rounds: its A/A floor (unless
@@ -950,7 +932,7 @@ fn warnings(
     stop: StopReason,
     m: &Collected,
     comparisons: &[Comparison],
-) -> Vec<WarningEntry> {
+) -> Vec<Warning> {
     let (specs, args) = (plan.specs, plan.args);
     let reference = m.series(0);
     let series: Vec<Vec<f64>> = comparisons.iter().map(|c| m.series(c.index)).collect();
@@ -977,12 +959,6 @@ fn warnings(
         warnings.push(Warning::FailuresIgnored { failed });
     }
     warnings
-        .into_iter()
-        .map(|w| WarningEntry {
-            message: w.to_string(),
-            warning: w,
-        })
-        .collect()
 }
 
 /// Each command's summary over its timed runs: wall, user and system time, peak memory.

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{TempDir, rtcompare, text};
+use common::{TempDir, rtcompare, rtcompare_in_project, text};
 
 /// A real result of `rtcompare cmd`, to be edited into machines.
 fn template(dir: &Path) -> serde_json::Value {
@@ -234,7 +234,7 @@ fn an_unwritable_output_fails_before_anything_is_written() {
 fn inputs_of_different_or_newer_layouts_are_refused() {
     let d = TempDir::new("combine-versions");
     let t = template(&d.0);
-    assert_eq!(t["schema_version"], 1);
+    assert_eq!(t["schema_version"], 2);
     let files = machines(&d.0, &t, &[0.10, 0.11, 0.12], "B");
     let edit = |file: &str, version: Option<u64>| {
         let mut v: serde_json::Value =
@@ -248,12 +248,12 @@ fn inputs_of_different_or_newer_layouts_are_refused() {
         std::fs::write(d.0.join(file), v.to_string()).unwrap();
     };
     // A layout newer than this tool reads: refused, naming the file and both versions.
-    edit(&files[2], Some(2));
+    edit(&files[2], Some(3));
     let o = rtcompare(&d.0, &["combine", &files[0], &files[1], &files[2]]);
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(
-        e.contains("B-2.json") && e.contains("schema_version 2 is newer") && e.contains("up to 1"),
+        e.contains("B-2.json") && e.contains("schema_version 3 is newer") && e.contains("up to 2"),
         "{e}"
     );
     // Layouts that differ: refused, naming both files and both versions.
@@ -262,7 +262,7 @@ fn inputs_of_different_or_newer_layouts_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(
-        e.contains("B-0.json has schema_version 1") && e.contains("B-2.json has no schema_version"),
+        e.contains("B-0.json has schema_version 2") && e.contains("B-2.json has no schema_version"),
         "{e}"
     );
 }
@@ -539,7 +539,7 @@ fn cmd_keeps_a_history_that_combine_reads_run_by_run() {
     let d = TempDir::new("combine-history");
     std::fs::create_dir_all(d.0.join("target")).unwrap();
     for _ in 0..3 {
-        let o = rtcompare(
+        let o = rtcompare_in_project(
             &d.0,
             &[
                 "cmd",
@@ -575,7 +575,7 @@ fn cmd_keeps_a_history_that_combine_reads_run_by_run() {
     assert!(v["results"][0]["delta"].as_f64().unwrap() > 0.2, "{v}");
     // A directory without `target` gets no history.
     let bare = TempDir::new("combine-no-history");
-    let o = rtcompare(
+    let o = rtcompare_in_project(
         &bare.0,
         &[
             "cmd",
