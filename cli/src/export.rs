@@ -504,15 +504,13 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
         }
         return s;
     }
-    fn command(c: Option<&crate::result::SideResult>) -> &str {
-        c.map_or("", |c| c.command.as_str())
-    }
+    let (a, b) = result.command_lines(first);
     let _ = writeln!(
         s,
         "\n{} (A: {}, B: {}; {rule}): {}.",
         markup.bold(outcome_word(v.outcome)),
-        markup.code(command(result.reference())),
-        markup.code(command(result.candidate(first))),
+        markup.code(a),
+        markup.code(b),
         v.reason.trim_end_matches('.')
     );
     s

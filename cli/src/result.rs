@@ -281,7 +281,8 @@ pub struct GitInfo {
 /// are still read, by [`parse`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CmdResult {
-    /// Layout version, [`SCHEMA_VERSION`].
+    /// Layout version, [`SCHEMA_VERSION`] (0 when read from a file that declares none).
+    #[serde(default)]
     pub schema_version: u32,
     /// `rtcompare-cli` and its version.
     pub tool: String,
@@ -430,6 +431,15 @@ impl CmdResult {
         self.commands.get(c.index)
     }
 
+    /// The command lines comparison `c` compares, as given: the reference's and the
+    /// candidate's (empty where the result lacks one).
+    pub fn command_lines(&self, c: &Comparison) -> (&str, &str) {
+        fn line(s: Option<&SideResult>) -> &str {
+            s.map_or("", |s| s.command.as_str())
+        }
+        (line(self.reference()), line(self.candidate(c)))
+    }
+
     /// Whether some command was found slower than the reference (`slower` or `loss`): what
     /// `--fail-on-regression` acts on.
     pub fn regressed(&self) -> bool {
@@ -565,20 +575,41 @@ pub fn parse(text: &str) -> std::result::Result<(u32, CmdResult), String> {
         .map_err(|e| format!("not JSON: {e}"))?
         .schema_version
         .ok_or("no schema_version: not an `rtcompare cmd --json` result")?;
-    let result = match version {
-        1 => serde_json::from_str::<SchemaOne>(text).map(CmdResult::from),
-        SCHEMA_VERSION => serde_json::from_str::<CmdResult>(text),
-        newer => {
-            return Err(format!(
-                "schema_version {newer} is newer than this rtcompare reads for `rtcompare cmd \
-                 --json` results (up to {SCHEMA_VERSION}): read it with the rtcompare that wrote \
-                 it, or a later one"
-            ));
-        }
-    };
-    result.map(|r| (version, r)).map_err(|e| {
-        format!("not a complete `rtcompare cmd --json` result (schema {version}): {e}")
-    })
+    match version {
+        1 => parse_schema_one(text),
+        SCHEMA_VERSION => serde_json::from_str::<CmdResult>(text)
+            .map(|r| (version, r))
+            .map_err(|e| incomplete(version, &e)),
+        newer => Err(format!(
+            "schema_version {newer} is newer than this rtcompare reads for `rtcompare cmd \
+             --json` results (up to {SCHEMA_VERSION}): read it with the rtcompare that wrote \
+             it, or a later one"
+        )),
+    }
+}
+
+/// Reads a result that declares no version (`rtcompare combine` names such a file and keeps
+/// it from files that declare one) in whichever layout it has, this one or schema 1's.
+/// Errors: schema 1's reason, in words, when it has neither.
+pub(crate) fn parse_unversioned(text: &str) -> std::result::Result<CmdResult, String> {
+    serde_json::from_str::<CmdResult>(text)
+        .map(|r| CmdResult {
+            schema_version: SCHEMA_VERSION,
+            ..r
+        })
+        .or_else(|_| parse_schema_one(text).map(|(_, r)| r))
+}
+
+/// Reads `text` as a schema-1 result, converted to this layout; returns 1 with it. Errors: the
+/// reason, in words.
+fn parse_schema_one(text: &str) -> std::result::Result<(u32, CmdResult), String> {
+    serde_json::from_str::<SchemaOne>(text)
+        .map(|one| (1, CmdResult::from(one)))
+        .map_err(|e| incomplete(1, &e))
+}
+
+fn incomplete(version: u32, e: &serde_json::Error) -> String {
+    format!("not a complete `rtcompare cmd --json` result (schema {version}): {e}")
 }
 
 /// [`parse`] of the file at `path`. Errors: [`CliError::File`] when it cannot be read,

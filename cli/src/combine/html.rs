@@ -6,7 +6,8 @@
 
 use rtcompare::render::{MachineForest, Page, Panel};
 
-use super::machines::{CombineJson, CombinedResult, Kind, MachineFile, fleet_note, verdict_word};
+use super::inputs::{Kind, MachineFile};
+use super::machines::{CombineJson, CombinedResult, fleet_note, verdict_word};
 
 /// A fraction as a signed percentage with two decimals (`+1.25 %`).
 fn signed_pct(v: f64) -> String {

@@ -14,6 +14,7 @@
 //! Markdown it makes are in a data module beneath it, and the HTML [`page`] draws that data.
 
 mod html;
+mod inputs;
 mod machines;
 
 use std::path::Path;
@@ -22,9 +23,10 @@ use crate::cli::CombineArgs;
 use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
 
 pub use html::page;
+pub use inputs::{Estimated, Kind, Machine, MachineFile, REFUSALS_TO_NAME, read, read_input};
 pub use machines::{
-    COMBINE_JSON_VERSION, CombineJson, CombinedResult, Kind, Machine, MachineFile,
-    REFUSALS_TO_NAME, combine, fleet_note, markdown, read, read_input, table, verdict_word,
+    COMBINE_JSON_VERSION, CombineJson, CombinedResult, combine, fleet_note, markdown, table,
+    verdict_word,
 };
 
 /// Every output `args` asks for, with its flag, in the order they are written.
