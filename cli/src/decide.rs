@@ -27,8 +27,9 @@
 
 use rtcompare::stats::{self, DecisionEnd, SequentialDecision, SequentialLook, SequentialOptions};
 
-use crate::analysis::{CommandOutcome, VerdictSummary};
+use crate::analysis::{self, CommandOutcome, VerdictSummary};
 use crate::error::Result;
+use crate::judge::{self, Bar, Bounds, Judgement};
 
 /// Rounds behind one delta: 4 (two ABBA cycles).
 pub const BLOCK: usize = 4;
@@ -171,18 +172,27 @@ fn on_ratio(look: &SequentialLook) -> (f64, f64, f64) {
     ((-look.mean).exp(), (-look.high).exp(), (-look.low).exp())
 }
 
-/// Whether `look` settles the comparison against `margin`: its interval on B's time over A's
-/// lies inside 1 ± margin, or wholly beyond one side.
+/// What the interval `[low, high]` on B's time over A's guarantees, on the ratio's own scale
+/// (relative to A's time): B slower by `low − 1`, faster by `1 − high`, and no change beyond
+/// the larger distance from 1.
+fn bounds(low: f64, high: f64) -> Bounds {
+    Bounds {
+        slower_by: low - 1.0,
+        faster_by: 1.0 - high,
+        at_most: (high - 1.0).max(1.0 - low),
+    }
+}
+
+/// Whether `look` settles the comparison against `margin`: the rule ([`judge`]) without a
+/// floor makes a claim or finds equivalence.
 fn settles(look: &SequentialLook, margin: f64) -> bool {
     let (_, low, high) = on_ratio(look);
-    let inside = low > 1.0 - margin && high < 1.0 + margin;
-    let slower = low - 1.0 > margin;
-    let faster = 1.0 - high > margin;
-    inside || slower || faster
+    let judged = judge::judge(bounds(low, high), Bar::budget(margin), true);
+    !matches!(judged, Judgement::Short { .. })
 }
 
 /// The verdict of `decision`'s last look: B's time over A's with the look's interval, judged
-/// against `tolerance` (the larger of the threshold and the A/A floor `noise`) for a claim of
+/// ([`judge`]) against the larger of the threshold and the A/A floor `noise` for a claim of
 /// faster or slower, and within ±`threshold` for equivalent; `best_ratio` is kept from the
 /// bootstrap rule's summary.
 pub fn verdict(
@@ -193,7 +203,10 @@ pub fn verdict(
 ) -> Option<VerdictSummary> {
     let look = decision.looks.last()?;
     let (ratio, low, high) = on_ratio(look);
-    let tolerance = threshold.max(noise);
+    let bar = Bar {
+        threshold,
+        floor: noise,
+    };
     let pct = |x: f64| 100.0 * x;
     let interval = format!(
         "the interval [{low:.4}, {high:.4}] on B's time over A's, at look {} of the sequential \
@@ -201,54 +214,46 @@ pub fn verdict(
         decision.looks.len(),
         look.n
     );
-    let (outcome, reason) = if low - 1.0 > tolerance {
-        (
-            CommandOutcome::Slower,
-            format!(
-                "B is slower: {interval} lies beyond the tolerance {:.2} % (the larger of the \
-                 {:.2} % threshold and the {:.2} % A/A floor)",
-                pct(tolerance),
-                pct(threshold),
-                pct(noise)
-            ),
-        )
-    } else if 1.0 - high > tolerance {
-        (
-            CommandOutcome::Faster,
-            format!(
-                "B is faster: {interval} lies beyond the tolerance {:.2} % (the larger of the \
-                 {:.2} % threshold and the {:.2} % A/A floor)",
-                pct(tolerance),
-                pct(threshold),
-                pct(noise)
-            ),
-        )
-    } else if low > 1.0 - threshold && high < 1.0 + threshold {
-        (
+    let b = bounds(low, high);
+    let (outcome, reason) = match judge::judge(b, bar, true) {
+        Judgement::Clears { claim, .. } => {
+            let outcome = analysis::outcome_of(claim);
+            (
+                outcome,
+                format!(
+                    "B is {}: {interval} lies beyond the tolerance {:.2} % (the larger of the \
+                     {:.2} % threshold and the {:.2} % A/A floor)",
+                    outcome.word(),
+                    pct(bar.tolerance()),
+                    pct(threshold),
+                    pct(noise)
+                ),
+            )
+        }
+        Judgement::Equivalent => (
             CommandOutcome::Equivalent,
             format!(
                 "equivalent: {interval} lies inside ±{:.2} %, no change beyond the threshold",
                 pct(threshold)
             ),
-        )
-    } else {
-        (
+        ),
+        Judgement::Short { .. } => (
             CommandOutcome::CannotTell,
             format!(
                 "cannot tell below ±{:.2} %: {interval} neither lies inside ±{:.2} % nor \
                  beyond the tolerance {:.2} %; it rules out any change beyond ±{:.2} %",
-                pct((high - 1.0).max(1.0 - low)),
+                pct(b.at_most),
                 pct(threshold),
-                pct(tolerance),
-                pct((high - 1.0).max(1.0 - low))
+                pct(bar.tolerance()),
+                pct(b.at_most)
             ),
-        )
+        ),
     };
     Some(VerdictSummary {
         outcome,
         ratio,
         best_ratio,
-        tolerance,
+        tolerance: bar.tolerance(),
         noise,
         low: Some(low),
         high: Some(high),

@@ -27,7 +27,7 @@ use crate::analysis::{CommandOutcome, Rule};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
 use crate::hyperfine::{self, HyperfineResult};
-use crate::output::{self, outcome_word};
+use crate::output;
 use crate::result::{self, CmdResult};
 
 /// The file name that means standard output: `-`.
@@ -280,27 +280,6 @@ pub fn rows(result: &CmdResult) -> Vec<Row> {
         .collect()
 }
 
-/// The outcome as the JSON writes it (`cannot_tell`), for the CSV.
-fn outcome_key(outcome: CommandOutcome) -> &'static str {
-    match outcome {
-        CommandOutcome::Faster => "faster",
-        CommandOutcome::Slower => "slower",
-        CommandOutcome::CannotTell => "cannot_tell",
-        CommandOutcome::Equivalent => "equivalent",
-        CommandOutcome::Win => "win",
-        CommandOutcome::Parity => "parity",
-        CommandOutcome::Loss => "loss",
-    }
-}
-
-/// The outcome in words, for the tables.
-fn outcome_text(outcome: CommandOutcome) -> &'static str {
-    match outcome {
-        CommandOutcome::CannotTell => "cannot tell",
-        other => outcome_key(other),
-    }
-}
-
 /// hyperfine's relative speed of each row against the fastest mean, with the σ propagated
 /// from both means' σ (independent), as `1.00` for the fastest and `1.98 ± 0.03` for others.
 fn relative(rows: &[Row]) -> Vec<String> {
@@ -460,7 +439,7 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
                         Some((low, high, _)) => format!("{:.3} [{low:.3}, {high:.3}]", c.ratio),
                         None => format!("{:.3}", c.ratio),
                     },
-                    markup.bold(outcome_text(c.outcome)),
+                    markup.bold(c.outcome.word()),
                 ),
             };
             vec![
@@ -497,7 +476,7 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
                 s,
                 "{} {} ({} against {reference}): {}.",
                 markup.item(),
-                markup.bold(&output::outcome_phrase(c.verdict.outcome, &c.name)),
+                markup.bold(&c.verdict.outcome.verdict(Some(&c.name))),
                 markup.code(command),
                 c.verdict.reason.trim_end_matches('.')
             );
@@ -508,7 +487,7 @@ pub fn table(result: &CmdResult, markup: Markup) -> String {
     let _ = writeln!(
         s,
         "\n{} (A: {}, B: {}; {rule}): {}.",
-        markup.bold(outcome_word(v.outcome)),
+        markup.bold(&v.outcome.verdict(None)),
         markup.code(a),
         markup.code(b),
         v.reason.trim_end_matches('.')
@@ -551,12 +530,7 @@ pub fn csv(result: &CmdResult) -> String {
                     .map_or((String::new(), String::new()), |(l, h, _)| {
                         (l.to_string(), h.to_string())
                     });
-                fields.extend([
-                    c.ratio.to_string(),
-                    low,
-                    high,
-                    outcome_key(c.outcome).into(),
-                ]);
+                fields.extend([c.ratio.to_string(), low, high, c.outcome.key().into()]);
             }
         }
         let _ = writeln!(s, "{}", fields.join(","));

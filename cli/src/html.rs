@@ -17,7 +17,7 @@ use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, dete
 
 use crate::analysis::{Floor, Rule, VerdictSummary};
 use crate::error::{CliError, Result};
-use crate::output::{family_note, outcome_phrase, outcome_word};
+use crate::output::family_note;
 use crate::result::{CmdResult, CommandSide, RunRecord, SideResult};
 use crate::units::{bytes, duration};
 
@@ -158,11 +158,7 @@ fn answer(r: &CmdResult, p: &Pair<'_>, panel: Panel) -> Panel {
     let floor = p.floor();
     let mut answer = panel.lead(&format!(
         "Verdict: {} ({} rule). {}",
-        if p.index.is_some() {
-            outcome_phrase(v.outcome, b)
-        } else {
-            outcome_word(v.outcome).into()
-        },
+        v.outcome.verdict(p.index.is_some().then_some(b)),
         match p.rule {
             Rule::Bootstrap => "bootstrap",
             Rule::FewRuns => "few-runs",
@@ -249,7 +245,7 @@ fn comparisons_panel(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
                 ratio,
                 delta,
                 p.floor().map_or("not measured".into(), pct),
-                outcome_phrase(v.outcome, p.b_label),
+                v.outcome.verdict(Some(p.b_label)),
             ];
             // Each row links to the comparison's own answer below.
             (p.index.map(|i| format!("#answer-{i}")), cells)

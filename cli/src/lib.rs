@@ -24,6 +24,7 @@ pub mod git;
 pub mod history;
 pub mod html;
 pub mod hyperfine;
+pub(crate) mod judge;
 pub mod output;
 pub mod process;
 pub mod result;
@@ -32,6 +33,7 @@ pub mod selftest;
 pub mod session;
 pub mod signals;
 pub mod units;
+pub(crate) mod words;
 
 use clap::Parser;
 

@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rtcompare::measure::counters::{CounterStatus, CounterSummary, SideCounters};
 
-use crate::analysis::{CommandOutcome, Floor, Rule};
+use crate::analysis::{Floor, Rule};
 use crate::result::{CmdResult, CommandCounters, Comparison, GitInfo, SideResult};
 use crate::units::{bytes, count, duration};
 
@@ -69,33 +69,6 @@ fn counter_lines(summary: &CounterSummary, sides: &[(&str, &SideCounters)]) -> S
         let _ = writeln!(s, "   {} unavailable: {}", f.counter, f.reason);
     }
     s
-}
-
-/// The outcome in capitals, from B's point of view: `B is FASTER`, `CANNOT TELL`, `WIN for B`.
-pub fn outcome_word(outcome: CommandOutcome) -> &'static str {
-    match outcome {
-        CommandOutcome::Faster => "B is FASTER",
-        CommandOutcome::Slower => "B is SLOWER",
-        CommandOutcome::CannotTell => "CANNOT TELL",
-        CommandOutcome::Equivalent => "EQUIVALENT",
-        CommandOutcome::Win => "WIN for B",
-        CommandOutcome::Parity => "PARITY",
-        CommandOutcome::Loss => "LOSS for B",
-    }
-}
-
-/// [`outcome_word`] for the command labelled `name` compared with the reference (with more
-/// than two commands B is only one of them): `C is FASTER`, `CANNOT TELL for C`, `WIN for C`.
-pub fn outcome_phrase(outcome: CommandOutcome, name: &str) -> String {
-    match outcome {
-        CommandOutcome::Faster => format!("{name} is FASTER"),
-        CommandOutcome::Slower => format!("{name} is SLOWER"),
-        CommandOutcome::CannotTell => format!("CANNOT TELL for {name}"),
-        CommandOutcome::Equivalent => format!("{name} is EQUIVALENT"),
-        CommandOutcome::Win => format!("WIN for {name}"),
-        CommandOutcome::Parity => format!("PARITY for {name}"),
-        CommandOutcome::Loss => format!("LOSS for {name}"),
-    }
 }
 
 /// The family-wise sentence of a result with more than one comparison: how many, at which
@@ -214,16 +187,7 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
                     (Some(l), Some(h)) => format!("{:.3} [{l:.3}, {h:.3}]", v.ratio),
                     _ => format!("{:.3}", v.ratio),
                 };
-                let word = match v.outcome {
-                    CommandOutcome::Faster => format!("faster than {reference}"),
-                    CommandOutcome::Slower => format!("SLOWER than {reference}"),
-                    CommandOutcome::Win => format!("win over {reference}"),
-                    CommandOutcome::Loss => format!("LOSS to {reference}"),
-                    CommandOutcome::Parity => "parity".to_string(),
-                    CommandOutcome::CannotTell => "cannot tell".to_string(),
-                    CommandOutcome::Equivalent => format!("equivalent to {reference}"),
-                };
-                (ratio, word)
+                (ratio, v.outcome.against(reference))
             }
         };
         let _ = writeln!(
@@ -403,7 +367,7 @@ fn ratio_line(s: &mut String, r: &CmdResult, c: &Comparison) {
 
 /// The verdict line of comparison `c` with the rule that decided, and the reason beneath it.
 fn verdict_lines(s: &mut String, c: &Comparison) {
-    let word = outcome_word(c.verdict.outcome);
+    let word = c.verdict.outcome.verdict(None);
     let rule = match c.rule {
         Rule::Bootstrap => "bootstrap rule: the interval's bound against max(threshold, A/A floor)",
         Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",

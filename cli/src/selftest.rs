@@ -26,6 +26,7 @@ use rtcompare::selftest::{MAX_FALSE_SIGNAL_RATE, MIN_DETECTION_RATE, binomial_in
 use crate::analysis::CommandOutcome;
 use crate::cli::{CompareArgs, SelftestArgs};
 use crate::error::{CliError, Result};
+use crate::judge::Claim;
 use crate::session::{self, Commands};
 
 /// One bar's result.
@@ -250,12 +251,6 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
         dirs: [None, None],
         inject: [Duration::ZERO; 2],
     };
-    let is_verdict = |o: CommandOutcome| {
-        !matches!(
-            o,
-            CommandOutcome::CannotTell | CommandOutcome::Parity | CommandOutcome::Equivalent
-        )
-    };
 
     let (mut outcomes, mut pairs, mut seconds, mut medians) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -266,7 +261,8 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
         seconds.push(r.elapsed_s);
         medians.push(r.reference().map_or(f64::NAN, |a| a.summary.median_ns));
     }
-    let hits = outcomes.iter().filter(|&&o| is_verdict(o)).count();
+    // Any claim on identical commands is a false signal.
+    let hits = outcomes.iter().filter(|o| o.claim().is_some()).count();
     let mut aa = BarResult::new(hits, 0, outcomes, pairs, seconds);
     aa.passed = aa.rate <= MAX_FALSE_SIGNAL_RATE;
     let median_ns = rtcompare::stats::median(&medians)?;
@@ -288,17 +284,12 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
         };
         let r = session::run(&commands, &options)?;
         let o = outcome(&r);
-        let (right, wrong_way) = if b_slow {
-            (
-                matches!(o, CommandOutcome::Slower | CommandOutcome::Loss),
-                matches!(o, CommandOutcome::Faster | CommandOutcome::Win),
-            )
+        let (slow, fast) = if b_slow {
+            (Claim::Slower, Claim::Faster)
         } else {
-            (
-                matches!(o, CommandOutcome::Faster | CommandOutcome::Win),
-                matches!(o, CommandOutcome::Slower | CommandOutcome::Loss),
-            )
+            (Claim::Faster, Claim::Slower)
         };
+        let (right, wrong_way) = (o.claim() == Some(slow), o.claim() == Some(fast));
         hits += usize::from(right);
         wrong += usize::from(wrong_way);
         outcomes.push(o);

@@ -13,6 +13,7 @@ use rtcompare::stats::{MIN_MACHINES, MachineEstimate, MachinesPooled, combine_ma
 
 use super::inputs::{Kind, Machine, MachineFile};
 use crate::error::{CliError, Result};
+use crate::{judge, words};
 
 /// Version of the JSON `rtcompare combine --json` writes.
 pub const COMBINE_JSON_VERSION: u32 = 1;
@@ -140,14 +141,15 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
             .collect();
         // Fewer than MIN_MACHINES were refused above, with each machine's own result.
         let pooled = combine_machines(&per_machine, 0.95)?;
-        // The gate's lower-bound rule, in each kind's own direction of "slower".
+        // The gate, in the inputs' own sign.
         let regression = budget.is_some_and(|b| {
-            pooled.resolved
-                && match first.kind {
-                    Kind::Bench => pooled.high < -b,
-                    Kind::Cmd => pooled.low > b,
-                    Kind::Pooled => pooled.high < -b,
-                }
+            judge::regression(
+                pooled.resolved,
+                pooled.low,
+                pooled.high,
+                first.kind.positive_is_slower(),
+                b,
+            )
         });
         results.push(CombinedResult {
             name: compared.label.clone(),
@@ -273,13 +275,7 @@ pub fn table(c: &CombineJson) -> String {
 /// The verdict in one word for the table and the page: `REGRESSION` (beyond
 /// `--fail-on-regression`), `resolved` or `cannot tell`.
 pub fn verdict_word(r: &CombinedResult) -> &'static str {
-    if r.regression {
-        "REGRESSION"
-    } else if r.resolved {
-        "resolved"
-    } else {
-        "cannot tell"
-    }
+    words::pooled_word(r.regression, r.resolved)
 }
 
 /// One sentence on the fleet: how many machines, and whether they differ (a mixed fleet:
@@ -331,11 +327,9 @@ pub fn markdown(c: &CombineJson) -> String {
             100.0 * r.low,
             100.0 * r.high,
             if r.regression {
-                "**REGRESSION**"
-            } else if r.resolved {
-                "resolved"
+                format!("**{}**", verdict_word(r))
             } else {
-                "cannot tell"
+                verdict_word(r).to_string()
             },
             100.0 * r.i2,
             spread.join(", ")
