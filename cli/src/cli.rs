@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Default `--warmup`: 2 discarded runs of each command before anything is timed.
 pub const DEFAULT_WARMUP: usize = 2;
@@ -206,8 +206,8 @@ pub struct CmdArgs {
     #[arg(short = 'D', long, value_name = "DELTA", requires = "parameter_scan")]
     pub parameter_step_size: Option<f64>,
     /// Order of the summary table: `command` (as given) or `mean-time` (fastest first).
-    #[arg(long, value_name = "ORDER", default_value = "command", value_parser = ["command", "mean-time"])]
-    pub sort: String,
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = SortOrder::Command)]
+    pub sort: SortOrder,
     /// Instead of running commands, analyse the two commands' `times` in a hyperfine JSON
     /// export (unpaired: hyperfine does not interleave; no A/A floor). The export must hold
     /// exactly two results: with more, there is no way to choose two, so it is refused with
@@ -372,6 +372,15 @@ pub struct CompareArgs {
     /// standard output).
     #[arg(long, value_name = "FILE")]
     pub export_orgmode: Option<PathBuf>,
+}
+
+/// The order of the summary's rows with more than two commands (`--sort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortOrder {
+    /// As the commands were given, the reference first.
+    Command,
+    /// Fastest mean time first.
+    MeanTime,
 }
 
 /// Which non-zero exit codes `--ignore-failure` accepts.

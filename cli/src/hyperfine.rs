@@ -120,11 +120,7 @@ pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
 /// command has no times, a time that is negative or not finite, or zeros where they are
 /// refused.
 pub fn import(path: &Path) -> Result<[(String, Vec<f64>); 2]> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
-        action: "read",
-        path: path.into(),
-        source,
-    })?;
+    let text = crate::files::read_text(path)?;
     let bad = |reason: String| CliError::BadFile {
         path: path.into(),
         reason,

@@ -20,13 +20,13 @@ pub mod combine;
 pub mod decide;
 pub mod error;
 pub mod export;
+pub(crate) mod files;
 pub mod git;
 pub mod history;
-pub mod html;
 pub mod hyperfine;
 pub(crate) mod judge;
-pub mod output;
 pub mod process;
+pub(crate) mod progress;
 pub mod result;
 pub mod scan;
 pub mod selftest;
@@ -39,6 +39,16 @@ use clap::Parser;
 
 use cli::{Cli, Commands};
 use error::{CliError, EXIT_ERROR, EXIT_OK, EXIT_REGRESSION};
+use export::asciidoc::Asciidoc;
+use export::csv::Csv;
+use export::html::Html;
+use export::hyperfine::HyperfineJson;
+use export::json::Json;
+use export::markdown::Markdown;
+use export::orgmode::Orgmode;
+use export::terminal::Summary;
+use export::{Exporter, Exports};
+use result::CmdResult;
 
 /// Parses `args` (including the program name), runs the subcommand, prints its output, and
 /// returns the process exit status: 0 on any verdict, 1 with `--fail-on-regression` when B is
@@ -69,63 +79,82 @@ where
 fn execute(cli: &Cli) -> Result<i32, CliError> {
     match &cli.command {
         Commands::Cmd(args) => {
-            export::check_outputs(&args.options)?;
+            let exports = compare_exports(&args.options);
+            let inputs: Vec<_> = args.import_hyperfine.iter().cloned().collect();
+            exports.check(&inputs, terminal(&args.options))?;
+            let summary = Summary { sort: args.sort };
             if let Some(path) = &args.import_hyperfine {
-                return finish(
-                    hyperfine::analyse_import(path, &args.options)?,
-                    &args.options,
-                );
+                let result = hyperfine::analyse_import(path, &args.options)?;
+                return finish(&result, &exports, &summary, &args.options, false);
             }
             let specs = command_specs(args)?;
             let result = session::run_many(&specs, &args.options)?;
-            if result.commands.len() > 2 {
-                print_summary(&output::summary_many(&result, &args.sort), &args.options);
-            } else {
-                print_summary(&output::summary(&result), &args.options);
-            }
-            // Under the summary, on stderr: a warning, not the result.
-            let cwd = std::env::current_dir().unwrap_or_default();
-            for w in history::cmd_dir(&cwd)
-                .map(|dir| history::record_cmd(&dir, &result))
-                .unwrap_or_default()
-            {
-                eprintln!("warning: {w}");
-            }
-            finish_quietly(result, &args.options)
+            finish(&result, &exports, &summary, &args.options, true)
         }
         Commands::Git(args) => {
-            export::check_outputs(&args.options)?;
-            finish(git::run(args)?, &args.options)
+            let exports = compare_exports(&args.options);
+            exports.check(&[], terminal(&args.options))?;
+            let result = git::run(args)?;
+            let summary = Summary {
+                sort: cli::SortOrder::Command,
+            };
+            finish(&result, &exports, &summary, &args.options, false)
         }
         Commands::Bench(args) => bench::run(args),
         Commands::Combine(args) => combine::run(args),
-        Commands::Selftest(args) => {
-            selftest::check(args)?;
-            export::check_outputs(&args.options)?;
-            let report = selftest::run(args)?;
-            // With `--json -`, standard output carries the JSON alone.
-            let to_stderr = export::summary_to_stderr(&args.options);
-            let say = |text: String| {
-                if to_stderr {
-                    eprint!("{text}");
-                } else {
-                    print!("{text}");
-                }
-            };
-            say(report.to_string());
-            if let Some(dir) = &args.record {
-                let path = selftest::record(&report, dir)?;
-                say(format!("recorded in {}\n", path.display()));
-            }
-            if let Some(path) = &args.options.json {
-                selftest::write_json(&report, path)?;
-            }
-            Ok(if report.passed {
-                EXIT_OK
-            } else {
-                EXIT_REGRESSION
-            })
-        }
+        Commands::Selftest(args) => selftest(args),
+    }
+}
+
+/// `rtcompare selftest`: both bars, the record, the JSON; exits 1 when a bar fails.
+fn selftest(args: &cli::SelftestArgs) -> Result<i32, CliError> {
+    selftest::check(args)?;
+    let exports = Exports::new().with("--json", args.options.json.as_deref(), Json);
+    exports.check(&[], terminal(&args.options))?;
+    let report = selftest::run(args)?;
+    // With `--json -`, standard output carries the JSON alone.
+    let say = |text: String| say(&text, exports.to_stdout());
+    say(report.to_string());
+    if let Some(dir) = &args.record {
+        let path = selftest::record(&report, dir)?;
+        say(format!("recorded in {}\n", path.display()));
+    }
+    exports.write(&report)?;
+    Ok(if report.passed {
+        EXIT_OK
+    } else {
+        EXIT_REGRESSION
+    })
+}
+
+/// The outputs `cmd` and `git` write from a result, in the order their flags are checked.
+fn compare_exports(o: &cli::CompareArgs) -> Exports<CmdResult> {
+    Exports::new()
+        .with("--json", o.json.as_deref(), Json)
+        .with("--html", o.html.as_deref(), Html)
+        .with(
+            "--export-hyperfine",
+            o.export_hyperfine.as_deref(),
+            HyperfineJson,
+        )
+        .with("--export-markdown", o.export_markdown.as_deref(), Markdown)
+        .with("--export-csv", o.export_csv.as_deref(), Csv)
+        .with("--export-asciidoc", o.export_asciidoc.as_deref(), Asciidoc)
+        .with("--export-orgmode", o.export_orgmode.as_deref(), Orgmode)
+}
+
+/// The flag that lets the commands write to standard output, if given: an output cannot go
+/// there too.
+fn terminal(o: &cli::CompareArgs) -> Option<&'static str> {
+    (o.show_output || o.output == Some(process::Output::Inherit)).then_some("--show-output")
+}
+
+/// `text` on standard output, or on standard error when an output takes standard output.
+fn say(text: &str, to_stderr: bool) {
+    if to_stderr {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
     }
 }
 
@@ -218,30 +247,32 @@ fn command_specs(args: &cli::CmdArgs) -> Result<Vec<session::CommandSpec>, CliEr
     Ok(specs)
 }
 
-/// [`finish`] for a result whose summary is already printed.
-fn finish_quietly(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
-    export::write_outputs(&result, options)?;
-    Ok(exit_status(&result, options))
-}
-
-/// Prints the summary (on stderr when an output goes to stdout), writes the outputs, and picks
-/// the exit status.
-fn finish(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
-    print_summary(&output::summary(&result), options);
-    finish_quietly(result, options)
-}
-
-/// Prints a summary on stdout, or on stderr when an output goes to stdout.
-fn print_summary(summary: &str, options: &cli::CompareArgs) {
-    if export::summary_to_stderr(options) {
-        eprint!("{summary}");
-    } else {
-        print!("{summary}");
+/// The end of a comparison: the summary (on stderr when an output takes stdout), with `history`
+/// each comparison kept in the target directory's history (its warnings on stderr, under the
+/// summary), then the outputs and the exit status.
+fn finish(
+    result: &CmdResult,
+    exports: &Exports<CmdResult>,
+    summary: &Summary,
+    options: &cli::CompareArgs,
+    history: bool,
+) -> Result<i32, CliError> {
+    say(&summary.render(result)?, exports.to_stdout());
+    if history {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        for w in history::cmd_dir(&cwd)
+            .map(|dir| history::record_cmd(&dir, result))
+            .unwrap_or_default()
+        {
+            eprintln!("warning: {w}");
+        }
     }
+    exports.write(result)?;
+    Ok(exit_status(result, options))
 }
 
 /// 1 with `--fail-on-regression` when some command was found slower than the reference, else 0.
-fn exit_status(result: &result::CmdResult, options: &cli::CompareArgs) -> i32 {
+fn exit_status(result: &CmdResult, options: &cli::CompareArgs) -> i32 {
     if options.fail_on_regression && result.regressed() {
         EXIT_REGRESSION
     } else {

@@ -15,6 +15,9 @@ use rtcompare::stats;
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
+use crate::export::Exporter;
+use crate::export::json::Json;
+use crate::files;
 use crate::process::Measured;
 
 /// Version of the JSON result's layout (`schema_version`). Readers should check it: 2 holds
@@ -615,11 +618,7 @@ fn incomplete(version: u32, e: &serde_json::Error) -> String {
 /// [`parse`] of the file at `path`. Errors: [`CliError::File`] when it cannot be read,
 /// [`CliError::BadFile`] naming it with [`parse`]'s reason.
 pub fn read(path: &std::path::Path) -> Result<(u32, CmdResult)> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
-        action: "read",
-        path: path.into(),
-        source,
-    })?;
+    let text = crate::files::read_text(path)?;
     parse(&text).map_err(|reason| CliError::BadFile {
         path: path.into(),
         reason,
@@ -721,12 +720,9 @@ impl Snapshot {
             runs,
             validation_runs,
         };
-        if let Err(e) = serde_json::to_string_pretty(&doc)
-            .map_err(|e| CliError::BadFile {
-                path: path.clone(),
-                reason: e.to_string(),
-            })
-            .and_then(|text| write_atomically(path, &text))
+        if let Err(e) = Json
+            .render(&doc)
+            .and_then(|text| files::write_atomically(path, &text))
             && loud
         {
             eprintln!("error: {e}");
@@ -736,34 +732,13 @@ impl Snapshot {
     /// Writes a whole result (of a stopped session).
     pub(crate) fn write_result(&self, result: &CmdResult) {
         if let Some(path) = &self.path
-            && let Err(e) = write_json(result, path)
+            && let Err(e) = Json
+                .render(result)
+                .and_then(|text| files::write_atomically(path, &text))
         {
             eprintln!("error: {e}");
         }
     }
-}
-
-/// Writes `text` to a temporary file beside `path` and renames it over `path`.
-pub(crate) fn write_atomically(path: &std::path::Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    let io = |source| CliError::File {
-        action: "write",
-        path: path.into(),
-        source,
-    };
-    std::fs::write(&tmp, format!("{text}\n")).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
-}
-
-/// Writes `result` as pretty JSON to `path`.
-pub fn write_json(result: &CmdResult, path: &std::path::Path) -> Result<()> {
-    let text = serde_json::to_string_pretty(result).map_err(|e| CliError::BadFile {
-        path: path.into(),
-        reason: format!("cannot encode the result: {e}"),
-    })?;
-    write_atomically(path, &text)
 }
 
 #[cfg(test)]
@@ -796,15 +771,15 @@ mod tests {
         assert_eq!(new["schema_version"], 2);
         // Rendered from the schema-2 form, exactly as the schema-1 binary printed it.
         assert_eq!(
-            crate::output::summary(&r),
+            crate::export::terminal::summary(&r),
             include_str!("../tests/data/cmd-schema1.summary.txt")
         );
         assert_eq!(
-            crate::export::table(&r, crate::export::Markup::Markdown),
+            crate::export::markup::table(&r, &crate::export::markdown::Markdown),
             include_str!("../tests/data/cmd-schema1.md")
         );
         assert_eq!(
-            crate::export::csv(&r),
+            crate::export::csv::csv(&r),
             include_str!("../tests/data/cmd-schema1.csv")
         );
         // Read back as schema 2, unchanged.

@@ -26,6 +26,8 @@ use rtcompare::selftest::{MAX_FALSE_SIGNAL_RATE, MIN_DETECTION_RATE, binomial_in
 use crate::analysis::CommandOutcome;
 use crate::cli::{CompareArgs, SelftestArgs};
 use crate::error::{CliError, Result};
+use crate::export::Exporter;
+use crate::export::json::Json;
 use crate::judge::Claim;
 use crate::session::{self, Commands};
 
@@ -331,22 +333,6 @@ pub fn record(report: &SelftestReport, dir: &Path) -> Result<PathBuf> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let path = dir.join(format!("selftest-{secs}.json"));
-    crate::export::write_text(&path, &json(report, &path)?)?;
+    crate::files::write_atomically(&path, &Json.render(report)?)?;
     Ok(path)
-}
-
-/// `--json FILE`: writes `report` (both bars with their counts and rates, and whether each
-/// passed) as the `--record` file's JSON to `path`, or to standard output for `-`.
-pub fn write_json(report: &SelftestReport, path: &Path) -> Result<()> {
-    crate::export::write_text(path, &json(report, path)?)
-}
-
-/// `report` as pretty JSON with a final newline, for `path` (named in an encoding error).
-fn json(report: &SelftestReport, path: &Path) -> Result<String> {
-    serde_json::to_string_pretty(report)
-        .map(|text| text + "\n")
-        .map_err(|e| CliError::BadFile {
-            path: path.into(),
-            reason: format!("cannot encode the self-test's result: {e}"),
-        })
 }

@@ -44,8 +44,8 @@ use crate::analysis::{
 use crate::cli::CompareArgs;
 use crate::decide::{self, Decisions};
 use crate::error::{CliError, Result};
-use crate::output::Progress;
 use crate::process::{Measured, RunFailure, Runner, Shell};
+use crate::progress::Progress;
 use crate::result::{
     CmdResult, CommandCounters, CommandSide, Comparison, Parts, RunRecord, SideResult, Snapshot,
     StopReason, Stopped, counter_summaries,
@@ -500,7 +500,7 @@ impl<'a> Session<'a> {
                 } else {
                     crate::process::Output::Null
                 })),
-            progress: Progress::new(),
+            progress: Progress::new("{spinner} {elapsed:>4} {msg}"),
             limit: args.max_time,
             counters: RefCell::default(),
         })

@@ -610,7 +610,7 @@ fn html_writes_the_comparison_page_and_names_an_unwritable_path() {
         let page = std::fs::read_to_string(&html).unwrap();
         let (result, _) = read_result(&json);
         // The page is a function of the recorded result.
-        assert_eq!(page, rtcompare_cli::html::page(&result));
+        assert_eq!(page, rtcompare_cli::export::html::page(&result));
         assert!(!page.contains("<script"));
         assert_eq!(page.matches("<svg").count(), 5, "one figure per panel");
         assert_eq!(page.matches("<section class=\"panel\"").count(), 5);

@@ -266,11 +266,7 @@ struct BenchReport {
 /// kind needs, or with a `schema_version` that is not a whole number or is newer than this
 /// tool reads ([`CliError::BadFile`] naming the file, its version and the newest known).
 pub fn read(path: &Path) -> Result<MachineFile> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
-        action: "read",
-        path: path.into(),
-        source,
-    })?;
+    let text = crate::files::read_text(path)?;
     let bad = |reason: String| CliError::BadFile {
         path: path.into(),
         reason,

@@ -341,6 +341,7 @@ pub fn markdown(c: &CombineJson) -> String {
             let _ = writeln!(s, "- {n}");
         }
     }
-    let _ = writeln!(s, "\n{}", fleet_note(c));
+    // The summary ends with a blank line, so that one appended after it stays apart.
+    let _ = writeln!(s, "\n{}\n", fleet_note(c));
     s
 }

@@ -7,20 +7,25 @@
 //! interval over machines, the random-effects estimate and I² beside it, outlier machines named
 //! with their influence, never dropped.
 //!
-//! Every output path is checked before any file is read ([`check_outputs`]), and the inputs
-//! must share one layout version (`schema_version`) that this tool knows.
+//! Every output path is checked before any file is read, and the inputs must share one layout
+//! version (`schema_version`) that this tool knows.
 //!
-//! This module is the command ([`run`]); the files read, the pooling and the JSON, table and
-//! Markdown it makes are in a data module beneath it, and the HTML [`page`] draws that data.
+//! This module is the command ([`run`]); the files read are in `inputs`, the pooling and the
+//! JSON, table and Markdown it makes in `machines`, and the HTML [`page`] draws that data; the
+//! outputs go through [`crate::export`].
 
 mod html;
 mod inputs;
 mod machines;
 
-use std::path::Path;
+use serde::Serialize;
 
 use crate::cli::CombineArgs;
 use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
+use crate::export::Exports;
+use crate::export::html::Html;
+use crate::export::json::Json;
+use crate::export::markdown::Markdown;
 
 pub use html::page;
 pub use inputs::{Estimated, Kind, Machine, MachineFile, REFUSALS_TO_NAME, read, read_input};
@@ -29,42 +34,24 @@ pub use machines::{
     verdict_word,
 };
 
-/// Every output `args` asks for, with its flag, in the order they are written.
-fn outputs(args: &CombineArgs) -> Vec<(&'static str, &Path)> {
-    [
-        ("--json", &args.json),
-        ("--html", &args.html),
-        ("--markdown", &args.markdown),
-    ]
-    .into_iter()
-    .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
-    .collect()
+/// What `rtcompare combine` writes: the pooled comparisons (its JSON) and the inputs they were
+/// pooled from (their machines name the HTML page's rows).
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct Combined {
+    /// The pooled comparisons.
+    pub json: CombineJson,
+    /// The inputs, in the order pooled.
+    #[serde(skip)]
+    pub files: Vec<MachineFile>,
 }
 
-/// Checks every output path before any input is read, so that a mistake costs nothing and
-/// leaves no output behind. Errors: a usage error when two outputs name the same file or an
-/// output names an input; a file error naming the path when one cannot be opened for writing
-/// (a missing directory, no permission). An existing file keeps its content until the result
-/// replaces it; a file that did not exist is removed again at once.
-pub fn check_outputs(args: &CombineArgs) -> Result<()> {
-    let outputs = outputs(args);
-    for (i, (flag, path)) in outputs.iter().enumerate() {
-        if let Some((first, _)) = outputs[..i].iter().find(|(_, p)| p == path) {
-            return Err(CliError::Usage(format!(
-                "{first} and {flag} both write {}: give each its own file",
-                path.display()
-            )));
-        }
-        if args.files.iter().any(|f| f == path) {
-            return Err(CliError::Usage(format!(
-                "{flag} {} would overwrite one of the inputs: write it elsewhere",
-                path.display()
-            )));
-        }
-    }
-    outputs
-        .iter()
-        .try_for_each(|(_, path)| crate::export::probe(path))
+/// The outputs `args` asks for: `--json`, `--html`, `--markdown`.
+fn exports(args: &CombineArgs) -> Exports<Combined> {
+    Exports::new()
+        .with("--json", args.json.as_deref(), Json)
+        .with("--html", args.html.as_deref(), Html)
+        .with("--markdown", args.markdown.as_deref(), Markdown)
 }
 
 /// Refuses a file given twice (the same path, however spelled: one runner counted as two
@@ -100,9 +87,12 @@ fn check_distinct(args: &CombineArgs) -> Result<()> {
     Ok(())
 }
 
-/// Runs `rtcompare combine`; returns the exit status.
+/// Runs `rtcompare combine`; returns the exit status. Every output is checked before any input
+/// is read ([`Exports::check`]: none may overwrite an input), so that a mistake costs nothing
+/// and leaves no output behind.
 pub fn run(args: &CombineArgs) -> Result<i32> {
-    check_outputs(args)?;
+    let exports = exports(args);
+    exports.check(&args.files, None)?;
     check_distinct(args)?;
     let files: Vec<_> = args
         .files
@@ -112,22 +102,14 @@ pub fn run(args: &CombineArgs) -> Result<i32> {
         .into_iter()
         .flatten()
         .collect();
-    let combined = combine(&files, args.fail_on_regression)?;
-    print!("{}", table(&combined));
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&combined)
-            .map_err(|e| CliError::Stats(rtcompare::Error::Json { source: e.into() }))?;
-        crate::result::write_atomically(path, &text)?;
-    }
-    if let Some(path) = &args.html {
-        crate::result::write_atomically(path, &html::page(&combined, &files))?;
-    }
-    if let Some(path) = &args.markdown {
-        crate::result::write_atomically(path, &markdown(&combined))?;
-    }
-    Ok(if combined.results.iter().any(|r| r.regression) {
-        EXIT_REGRESSION
+    let json = combine(&files, args.fail_on_regression)?;
+    // The table goes to standard error when an output takes standard output.
+    if exports.to_stdout() {
+        eprint!("{}", table(&json));
     } else {
-        EXIT_OK
-    })
+        print!("{}", table(&json));
+    }
+    let regression = json.results.iter().any(|r| r.regression);
+    exports.write(&Combined { json, files })?;
+    Ok(if regression { EXIT_REGRESSION } else { EXIT_OK })
 }

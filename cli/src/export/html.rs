@@ -6,8 +6,6 @@
 //! order, the distributions and the bootstrap show the reference against the first other
 //! command, and their titles say so.
 
-use std::path::Path;
-
 use rtcompare::Estimate;
 use rtcompare::render::{
     BootstrapPlot, COLOUR_A, COLOUR_B, COLOUR_FLOOR, Distributions, NumberLine, Page, Panel,
@@ -16,10 +14,50 @@ use rtcompare::render::{
 use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, detect_drift};
 
 use crate::analysis::{Floor, Rule, VerdictSummary};
+use crate::bench::BenchOutput;
+use crate::combine::Combined;
 use crate::error::{CliError, Result};
-use crate::output::family_note;
 use crate::result::{CmdResult, CommandSide, RunRecord, SideResult};
 use crate::units::{bytes, duration};
+
+use super::terminal::family_note;
+use super::{ExportTarget, Exporter};
+
+/// The HTML exporter: `cmd`'s page ([`page`]), `combine`'s (its forest plots) and `bench`'s
+/// index with a page per benchmark beside it.
+pub(crate) struct Html;
+
+impl Exporter<CmdResult> for Html {
+    fn render(&self, result: &CmdResult) -> Result<String> {
+        Ok(page(result))
+    }
+}
+
+impl Exporter<Combined> for Html {
+    fn render(&self, c: &Combined) -> Result<String> {
+        Ok(crate::combine::page(&c.json, &c.files))
+    }
+}
+
+impl Exporter<BenchOutput<'_>> for Html {
+    /// The index alone cannot be had as text: its pages are written beside it.
+    fn render(&self, _: &BenchOutput<'_>) -> Result<String> {
+        Err(CliError::Usage(
+            "bench's --html writes several pages beside its file: give it a file".into(),
+        ))
+    }
+
+    fn export(&self, o: &BenchOutput<'_>, target: &ExportTarget) -> Result<()> {
+        match target {
+            ExportTarget::File(path) => o.run.write_html(path).map(drop).map_err(Into::into),
+            ExportTarget::Stdout => self.render(o).map(drop),
+        }
+    }
+
+    fn file_only(&self) -> bool {
+        true
+    }
+}
 
 /// How many quantiles of each A/A bootstrap distribution the page draws as dots (100): the
 /// floor is the 0.9 quantile of their absolute values, and a hundred dots show the spread
@@ -511,13 +549,4 @@ fn machine(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
     } else {
         machine.text("Warnings:").list("warnings", &warnings)
     }
-}
-
-/// Writes [`page`] to `path`. Errors: [`CliError::File`] naming the path.
-pub fn write(r: &CmdResult, path: &Path) -> Result<()> {
-    std::fs::write(path, page(r)).map_err(|source| CliError::File {
-        action: "write",
-        path: path.into(),
-        source,
-    })
 }
