@@ -38,7 +38,7 @@ pub enum Rule {
     FewRuns,
     /// The sequential decision (`rtcompare cmd` without `--runs` or `--precision`): blocks'
     /// median log ratios, a t interval at the look's share of α, settled against the threshold
-    /// ([`crate::decide`]).
+    /// (`rtcompare cmd`'s default).
     Sequential,
 }
 
@@ -382,18 +382,12 @@ fn bootstrap_analysis(
 
 /// The bootstrap rule's outcome and its reason: the library's verdict on whether the interval
 /// shows a difference at all (zero excluded, beyond the A/A floor), then the lower-bound rule
-/// ([`judge`](crate::judge)) on its size: B slower by `est.low` at least on the 1 − A/B
-/// scale, faster by 1 − the ratio's upper end on the 1 − B/A scale (each relative to the
-/// slower command's time).
+/// ([`judge`](crate::judge)) on its size ([`bootstrap_bounds`]).
 fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
     if let Verdict::CannotTell(why) = decide(est, bar.floor, 0.0) {
         return (CommandOutcome::CannotTell, why.to_string());
     }
-    let bounds = Bounds {
-        slower_by: est.low,
-        faster_by: 1.0 - est.ratio().high,
-        at_most: est.low.abs().max(est.high.abs()),
-    };
+    let bounds = bootstrap_bounds(est);
     let clears = |word: &str, bound: f64| {
         format!(
             "B is {word}: the interval's least favourable end, {:.2} %, clears the tolerance \
@@ -429,6 +423,17 @@ fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
             CommandOutcome::CannotTell,
             "the interval does not lean towards either command".into(),
         ),
+    }
+}
+
+/// What the bootstrap rule's interval guarantees: B slower by `est.low` at least on the
+/// 1 − A/B scale, faster by 1 − the ratio's upper end on the 1 − B/A scale (each relative to
+/// the slower command's time).
+pub(crate) fn bootstrap_bounds(est: &Estimate) -> Bounds {
+    Bounds {
+        slower_by: est.low,
+        faster_by: 1.0 - est.ratio().high,
+        at_most: est.low.abs().max(est.high.abs()),
     }
 }
 
@@ -580,27 +585,10 @@ pub enum Warning {
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Warning::Drift {
-                side,
-                shift,
-                p_value,
-            } => write!(
-                f,
-                "{side}'s run times drifted: the second half's median is {:+.1} % from the first's \
-                 (trend test p = {p_value:.3}); something on the machine changed during the runs",
-                100.0 * shift
-            ),
-            Warning::SlowFirstRun {
-                side,
-                first_ns,
-                median_ns,
-            } => write!(
-                f,
-                "{side}'s first timed run ({}) was much slower than the rest (median {}); caches \
-                 may not have been warm: consider more --warmup runs",
-                crate::units::duration(*first_ns),
-                crate::units::duration(*median_ns)
-            ),
+            Warning::Drift { .. }
+            | Warning::SlowFirstRun { .. }
+            | Warning::NearStartFloor { .. }
+            | Warning::ZeroTimes { .. } => self.fmt_runs(f),
             Warning::TimingModes {
                 ratio,
                 best_ratio,
@@ -612,17 +600,6 @@ impl std::fmt::Display for Warning {
                 command
                     .as_ref()
                     .map_or(String::new(), |c| format!(" of {c} and the reference"))
-            ),
-            Warning::NearStartFloor {
-                side,
-                median_ns,
-                floor_ns,
-            } => write!(
-                f,
-                "{side}'s median run ({}) is less than twice the time to start and reap an empty \
-                 command ({}): most of what is measured is process start",
-                crate::units::duration(*median_ns),
-                crate::units::duration(*floor_ns)
             ),
             Warning::NoValidation => f.write_str(
                 "A/A validation skipped (--no-validation): the verdict rests on the threshold \
@@ -660,6 +637,46 @@ impl std::fmt::Display for Warning {
                 f,
                 "{failed} timed runs failed and were timed anyway (--ignore-failure)"
             ),
+        }
+    }
+}
+
+impl Warning {
+    /// The sentence of a warning about one command's own run times.
+    fn fmt_runs(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Warning::Drift {
+                side,
+                shift,
+                p_value,
+            } => write!(
+                f,
+                "{side}'s run times drifted: the second half's median is {:+.1} % from the first's \
+                 (trend test p = {p_value:.3}); something on the machine changed during the runs",
+                100.0 * shift
+            ),
+            Warning::SlowFirstRun {
+                side,
+                first_ns,
+                median_ns,
+            } => write!(
+                f,
+                "{side}'s first timed run ({}) was much slower than the rest (median {}); caches \
+                 may not have been warm: consider more --warmup runs",
+                crate::units::duration(*first_ns),
+                crate::units::duration(*median_ns)
+            ),
+            Warning::NearStartFloor {
+                side,
+                median_ns,
+                floor_ns,
+            } => write!(
+                f,
+                "{side}'s median run ({}) is less than twice the time to start and reap an empty \
+                 command ({}): most of what is measured is process start",
+                crate::units::duration(*median_ns),
+                crate::units::duration(*floor_ns)
+            ),
             Warning::ZeroTimes { side, zeros, runs } => write!(
                 f,
                 "{zeros} of {side}'s {runs} times are 0 (hyperfine clamps its shell-corrected \
@@ -667,6 +684,7 @@ impl std::fmt::Display for Warning {
                  is over the times above 0, and a command this close to the shell's own cost is \
                  better timed without a shell (`hyperfine -N`)"
             ),
+            _ => Ok(()),
         }
     }
 }

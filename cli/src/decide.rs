@@ -175,7 +175,7 @@ fn on_ratio(look: &SequentialLook) -> (f64, f64, f64) {
 /// What the interval `[low, high]` on B's time over A's guarantees, on the ratio's own scale
 /// (relative to A's time): B slower by `low − 1`, faster by `1 − high`, and no change beyond
 /// the larger distance from 1.
-fn bounds(low: f64, high: f64) -> Bounds {
+pub(crate) fn bounds(low: f64, high: f64) -> Bounds {
     Bounds {
         slower_by: low - 1.0,
         faster_by: 1.0 - high,

@@ -88,26 +88,6 @@ pub fn document(result: &CmdResult) -> HyperfineExport {
     }
 }
 
-/// [`document`] as pretty JSON with a final newline, as `--export-hyperfine` writes it to
-/// `path` (named in the error, which no result of ours can cause: every key is a string).
-pub fn text(result: &CmdResult, path: &Path) -> Result<String> {
-    serde_json::to_string_pretty(&document(result))
-        .map(|t| t + "\n")
-        .map_err(|e| CliError::BadFile {
-            path: path.into(),
-            reason: format!("cannot encode the export: {e}"),
-        })
-}
-
-/// Writes `result`'s timed runs in hyperfine's layout to `path`.
-pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
-    std::fs::write(path, text(result, path)?).map_err(|source| CliError::File {
-        action: "write",
-        path: path.into(),
-        source,
-    })
-}
-
 /// Reads the two commands' `command` and `times` (converted to ns) from a hyperfine export.
 ///
 /// Times of 0 are kept: hyperfine subtracts the shell's spawning time from every run and

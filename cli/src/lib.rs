@@ -8,46 +8,50 @@
 //! with hyperfine's parameters (`-L`, `-P`) and hooks. Every statistic comes from the
 //! [`rtcompare`] library; this crate only runs processes and prints.
 //!
-//! The binary is a thin `main` over [`run`]; the modules are public so the tool's pure parts
-//! (the analysis, the JSON layout in [`result`], the parameter expansion in [`scan`], the
-//! exports in [`export`]) can be tested and reused.
+//! The binary is a thin `main` over [`run`]: clap parses the command line ([`cli`]), `plan`
+//! checks all of it before anything runs, and the subcommand measures (`session` for `cmd`,
+//! `git`, `selftest`; `bench`; `combine`), judges with one rule (`judge`) in one vocabulary
+//! (`words`), and writes through [`export`]. Public are the parts tests and users read: the
+//! analysis ([`analysis`]), the command line, the error, the JSON layout ([`result`]) and the
+//! HTML page ([`export::html::page`]).
 #![deny(missing_docs)]
 
+// What the integration tests and users read: the analysis, the command line, the error, the
+// JSON result and the HTML page of a result.
 pub mod analysis;
-pub mod bench;
 pub mod cli;
-pub mod combine;
-pub mod decide;
 pub mod error;
 pub mod export;
-pub(crate) mod files;
-pub mod git;
-pub mod history;
-pub mod hyperfine;
-pub(crate) mod judge;
-pub mod process;
-pub(crate) mod progress;
 pub mod result;
-pub mod scan;
-pub mod selftest;
-pub mod session;
-pub mod signals;
-pub mod units;
+
+// The tool's own parts: private, so that an item nothing uses is a warning.
+pub(crate) mod bench;
+pub(crate) mod combine;
+pub(crate) mod commands;
+pub(crate) mod decide;
+pub(crate) mod files;
+pub(crate) mod git;
+pub(crate) mod history;
+pub(crate) mod hyperfine;
+pub(crate) mod judge;
+pub(crate) mod plan;
+pub(crate) mod process;
+pub(crate) mod progress;
+pub(crate) mod scan;
+pub(crate) mod selftest;
+pub(crate) mod session;
+pub(crate) mod signals;
+pub(crate) mod snapshot;
+pub(crate) mod units;
 pub(crate) mod words;
 
 use clap::Parser;
 
-use cli::{Cli, Commands};
+use cli::Cli;
 use error::{CliError, EXIT_ERROR, EXIT_OK, EXIT_REGRESSION};
-use export::asciidoc::Asciidoc;
-use export::csv::Csv;
-use export::html::Html;
-use export::hyperfine::HyperfineJson;
-use export::json::Json;
-use export::markdown::Markdown;
-use export::orgmode::Orgmode;
 use export::terminal::Summary;
 use export::{Exporter, Exports};
+use plan::{Plan, Source};
 use result::CmdResult;
 
 /// Parses `args` (including the program name), runs the subcommand, prints its output, and
@@ -67,7 +71,7 @@ where
         }
     };
     signals::install();
-    match execute(&cli) {
+    match Plan::of(&cli).and_then(|plan| execute(&plan)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
@@ -76,77 +80,49 @@ where
     }
 }
 
-fn execute(cli: &Cli) -> Result<i32, CliError> {
-    match &cli.command {
-        Commands::Cmd(args) => {
-            let exports = compare_exports(&args.options);
-            let inputs: Vec<_> = args.import_hyperfine.iter().cloned().collect();
-            exports.check(&inputs, terminal(&args.options))?;
-            let summary = Summary { sort: args.sort };
-            if let Some(path) = &args.import_hyperfine {
-                let result = hyperfine::analyse_import(path, &args.options)?;
-                return finish(&result, &exports, &summary, &args.options, false);
-            }
-            let specs = command_specs(args)?;
-            let result = session::run_many(&specs, &args.options)?;
-            finish(&result, &exports, &summary, &args.options, true)
-        }
-        Commands::Git(args) => {
-            let exports = compare_exports(&args.options);
-            exports.check(&[], terminal(&args.options))?;
-            let result = git::run(args)?;
-            let summary = Summary {
-                sort: cli::SortOrder::Command,
+/// Runs a checked plan: the subcommand, its summary and its outputs; returns the exit status.
+fn execute(plan: &Plan<'_>) -> Result<i32, CliError> {
+    match plan {
+        Plan::Cmd {
+            args,
+            source,
+            summary,
+            exports,
+        } => {
+            let (result, history) = match source {
+                Source::Import(path) => (hyperfine::analyse_import(path, &args.options)?, false),
+                Source::Run(specs) => (session::run_many(specs, &args.options)?, true),
             };
-            finish(&result, &exports, &summary, &args.options, false)
+            finish(&result, exports, summary, &args.options, history)
         }
-        Commands::Bench(args) => bench::run(args),
-        Commands::Combine(args) => combine::run(args),
-        Commands::Selftest(args) => selftest(args),
+        Plan::Git {
+            args,
+            build,
+            exports,
+        } => {
+            let result = git::run(args, build)?;
+            let summary = plan::two_command_summary();
+            finish(&result, exports, &summary, &args.options, false)
+        }
+        Plan::Bench { args, exports } => bench::run(args, exports),
+        Plan::Combine { args, exports } => combine::run(args, exports),
+        Plan::Selftest { args, exports } => {
+            let report = selftest::run(args)?;
+            // With `--json -`, standard output carries the JSON alone.
+            let say = |text: String| say(&text, exports.to_stdout());
+            say(report.to_string());
+            if let Some(dir) = &args.record {
+                let path = selftest::record(&report, dir)?;
+                say(format!("recorded in {}\n", path.display()));
+            }
+            exports.write(&report)?;
+            Ok(if report.passed {
+                EXIT_OK
+            } else {
+                EXIT_REGRESSION
+            })
+        }
     }
-}
-
-/// `rtcompare selftest`: both bars, the record, the JSON; exits 1 when a bar fails.
-fn selftest(args: &cli::SelftestArgs) -> Result<i32, CliError> {
-    selftest::check(args)?;
-    let exports = Exports::new().with("--json", args.options.json.as_deref(), Json);
-    exports.check(&[], terminal(&args.options))?;
-    let report = selftest::run(args)?;
-    // With `--json -`, standard output carries the JSON alone.
-    let say = |text: String| say(&text, exports.to_stdout());
-    say(report.to_string());
-    if let Some(dir) = &args.record {
-        let path = selftest::record(&report, dir)?;
-        say(format!("recorded in {}\n", path.display()));
-    }
-    exports.write(&report)?;
-    Ok(if report.passed {
-        EXIT_OK
-    } else {
-        EXIT_REGRESSION
-    })
-}
-
-/// The outputs `cmd` and `git` write from a result, in the order their flags are checked.
-fn compare_exports(o: &cli::CompareArgs) -> Exports<CmdResult> {
-    Exports::new()
-        .with("--json", o.json.as_deref(), Json)
-        .with("--html", o.html.as_deref(), Html)
-        .with(
-            "--export-hyperfine",
-            o.export_hyperfine.as_deref(),
-            HyperfineJson,
-        )
-        .with("--export-markdown", o.export_markdown.as_deref(), Markdown)
-        .with("--export-csv", o.export_csv.as_deref(), Csv)
-        .with("--export-asciidoc", o.export_asciidoc.as_deref(), Asciidoc)
-        .with("--export-orgmode", o.export_orgmode.as_deref(), Orgmode)
-}
-
-/// The flag that lets the commands write to standard output, if given: an output cannot go
-/// there too.
-fn terminal(o: &cli::CompareArgs) -> Option<&'static str> {
-    (o.show_output || o.output == Some(process::Output::Inherit)).then_some("--show-output")
 }
 
 /// `text` on standard output, or on standard error when an output takes standard output.
@@ -156,95 +132,6 @@ fn say(text: &str, to_stderr: bool) {
     } else {
         print!("{text}");
     }
-}
-
-/// The commands of `rtcompare cmd` as a session's specs: the reference (`--reference`, else
-/// the first command), then every command for every combination of the parameters, with
-/// `{NAME}` replaced in each command, label and hook.
-fn command_specs(args: &cli::CmdArgs) -> Result<Vec<session::CommandSpec>, CliError> {
-    let params = scan::parameters(
-        &args.parameter_list,
-        &args.parameter_scan,
-        args.parameter_step_size,
-    )?;
-    let combos = scan::combinations(&params)?;
-    let templates = &args.commands;
-    let names = &args.command_name;
-    let offset = usize::from(args.reference.is_some());
-    if !names.is_empty() && names.len() != templates.len() + offset {
-        return Err(CliError::Usage(format!(
-            "{} --command-name for {} commands{}: give one per command, in order",
-            names.len(),
-            templates.len() + offset,
-            if offset == 1 {
-                " (the reference counts, first)"
-            } else {
-                ""
-            }
-        )));
-    }
-    for (i, t) in templates.iter().enumerate() {
-        for p in &params {
-            if !t.contains(&format!("{{{}}}", p.name)) && combos.len() > 1 && i == 0 {
-                eprintln!(
-                    "note: the parameter {{{}}} does not occur in `{t}`: its runs differ only by \
-                     name",
-                    p.name
-                );
-            }
-        }
-    }
-    let letter = |i: usize| -> String {
-        if i < 26 {
-            char::from(b'A' + i as u8).to_string()
-        } else {
-            format!("C{i}")
-        }
-    };
-    let mut specs = Vec::new();
-    if let Some(r) = &args.reference {
-        specs.push(session::CommandSpec {
-            name: names.first().cloned().unwrap_or_else(|| "reference".into()),
-            command: r.clone(),
-            ..session::CommandSpec::hooks(&args.options, 0)
-        });
-    }
-    for (t, template) in templates.iter().enumerate() {
-        for combo in &combos {
-            let i = specs.len();
-            let hooks = session::CommandSpec::hooks(&args.options, i);
-            let sub = |h: Option<String>| h.map(|h| scan::substitute(&h, combo));
-            let name = match names.get(t + offset) {
-                Some(n) => scan::substitute(n, combo),
-                None if params.is_empty() => letter(i),
-                None => scan::substitute(template, combo),
-            };
-            specs.push(session::CommandSpec {
-                name,
-                command: scan::substitute(template, combo),
-                prepare: sub(hooks.prepare),
-                setup: sub(hooks.setup),
-                conclude: sub(hooks.conclude),
-                cleanup: sub(hooks.cleanup),
-                ..session::CommandSpec::default()
-            });
-        }
-    }
-    if specs.len() < 2 {
-        return Err(CliError::Usage(
-            "give at least two commands (or one with a parameter of several values, or \
-             --reference)"
-                .into(),
-        ));
-    }
-    if args.options.prepare.len() > 1 && args.options.prepare.len() != specs.len() {
-        return Err(CliError::Usage(format!(
-            "{} --prepare for {} commands: give one for all, or one per command in order",
-            args.options.prepare.len(),
-            specs.len()
-        )));
-    }
-    Ok(specs)
 }
 
 /// The end of a comparison: the summary (on stderr when an output takes stdout), with `history`
@@ -271,11 +158,11 @@ fn finish(
     Ok(exit_status(result, options))
 }
 
-/// 1 with `--fail-on-regression` when some command was found slower than the reference, else 0.
+/// 1 with `--fail-on-regression[=BUDGET]` when some command was found slower than the
+/// reference beyond the budget ([`CmdResult::regressed`]), else 0.
 fn exit_status(result: &CmdResult, options: &cli::CompareArgs) -> i32 {
-    if options.fail_on_regression && result.regressed() {
-        EXIT_REGRESSION
-    } else {
-        EXIT_OK
+    match options.fail_on_regression {
+        Some(budget) if result.regressed(budget) => EXIT_REGRESSION,
+        _ => EXIT_OK,
     }
 }

@@ -1,10 +1,9 @@
 //! The JSON result of `rtcompare cmd` and `rtcompare git` (layout [`SCHEMA_VERSION`]): what a
-//! run, a command's summary, a comparison, `git`'s two trees and the whole result hold, and the
-//! file kept current while a session measures (snapshots, and the last word when it stops
-//! early).
+//! run, a command's summary, a comparison, `git`'s two trees and the whole result hold, and
+//! the reader of both layouts ([`parse`]).
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -13,11 +12,8 @@ use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSummary,
 use rtcompare::stats;
 
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
-use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
-use crate::export::Exporter;
-use crate::export::json::Json;
-use crate::files;
+use crate::judge;
 use crate::process::Measured;
 
 /// Version of the JSON result's layout (`schema_version`). Readers should check it: 2 holds
@@ -194,6 +190,19 @@ pub struct Comparison {
     /// stopped, the margin; `null` under the other rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<stats::SequentialDecision>,
+}
+
+impl Comparison {
+    /// What this comparison's interval guarantees, on the scale of the rule that judged it:
+    /// the bootstrap rule's estimate, the sequential rule's last look; `None` under the
+    /// few-runs rule, which has no interval.
+    pub(crate) fn bounds(&self) -> Option<judge::Bounds> {
+        match self.rule {
+            Rule::Bootstrap => self.estimate.as_ref().map(analysis::bootstrap_bounds),
+            Rule::Sequential => Some(crate::decide::bounds(self.verdict.low?, self.verdict.high?)),
+            Rule::FewRuns => None,
+        }
+    }
 }
 
 /// One command's hardware counts with `--counters`: the medians per run over its timed runs.
@@ -443,12 +452,16 @@ impl CmdResult {
         (line(self.reference()), line(self.candidate(c)))
     }
 
-    /// Whether some command was found slower than the reference (`slower` or `loss`): what
-    /// `--fail-on-regression` acts on.
-    pub fn regressed(&self) -> bool {
-        self.comparisons
-            .iter()
-            .any(|c| c.verdict.outcome.is_regression())
+    /// Whether some command was found slower than the reference (`slower` or `loss`) and, by
+    /// the lower-bound rule that judged it, slower by more than `budget` (a fraction; 0:
+    /// by any amount): what `--fail-on-regression` acts on. A loss under the few-runs rule,
+    /// which has no interval, counts whatever the budget.
+    pub fn regressed(&self, budget: f64) -> bool {
+        self.comparisons.iter().any(|c| {
+            c.verdict.outcome.is_regression()
+                && c.bounds()
+                    .is_none_or(|b| judge::judge(b, judge::Bar::budget(budget), false).is_slower())
+        })
     }
 }
 
@@ -623,122 +636,6 @@ pub fn read(path: &std::path::Path) -> Result<(u32, CmdResult)> {
         path: path.into(),
         reason,
     })
-}
-
-/// The JSON file kept current while measuring: a snapshot of the runs at most every
-/// [`SNAPSHOT_EVERY`], and the final word on every early exit. Nothing when `--json` is not
-/// given or is stdout (`-`). Each write goes to a temporary file renamed over the target, so
-/// a reader never sees half a file.
-pub(crate) struct Snapshot {
-    path: Option<std::path::PathBuf>,
-    commands: Vec<(String, String)>,
-    last: Instant,
-    tool: String,
-}
-
-/// Least time between two snapshots of the JSON while measuring.
-const SNAPSHOT_EVERY: Duration = Duration::from_secs(2);
-
-/// The JSON of a session stopped before any verdict could be computed (or still running):
-/// the commands and every run measured.
-#[derive(Debug, Serialize)]
-struct RunsOnly<'a> {
-    schema_version: u32,
-    tool: &'a str,
-    stopped: Stopped,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stopped_message: Option<String>,
-    commands: Vec<RunsOnlyCommand<'a>>,
-    warmup_runs: usize,
-    runs: &'a [RunRecord],
-    validation_runs: &'a [RunRecord],
-}
-
-#[derive(Debug, Serialize)]
-struct RunsOnlyCommand<'a> {
-    name: &'a str,
-    command: &'a str,
-}
-
-impl Snapshot {
-    /// The file of `args.json` for the session of `commands` (each its label and the command
-    /// as given, the reference first).
-    pub(crate) fn new(args: &CompareArgs, commands: Vec<(String, String)>) -> Snapshot {
-        Snapshot {
-            path: args.json.clone().filter(|p| p.as_os_str() != "-"),
-            commands,
-            last: Instant::now(),
-            tool: tool(),
-        }
-    }
-
-    /// After a round: a snapshot of the timed `runs`, the A/A partner runs `validation_runs`
-    /// and the `warmup_runs` done per command, when the last snapshot is old enough.
-    pub(crate) fn tick(
-        &mut self,
-        runs: &[RunRecord],
-        validation_runs: &[RunRecord],
-        warmup_runs: usize,
-    ) {
-        if self.path.is_some() && self.last.elapsed() >= SNAPSHOT_EVERY {
-            self.write_runs(
-                runs,
-                validation_runs,
-                warmup_runs,
-                Stopped::Running,
-                None,
-                false,
-            );
-            self.last = Instant::now();
-        }
-    }
-
-    /// Writes the runs alone (as [`tick`](Self::tick) takes them) with `stopped`. Errors are
-    /// reported on stderr when `loud`, and never stop the session (the final write reports its
-    /// own).
-    pub(crate) fn write_runs(
-        &self,
-        runs: &[RunRecord],
-        validation_runs: &[RunRecord],
-        warmup_runs: usize,
-        stopped: Stopped,
-        message: Option<String>,
-        loud: bool,
-    ) {
-        let Some(path) = &self.path else { return };
-        let doc = RunsOnly {
-            schema_version: SCHEMA_VERSION,
-            tool: &self.tool,
-            stopped,
-            stopped_message: message,
-            commands: self
-                .commands
-                .iter()
-                .map(|(name, command)| RunsOnlyCommand { name, command })
-                .collect(),
-            warmup_runs,
-            runs,
-            validation_runs,
-        };
-        if let Err(e) = Json
-            .render(&doc)
-            .and_then(|text| files::write_atomically(path, &text))
-            && loud
-        {
-            eprintln!("error: {e}");
-        }
-    }
-
-    /// Writes a whole result (of a stopped session).
-    pub(crate) fn write_result(&self, result: &CmdResult) {
-        if let Some(path) = &self.path
-            && let Err(e) = Json
-                .render(result)
-                .and_then(|text| files::write_atomically(path, &text))
-        {
-            eprintln!("error: {e}");
-        }
-    }
 }
 
 #[cfg(test)]

@@ -25,11 +25,12 @@ use rtcompare::selftest::{MAX_FALSE_SIGNAL_RATE, MIN_DETECTION_RATE, binomial_in
 
 use crate::analysis::CommandOutcome;
 use crate::cli::{CompareArgs, SelftestArgs};
+use crate::commands::Pair;
 use crate::error::{CliError, Result};
 use crate::export::Exporter;
 use crate::export::json::Json;
 use crate::judge::Claim;
-use crate::session::{self, Commands};
+use crate::session;
 
 /// One bar's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -197,7 +198,7 @@ pub fn check(args: &SelftestArgs) -> Result<()> {
         ("--export-csv", o.export_csv.is_some()),
         ("--export-asciidoc", o.export_asciidoc.is_some()),
         ("--export-orgmode", o.export_orgmode.is_some()),
-        ("--fail-on-regression", o.fail_on_regression),
+        ("--fail-on-regression", o.fail_on_regression.is_some()),
     ]
     .into_iter()
     .filter_map(|(flag, given)| given.then_some(flag))
@@ -235,9 +236,9 @@ fn writable_dir(dir: &Path) -> Result<()> {
     std::fs::remove_file(&probe).map_err(|e| cannot("write into", e))
 }
 
-/// Runs the self-test. Errors: those of [`check`], or any run error of the comparisons.
-pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
-    check(args)?;
+/// Runs the self-test (its flags checked by [`check`]). Errors: any run error of the
+/// comparisons.
+pub(crate) fn run(args: &SelftestArgs) -> Result<SelftestReport> {
     let started = Instant::now();
     // `--json` names the self-test's result, not any one comparison's: a session that writes
     // its JSON as it measures must not overwrite it trial by trial.
@@ -247,9 +248,9 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
     };
     let mut environment = Environment::capture();
     let cmd = args.cmd.as_str();
-    let plain = Commands {
-        a: cmd,
-        b: cmd,
+    let plain = Pair {
+        baseline: cmd,
+        candidate: cmd,
         dirs: [None, None],
         inject: [Duration::ZERO; 2],
     };
@@ -276,7 +277,7 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
     for i in 0..args.trials {
         // The slow side alternates: B on even trials, A on odd ones.
         let b_slow = i % 2 == 0;
-        let commands = Commands {
+        let commands = Pair {
             inject: if b_slow {
                 [Duration::ZERO, spin]
             } else {

@@ -19,11 +19,11 @@ use serde::Serialize;
 
 use crate::cli::BenchArgs;
 use crate::error::{CliError, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK, EXIT_REGRESSION, Result};
-use crate::export::Exports;
 use crate::export::html::Html;
 use crate::export::json::Json;
 use crate::export::markdown::Markdown;
-use crate::git::{TempWorktree, git, working_target};
+use crate::export::{ExportTarget, Exporter, Exports};
+use crate::git::{Revisions, TempWorktree, working_target};
 use crate::progress::Progress;
 use crate::signals;
 use build::{FirstLayout, Tree, bench_targets, build, layout_seed, only_bench_target};
@@ -33,14 +33,14 @@ pub use table::{
 };
 use table::{budget_note, family_note, placement_note};
 
-/// Runs `rtcompare bench` from the current directory's repository; returns the exit status.
-/// Every flag and output path is checked before the first build.
-pub fn run(args: &BenchArgs) -> Result<i32> {
+/// Runs `rtcompare bench` from the current directory's repository, writing `exports`;
+/// returns the exit status. Every flag and output path was checked before (see
+/// [`crate::plan`]), so a mistake costs no build.
+pub(crate) fn run(args: &BenchArgs, exports: &Exports<BenchOutput>) -> Result<i32> {
     let cwd = std::env::current_dir().map_err(|source| CliError::System {
         call: "getcwd",
         source,
     })?;
-    check_args(args)?;
     let bench = match &args.bench {
         Some(b) => b.clone(),
         None => only_bench_target(&cwd)?,
@@ -69,7 +69,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         }
     };
     let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
-    report(args, &rows, &run, &layouts, &checkouts)?;
+    report(args, exports, &rows, &run, &layouts, &checkouts)?;
     let history = crate::history::dir(&working_target(&cwd, &checkouts.top));
     let commits = (
         checkouts.baseline_commit.as_str(),
@@ -123,31 +123,22 @@ struct Checkouts {
 impl Checkouts {
     /// Resolves `--baseline` and `--head` from `cwd`'s repository and checks each out pristine.
     fn new(cwd: &Path, args: &BenchArgs) -> Result<Checkouts> {
-        let top = PathBuf::from(git(cwd, &["rev-parse", "--show-toplevel"])?);
+        let Revisions {
+            top,
+            base_commit: baseline_commit,
+            head_rev,
+            head_commit,
+            dirty,
+        } = Revisions::resolve(cwd, &args.baseline, args.head.as_deref())?;
         let rel = cwd
             .strip_prefix(&top)
             .unwrap_or(Path::new(""))
             .to_path_buf();
-        let commit = |rev: &str| {
-            git(
-                &top,
-                &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
-            )
-        };
-        let baseline_commit = commit(&args.baseline)?;
-        let head_rev = args.head.as_deref().map(commit).transpose()?;
-        let base_tree = TempWorktree::add(&top, &baseline_commit)?;
-        let head_tree = match &head_rev {
-            Some(c) => Some(TempWorktree::add(&top, c)?),
-            None => None,
-        };
-        let (head_commit, dirty) = match head_rev {
-            Some(c) => (c, false),
-            None => (
-                git(&top, &["rev-parse", "HEAD"])?,
-                !git(&top, &["status", "--porcelain"])?.is_empty(),
-            ),
-        };
+        let base_tree = TempWorktree::add_as(&top, &baseline_commit, "baseline")?;
+        let head_tree = head_rev
+            .as_deref()
+            .map(|c| TempWorktree::add_as(&top, c, "head"))
+            .transpose()?;
         Ok(Checkouts {
             top,
             rel,
@@ -344,23 +335,53 @@ fn compare(
     Ok((run, layouts))
 }
 
-/// What `rtcompare bench` writes: its JSON, the Markdown summary, and the run behind them
-/// (the HTML pages draw it).
+/// What `rtcompare bench` writes: its JSON (whose `details` the HTML pages draw) and the
+/// Markdown summary.
 #[derive(Serialize)]
 #[serde(transparent)]
-pub struct BenchOutput<'a> {
+pub struct BenchOutput {
     /// The JSON.
-    pub json: BenchJson<'a>,
+    pub json: BenchJson,
     /// The Markdown summary (also appended to `$GITHUB_STEP_SUMMARY`).
     #[serde(skip)]
     pub markdown: String,
-    /// Every benchmark's pooled result and worker-pair reports.
-    #[serde(skip)]
-    pub run: &'a BuildsRun,
+}
+
+/// `--html`: the library's index, with a page per benchmark beside it.
+impl Exporter<BenchOutput> for Html {
+    /// The index alone cannot be had as text: its pages are written beside it.
+    fn render(&self, _: &BenchOutput) -> Result<String> {
+        Err(CliError::Usage(
+            "bench's --html writes several pages beside its file: give it a file".into(),
+        ))
+    }
+
+    fn export(&self, o: &BenchOutput, target: &ExportTarget) -> Result<()> {
+        match target {
+            ExportTarget::File(path) => o
+                .json
+                .details
+                .write_html(path)
+                .map(drop)
+                .map_err(Into::into),
+            ExportTarget::Stdout => self.render(o).map(drop),
+        }
+    }
+
+    fn file_only(&self) -> bool {
+        true
+    }
+}
+
+/// `--markdown`: the summary for a pull request.
+impl Exporter<BenchOutput> for Markdown {
+    fn render(&self, o: &BenchOutput) -> Result<String> {
+        Ok(o.markdown.clone())
+    }
 }
 
 /// The outputs `args` asks for: `--json`, `--markdown`, `--html`.
-fn exports<'a>(args: &BenchArgs) -> Exports<BenchOutput<'a>> {
+pub(crate) fn exports(args: &BenchArgs) -> Exports<BenchOutput> {
     Exports::new()
         .with("--json", args.json.as_deref(), Json)
         .with("--markdown", args.markdown.as_deref(), Markdown)
@@ -371,12 +392,12 @@ fn exports<'a>(args: &BenchArgs) -> Exports<BenchOutput<'a>> {
 /// outputs and the GitHub step summary.
 fn report(
     args: &BenchArgs,
+    exports: &Exports<BenchOutput>,
     rows: &[BenchRow],
     run: &BuildsRun,
     layouts: &LayoutsJson,
     c: &Checkouts,
 ) -> Result<()> {
-    let exports = exports(args);
     let say = |text: String| {
         if exports.to_stdout() {
             eprintln!("{text}");
@@ -421,17 +442,15 @@ fn report(
         head_commit: c.head_commit.clone(),
         dirty: c.dirty,
         family_level: run.family_level,
-        layouts,
+        layouts: layouts.clone(),
         stopped: run.stopped,
         stop_reason: run.stop_reason.clone(),
         benchmarks: rows.to_vec(),
-        details: run,
+        // A copy, so that the output owns what it writes: the run is the largest part, and
+        // is written once.
+        details: run.clone(),
     };
-    exports.write(&BenchOutput {
-        json,
-        markdown: md,
-        run,
-    })
+    exports.write(&BenchOutput { json, markdown: md })
 }
 
 /// The progress on stderr, between worker pairs: on a terminal one line redrawn in place
@@ -456,9 +475,9 @@ fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
     }
 }
 
-/// Checks the flags and that every output file can be written, before anything is built: a
-/// mistake costs a second, not two builds.
-fn check_args(args: &BenchArgs) -> Result<()> {
+/// Checks the flags before anything is built: a mistake costs a second, not two builds (the
+/// outputs are checked with [`exports`]).
+pub(crate) fn check_args(args: &BenchArgs) -> Result<()> {
     if args.pairs < 3 {
         return Err(CliError::Usage(format!(
             "--pairs must be at least 3 (pooling needs three worker pairs); got {}",
@@ -478,6 +497,5 @@ fn check_args(args: &BenchArgs) -> Result<()> {
             args.max_pairs, args.pairs
         )));
     }
-    exports(args).check(&[], None)?;
     Ok(())
 }

@@ -185,7 +185,7 @@ pub(super) fn per_op(ns: Option<f64>) -> String {
 
 /// What `--json` writes.
 #[derive(Debug, Serialize)]
-pub struct BenchJson<'a> {
+pub struct BenchJson {
     /// [`BENCH_JSON_VERSION`].
     pub schema_version: u32,
     /// The baseline's commit id.
@@ -198,7 +198,7 @@ pub struct BenchJson<'a> {
     /// benchmarks); `null` with `--per-benchmark`.
     pub family_level: Option<f64>,
     /// The code layouts of the two builds.
-    pub layouts: &'a LayoutsJson,
+    pub layouts: LayoutsJson,
     /// `"interrupted"` (SIGINT or SIGTERM) or `"layout_failed"` when the run stopped early,
     /// keeping what it had measured; `null` when it ran to its end.
     pub stopped: Option<Stopped>,
@@ -207,7 +207,7 @@ pub struct BenchJson<'a> {
     /// One row per benchmark.
     pub benchmarks: Vec<BenchRow>,
     /// Everything behind the rows: every benchmark's pooled result and worker-pair reports.
-    pub details: &'a BuildsRun,
+    pub details: BuildsRun,
 }
 
 /// How the run's code layouts were made, as the JSON and the notes say it.

@@ -70,67 +70,10 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
         return Err(CliError::Usage("give the JSON files to combine".into()));
     };
     for f in files {
-        if f.kind != first.kind {
-            return Err(CliError::Usage(format!(
-                "{} is a {:?} result and {} a {:?} result: combine results of one kind",
-                first.path.display(),
-                first.kind,
-                f.path.display(),
-                f.kind
-            )));
-        }
-        if f.schema_version != first.schema_version {
-            let says = |m: &MachineFile| match m.schema_version {
-                Some(v) => format!("{} has schema_version {v}", m.path.display()),
-                None => format!(
-                    "{} has no schema_version (written before its layout carried one)",
-                    m.path.display()
-                ),
-            };
-            return Err(CliError::Usage(format!(
-                "{} and {}: results of different layouts come from different versions of \
-                 rtcompare, whose numbers need not mean the same; measure every machine with \
-                 one version",
-                says(first),
-                says(f)
-            )));
-        }
-        if f.commits != first.commits {
-            return Err(CliError::Usage(format!(
-                "{} compares other commits than {} ({:?} against {:?}): runners must build the \
-                 same two revisions",
-                f.path.display(),
-                first.path.display(),
-                f.commits,
-                first.commits
-            )));
-        }
-        let ids = |m: &MachineFile| m.estimates.iter().map(|e| e.id.clone()).collect();
-        let (a, b): (BTreeSet<String>, BTreeSet<String>) = (ids(first), ids(f));
-        if a != b {
-            let only = |set: &BTreeSet<String>, other: &BTreeSet<String>, m: &MachineFile| {
-                set.difference(other)
-                    .map(|id| format!("{} in {} only", described(m, id), m.path.display()))
-                    .collect::<Vec<String>>()
-            };
-            let differ = [only(&a, &b, first), only(&b, &a, f)].concat();
-            return Err(CliError::Usage(format!(
-                "{} and {} do not describe the same comparisons, so none is pooled: {}",
-                first.path.display(),
-                f.path.display(),
-                differ.join("; ")
-            )));
-        }
+        check_alike(first, f)?;
     }
     if files.len() < MIN_MACHINES {
         return Err(CliError::Usage(too_few(files)));
-    }
-    let mut fleet: Vec<(Machine, usize)> = Vec::new();
-    for f in files {
-        match fleet.iter_mut().find(|(m, _)| *m == f.machine) {
-            Some((_, n)) => *n += 1,
-            None => fleet.push((f.machine.clone(), 1)),
-        }
     }
     let mut results = Vec::new();
     for compared in &first.estimates {
@@ -180,9 +123,78 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
         schema_version: COMBINE_JSON_VERSION,
         kind: first.kind,
         machines: files.len(),
-        fleet,
+        fleet: fleet(files),
         results,
     })
+}
+
+/// The distinct machines of `files`, each with how many inputs ran on it, in input order.
+fn fleet(files: &[MachineFile]) -> Vec<(Machine, usize)> {
+    let mut fleet: Vec<(Machine, usize)> = Vec::new();
+    for f in files {
+        match fleet.iter_mut().find(|(m, _)| *m == f.machine) {
+            Some((_, n)) => *n += 1,
+            None => fleet.push((f.machine.clone(), 1)),
+        }
+    }
+    fleet
+}
+
+/// Refuses `f` unless it is of `first`'s kind and layout version, compares the same commits,
+/// and describes the same comparisons (each named with what it compares and where).
+fn check_alike(first: &MachineFile, f: &MachineFile) -> Result<()> {
+    if f.kind != first.kind {
+        return Err(CliError::Usage(format!(
+            "{} is a {:?} result and {} a {:?} result: combine results of one kind",
+            first.path.display(),
+            first.kind,
+            f.path.display(),
+            f.kind
+        )));
+    }
+    if f.schema_version != first.schema_version {
+        let says = |m: &MachineFile| match m.schema_version {
+            Some(v) => format!("{} has schema_version {v}", m.path.display()),
+            None => format!(
+                "{} has no schema_version (written before its layout carried one)",
+                m.path.display()
+            ),
+        };
+        return Err(CliError::Usage(format!(
+            "{} and {}: results of different layouts come from different versions of \
+             rtcompare, whose numbers need not mean the same; measure every machine with one \
+             version",
+            says(first),
+            says(f)
+        )));
+    }
+    if f.commits != first.commits {
+        return Err(CliError::Usage(format!(
+            "{} compares other commits than {} ({:?} against {:?}): runners must build the \
+             same two revisions",
+            f.path.display(),
+            first.path.display(),
+            f.commits,
+            first.commits
+        )));
+    }
+    let ids = |m: &MachineFile| m.estimates.iter().map(|e| e.id.clone()).collect();
+    let (a, b): (BTreeSet<String>, BTreeSet<String>) = (ids(first), ids(f));
+    if a == b {
+        return Ok(());
+    }
+    let only = |set: &BTreeSet<String>, other: &BTreeSet<String>, m: &MachineFile| {
+        set.difference(other)
+            .map(|id| format!("{} in {} only", described(m, id), m.path.display()))
+            .collect::<Vec<String>>()
+    };
+    let differ = [only(&a, &b, first), only(&b, &a, f)].concat();
+    Err(CliError::Usage(format!(
+        "{} and {} do not describe the same comparisons, so none is pooled: {}",
+        first.path.display(),
+        f.path.display(),
+        differ.join("; ")
+    )))
 }
 
 /// The comparison `id` of `m` in words: its label, and what it compares where that says more.

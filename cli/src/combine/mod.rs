@@ -22,17 +22,14 @@ use serde::Serialize;
 
 use crate::cli::CombineArgs;
 use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
-use crate::export::Exports;
 use crate::export::html::Html;
 use crate::export::json::Json;
 use crate::export::markdown::Markdown;
+use crate::export::{Exporter, Exports};
 
-pub use html::page;
-pub use inputs::{Estimated, Kind, Machine, MachineFile, REFUSALS_TO_NAME, read, read_input};
-pub use machines::{
-    COMBINE_JSON_VERSION, CombineJson, CombinedResult, combine, fleet_note, markdown, table,
-    verdict_word,
-};
+pub(crate) use html::page;
+pub(crate) use inputs::{MachineFile, read_input};
+pub(crate) use machines::{CombineJson, combine, markdown, table};
 
 /// What `rtcompare combine` writes: the pooled comparisons (its JSON) and the inputs they were
 /// pooled from (their machines name the HTML page's rows).
@@ -46,8 +43,22 @@ pub struct Combined {
     pub files: Vec<MachineFile>,
 }
 
+/// `--html`: the forest plots of [`page`].
+impl Exporter<Combined> for Html {
+    fn render(&self, c: &Combined) -> Result<String> {
+        Ok(page(&c.json, &c.files))
+    }
+}
+
+/// `--markdown`: the summary for a pull request.
+impl Exporter<Combined> for Markdown {
+    fn render(&self, c: &Combined) -> Result<String> {
+        Ok(markdown(&c.json))
+    }
+}
+
 /// The outputs `args` asks for: `--json`, `--html`, `--markdown`.
-fn exports(args: &CombineArgs) -> Exports<Combined> {
+pub(crate) fn exports(args: &CombineArgs) -> Exports<Combined> {
     Exports::new()
         .with("--json", args.json.as_deref(), Json)
         .with("--html", args.html.as_deref(), Html)
@@ -58,7 +69,7 @@ fn exports(args: &CombineArgs) -> Exports<Combined> {
 /// would narrow the interval over machines for nothing) and warns on stderr when two files
 /// hold the same bytes (a result copied to two names is one machine too, but two runners of
 /// one fleet cannot write the same bytes). Errors: a usage error naming both spellings.
-fn check_distinct(args: &CombineArgs) -> Result<()> {
+pub(crate) fn check_distinct(args: &CombineArgs) -> Result<()> {
     let canonical: Vec<_> = args
         .files
         .iter()
@@ -87,13 +98,10 @@ fn check_distinct(args: &CombineArgs) -> Result<()> {
     Ok(())
 }
 
-/// Runs `rtcompare combine`; returns the exit status. Every output is checked before any input
-/// is read ([`Exports::check`]: none may overwrite an input), so that a mistake costs nothing
-/// and leaves no output behind.
-pub fn run(args: &CombineArgs) -> Result<i32> {
-    let exports = exports(args);
-    exports.check(&args.files, None)?;
-    check_distinct(args)?;
+/// Runs `rtcompare combine`, writing `exports`; returns the exit status. Every output was
+/// checked before any input was read ([`crate::plan`]; none may overwrite an input), so that a
+/// mistake costs nothing and leaves no output behind.
+pub(crate) fn run(args: &CombineArgs, exports: &Exports<Combined>) -> Result<i32> {
     let files: Vec<_> = args
         .files
         .iter()

@@ -14,48 +14,20 @@ use rtcompare::render::{
 use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, detect_drift};
 
 use crate::analysis::{Floor, Rule, VerdictSummary};
-use crate::bench::BenchOutput;
-use crate::combine::Combined;
-use crate::error::{CliError, Result};
+use crate::error::Result;
 use crate::result::{CmdResult, CommandSide, RunRecord, SideResult};
 use crate::units::{bytes, duration};
 
+use super::Exporter;
 use super::terminal::family_note;
-use super::{ExportTarget, Exporter};
 
-/// The HTML exporter: `cmd`'s page ([`page`]), `combine`'s (its forest plots) and `bench`'s
-/// index with a page per benchmark beside it.
+/// The HTML exporter: `cmd`'s page ([`page`]); `combine`'s (its forest plots) and `bench`'s
+/// (an index with a page per benchmark beside it) are drawn by their own modules.
 pub(crate) struct Html;
 
 impl Exporter<CmdResult> for Html {
     fn render(&self, result: &CmdResult) -> Result<String> {
         Ok(page(result))
-    }
-}
-
-impl Exporter<Combined> for Html {
-    fn render(&self, c: &Combined) -> Result<String> {
-        Ok(crate::combine::page(&c.json, &c.files))
-    }
-}
-
-impl Exporter<BenchOutput<'_>> for Html {
-    /// The index alone cannot be had as text: its pages are written beside it.
-    fn render(&self, _: &BenchOutput<'_>) -> Result<String> {
-        Err(CliError::Usage(
-            "bench's --html writes several pages beside its file: give it a file".into(),
-        ))
-    }
-
-    fn export(&self, o: &BenchOutput<'_>, target: &ExportTarget) -> Result<()> {
-        match target {
-            ExportTarget::File(path) => o.run.write_html(path).map(drop).map_err(Into::into),
-            ExportTarget::Stdout => self.render(o).map(drop),
-        }
-    }
-
-    fn file_only(&self) -> bool {
-        true
     }
 }
 
@@ -461,23 +433,24 @@ fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> P
     )
 }
 
+/// A command's runs in one line: their count, wall times and memory.
+fn side_line(s: &crate::analysis::SideSummary) -> String {
+    format!(
+        "{} runs: median {}, min {} … max {}, mean {} ± {}; max RSS {} (median), {} (largest)",
+        s.runs,
+        duration(s.median_ns),
+        duration(s.min_ns),
+        duration(s.max_ns),
+        duration(s.mean_ns),
+        duration(s.std_dev_ns),
+        bytes(s.max_rss_median_bytes),
+        bytes(s.max_rss_max_bytes)
+    )
+}
+
 /// The commands and the machine: where each command's time went, every command's runs, the
 /// session's settings and the machine, and the warnings.
 fn machine(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
-    let side = |s: &crate::analysis::SideSummary| {
-        format!(
-            "{} runs: median {}, min {} … max {}, mean {} ± {}; max RSS {} (median), {} \
-             (largest)",
-            s.runs,
-            duration(s.median_ns),
-            duration(s.min_ns),
-            duration(s.max_ns),
-            duration(s.mean_ns),
-            duration(s.std_dev_ns),
-            bytes(s.max_rss_median_bytes),
-            bytes(s.max_rss_max_bytes)
-        )
-    };
     // Every command: the reference, then each command compared with it.
     let commands: Vec<(&str, &SideResult)> = match pairs.first() {
         Some(first) => std::iter::once((first.a_label, first.a))
@@ -508,7 +481,7 @@ fn machine(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
             ),
         ]);
         rows.push((format!("Command {name}"), c.command.clone()));
-        rows.push(((*name).to_string(), side(s)));
+        rows.push(((*name).to_string(), side_line(s)));
     }
     rows.extend([
         (

@@ -1,13 +1,8 @@
 //! Markdown, as hyperfine's `--export-markdown` writes it: `cmd`'s table
-//! ([`super::markup::table`]), and the summaries `bench` and `combine` make for a pull request.
+//! ([`super::markup::table`]); `bench` and `combine` write their own summaries with it.
 
 use std::fmt::Write as _;
 
-use crate::bench::BenchOutput;
-use crate::combine::Combined;
-use crate::error::Result;
-
-use super::Exporter;
 use super::markup::Markup;
 
 /// GitHub-flavoured Markdown.
@@ -46,18 +41,6 @@ impl Markup for Markdown {
             let _ = writeln!(s, "| {} |", row.join(" | "));
         }
         s
-    }
-}
-
-impl Exporter<Combined> for Markdown {
-    fn render(&self, c: &Combined) -> Result<String> {
-        Ok(crate::combine::markdown(&c.json))
-    }
-}
-
-impl Exporter<BenchOutput<'_>> for Markdown {
-    fn render(&self, o: &BenchOutput<'_>) -> Result<String> {
-        Ok(o.markdown.clone())
     }
 }
 

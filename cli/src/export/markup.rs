@@ -186,34 +186,7 @@ pub(crate) fn table(result: &CmdResult, markup: &dyn Markup) -> String {
     let body: Vec<Vec<String>> = rows
         .iter()
         .zip(relative(&rows))
-        .map(|(row, relative)| {
-            let s = &row.stats;
-            // Every markup here takes `|` as a cell border; hyperfine escapes it the same way.
-            let command = markup.code(&s.command.replace('|', "\\|"));
-            let mean = match s.stddev {
-                Some(sd) => format!("{} ± {}", unit.format(s.mean), unit.format(sd)),
-                None => unit.format(s.mean),
-            };
-            let (ratio, verdict) = match &row.comparison {
-                None => ("reference".into(), String::new()),
-                Some(c) => (
-                    match c.interval {
-                        Some((low, high, _)) => format!("{:.3} [{low:.3}, {high:.3}]", c.ratio),
-                        None => format!("{:.3}", c.ratio),
-                    },
-                    markup.bold(c.outcome.word()),
-                ),
-            };
-            vec![
-                command,
-                mean,
-                unit.format(s.min),
-                unit.format(s.max),
-                relative,
-                ratio,
-                verdict,
-            ]
-        })
+        .map(|(row, relative)| cells(row, relative, unit, markup))
         .collect();
     let mut s = markup.grid(&left, &header, &body);
     let v = &first.verdict;
@@ -255,6 +228,37 @@ pub(crate) fn table(result: &CmdResult, markup: &dyn Markup) -> String {
         v.reason.trim_end_matches('.')
     );
     s
+}
+
+/// One command's cells in the table: its command, mean ± σ, min, max (in `unit`), `relative`,
+/// its ratio to the reference with the interval, and the verdict.
+fn cells(row: &Row, relative: String, unit: Unit, markup: &dyn Markup) -> Vec<String> {
+    let s = &row.stats;
+    // Every markup here takes `|` as a cell border; hyperfine escapes it the same way.
+    let command = markup.code(&s.command.replace('|', "\\|"));
+    let mean = match s.stddev {
+        Some(sd) => format!("{} ± {}", unit.format(s.mean), unit.format(sd)),
+        None => unit.format(s.mean),
+    };
+    let (ratio, verdict) = match &row.comparison {
+        None => ("reference".into(), String::new()),
+        Some(c) => (
+            match c.interval {
+                Some((low, high, _)) => format!("{:.3} [{low:.3}, {high:.3}]", c.ratio),
+                None => format!("{:.3}", c.ratio),
+            },
+            markup.bold(c.outcome.word()),
+        ),
+    };
+    vec![
+        command,
+        mean,
+        unit.format(s.min),
+        unit.format(s.max),
+        relative,
+        ratio,
+        verdict,
+    ]
 }
 
 #[cfg(test)]

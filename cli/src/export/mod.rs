@@ -1,16 +1,16 @@
 //! Every output of every subcommand, behind one shape (hyperfine's `src/export/`): an
-//! [`Exporter`] turns a subcommand's result into one format's text, an [`ExportTarget`] is
-//! where it goes (a file, written whole, or standard output), and [`Exports`] holds the
+//! `Exporter` turns a subcommand's result into one format's text, an `ExportTarget` is
+//! where it goes (a file, written whole, or standard output), and `Exports` holds the
 //! outputs a command line asked for, checks them all before anything runs and writes them all
-//! at the end. One file per format: [`json`], [`html`], [`markdown`], [`asciidoc`],
-//! [`orgmode`] (the three tables share [`markup`]), [`csv`], [`hyperfine`] (its JSON export
-//! layout) and [`terminal`] (the summary people read).
+//! at the end. One file per format: `json`, [`html`], `markdown`, `asciidoc`,
+//! `orgmode` (the three tables share `markup`), `csv`, `hyperfine` (its JSON export
+//! layout) and `terminal` (the summary people read).
 //!
-//! * **Targets.** Every output flag takes a file or `-` for standard output. [`Exports::check`]
+//! * **Targets.** Every output flag takes a file or `-` for standard output. `Exports::check`
 //!   runs before the first run: at most one output may use `-`, no two may share a file, none
 //!   may overwrite an input, and each file must open for writing, so a typo in a path fails
 //!   in the first second instead of after minutes of measuring. When an output goes to
-//!   standard output, the human summary goes to standard error ([`Exports::to_stdout`]) so
+//!   standard output, the human summary goes to standard error (`Exports::to_stdout`) so
 //!   that standard output stays parseable.
 
 pub(crate) mod asciidoc;
