@@ -14,19 +14,17 @@ use serde::{Deserialize, Serialize};
 use rtcompare::stats::{
     self, DRIFT_LEVEL, DRIFT_MIN_SAMPLES, Estimate, EstimateOptions, FewRunsOutcome, FewRunsRule,
     FewRunsVerdict, MINIMUM_DATA_POINTS, Verdict, aa_noise_floor, auto_block_length, decide,
-    detect_drift, estimate_difference, few_runs_verdict, lag1_autocorrelation, lower_bound_rule,
+    detect_drift, estimate_difference, few_runs_verdict, lag1_autocorrelation,
 };
 
+use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
+
 use crate::error::Result;
+use crate::judge::{self, Bar, Bounds, Claim, Judgement};
 
 /// Default `--threshold`: 0.02. A difference is claimed only when its interval's lower bound
 /// exceeds 2 %, the default of the benchmark runner whose discipline the tool follows.
 pub const DEFAULT_THRESHOLD: f64 = 0.02;
-
-/// Lag-1 autocorrelation of the paired ratios above which the bootstrap resamples blocks of
-/// consecutive pairs instead of single pairs (0.2, as `EstimateOptions::block_length`
-/// recommends).
-pub const BLOCK_AUTOCORRELATION: f64 = 0.2;
 
 /// Which verdict rule decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,7 +38,7 @@ pub enum Rule {
     FewRuns,
     /// The sequential decision (`rtcompare cmd` without `--runs` or `--precision`): blocks'
     /// median log ratios, a t interval at the look's share of α, settled against the threshold
-    /// ([`crate::decide`]).
+    /// (`rtcompare cmd`'s default).
     Sequential,
 }
 
@@ -80,7 +78,17 @@ pub enum CommandOutcome {
 impl CommandOutcome {
     /// Whether B was found slower (`slower` or `loss`): what `--fail-on-regression` acts on.
     pub fn is_regression(self) -> bool {
-        matches!(self, CommandOutcome::Slower | CommandOutcome::Loss)
+        self.claim() == Some(Claim::Slower)
+    }
+
+    /// The claim this outcome makes about B against A, if any: `faster` and `win` claim
+    /// faster, `slower` and `loss` slower; the others none.
+    pub(crate) fn claim(self) -> Option<Claim> {
+        match self {
+            CommandOutcome::Faster | CommandOutcome::Win => Some(Claim::Faster),
+            CommandOutcome::Slower | CommandOutcome::Loss => Some(Claim::Slower),
+            _ => None,
+        }
     }
 }
 
@@ -242,16 +250,25 @@ pub fn estimate(a: &[f64], b: &[f64], opts: &AnalysisOptions) -> Result<Estimate
             &opts.estimate_options().paired(false),
         )?);
     }
-    let ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
-    let block = match lag1_autocorrelation(&ratios) {
-        Ok(r) if r > BLOCK_AUTOCORRELATION => auto_block_length(ratios.len()),
-        _ => 1,
-    };
     Ok(estimate_difference(
         a,
         b,
-        &opts.estimate_options().block_length(block),
+        &opts.estimate_options().block_length(block_length(a, b)),
     )?)
+}
+
+/// The bootstrap's block length for the paired series `a` and `b`, chosen as `compare()`
+/// chooses it: blocks of [`auto_block_length`] consecutive pairs when either series' lag-1
+/// autocorrelation exceeds [`AUTOCORRELATION_THRESHOLD`] (0.2), else single pairs. (The library
+/// keeps this choice inside `compare()`; until it offers it as a function, it is written here
+/// once, in its words.)
+pub fn block_length(a: &[f64], b: &[f64]) -> usize {
+    let lag1 = |xs: &[f64]| lag1_autocorrelation(xs).unwrap_or(0.0);
+    if lag1(a).max(lag1(b)) > AUTOCORRELATION_THRESHOLD {
+        auto_block_length(a.len().min(b.len()))
+    } else {
+        1
+    }
 }
 
 /// Decides on the paired wall times `a` and `b` (ns, `a[i]` and `b[i]` from pair `i`) with
@@ -323,8 +340,10 @@ fn bootstrap_analysis(
     opts: &AnalysisOptions,
 ) -> Result<CommandAnalysis> {
     let est = estimate(a, b, opts)?;
-    let noise = floor.map_or(0.0, |f| f.floor);
-    let tolerance = opts.threshold.max(noise);
+    let bar = Bar {
+        threshold: opts.threshold,
+        floor: floor.map_or(0.0, |f| f.floor),
+    };
     let ratio = est.ratio();
     // δ = 1 exactly, a median of A of 0, makes the ratio infinite; only imported times
     // of 0 can do that, and JSON has no number for it.
@@ -342,15 +361,15 @@ fn bootstrap_analysis(
         }
         .into());
     }
-    let (outcome, reason) = bootstrap_outcome(&est, noise, tolerance, opts.threshold)?;
+    let (outcome, reason) = bootstrap_outcome(&est, bar);
     Ok(CommandAnalysis {
         rule: Rule::Bootstrap,
         verdict: VerdictSummary {
             outcome,
             ratio: ratio.ratio,
             best_ratio: best(b)? / best(a)?,
-            tolerance,
-            noise,
+            tolerance: bar.tolerance(),
+            noise: bar.floor,
             low: Some(ratio.low),
             high: Some(ratio.high),
             level: Some(est.level),
@@ -361,58 +380,69 @@ fn bootstrap_analysis(
     })
 }
 
-/// The bootstrap rule's outcome and its reason: the library's direction, claimed only when the
-/// interval's least favourable end clears `tolerance` (the lower-bound rule).
-fn bootstrap_outcome(
-    est: &Estimate,
-    noise: f64,
-    tolerance: f64,
-    threshold: f64,
-) -> Result<(CommandOutcome, String)> {
-    let direction = match decide(est, noise, 0.0) {
-        Verdict::CannotTell(why) => return Ok((CommandOutcome::CannotTell, why.to_string())),
-        direction => direction,
-    };
-    // The claim's relative size on the 1 − faster/slower scale, at its
-    // least favourable end of the interval.
-    let (claim, bound) = match direction {
-        Verdict::AFaster => (CommandOutcome::Slower, est.low),
-        _ => (CommandOutcome::Faster, 1.0 - est.ratio().high),
-    };
-    let rule = lower_bound_rule(bound, tolerance)?;
-    let word = if claim == CommandOutcome::Slower {
-        "slower"
-    } else {
-        "faster"
-    };
-    Ok(if rule.accepted {
-        (
-            claim,
-            format!(
-                "B is {word}: the interval's least favourable end, {:.2} %, \
-                 clears the tolerance {:.2} % (the larger of the {:.2} % \
-                 threshold and the {:.2} % A/A floor)",
-                100.0 * bound,
-                100.0 * tolerance,
-                100.0 * threshold,
-                100.0 * noise
-            ),
+/// The bootstrap rule's outcome and its reason: the library's verdict on whether the interval
+/// shows a difference at all (zero excluded, beyond the A/A floor), then the lower-bound rule
+/// ([`judge`](crate::judge)) on its size ([`bootstrap_bounds`]).
+fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
+    if let Verdict::CannotTell(why) = decide(est, bar.floor, 0.0) {
+        return (CommandOutcome::CannotTell, why.to_string());
+    }
+    let bounds = bootstrap_bounds(est);
+    let clears = |word: &str, bound: f64| {
+        format!(
+            "B is {word}: the interval's least favourable end, {:.2} %, clears the tolerance \
+             {:.2} % (the larger of the {:.2} % threshold and the {:.2} % A/A floor)",
+            100.0 * bound,
+            100.0 * bar.tolerance(),
+            100.0 * bar.threshold,
+            100.0 * bar.floor
         )
-    } else {
-        (
+    };
+    match judge::judge(bounds, bar, false) {
+        Judgement::Clears { claim, bound } => {
+            let outcome = outcome_of(claim);
+            (outcome, clears(outcome.word(), bound))
+        }
+        Judgement::Short {
+            leaning: Some((claim, bound)),
+        } => (
             CommandOutcome::CannotTell,
             format!(
-                "B looks {word} and the interval excludes no difference, but \
-                 its least favourable end, {:.2} %, does not clear the \
-                 tolerance {:.2} % (the larger of the {:.2} % threshold and \
-                 the {:.2} % A/A floor); too small to claim",
+                "B looks {} and the interval excludes no difference, but its least \
+                 favourable end, {:.2} %, does not clear the tolerance {:.2} % (the larger of \
+                 the {:.2} % threshold and the {:.2} % A/A floor); too small to claim",
+                outcome_of(claim).word(),
                 100.0 * bound,
-                100.0 * tolerance,
-                100.0 * threshold,
-                100.0 * noise
+                100.0 * bar.tolerance(),
+                100.0 * bar.threshold,
+                100.0 * bar.floor
             ),
-        )
-    })
+        ),
+        // The library's verdict passed: the interval excludes zero on one side.
+        Judgement::Short { leaning: None } | Judgement::Equivalent => (
+            CommandOutcome::CannotTell,
+            "the interval does not lean towards either command".into(),
+        ),
+    }
+}
+
+/// What the bootstrap rule's interval guarantees: B slower by `est.low` at least on the
+/// 1 − A/B scale, faster by 1 − the ratio's upper end on the 1 − B/A scale (each relative to
+/// the slower command's time).
+pub(crate) fn bootstrap_bounds(est: &Estimate) -> Bounds {
+    Bounds {
+        slower_by: est.low,
+        faster_by: 1.0 - est.ratio().high,
+        at_most: est.low.abs().max(est.high.abs()),
+    }
+}
+
+/// The outcome that makes `claim` about B.
+pub(crate) fn outcome_of(claim: Claim) -> CommandOutcome {
+    match claim {
+        Claim::Slower => CommandOutcome::Slower,
+        Claim::Faster => CommandOutcome::Faster,
+    }
 }
 
 /// The fastest run above 0. A time of 0 is hyperfine's clamp of a shell-corrected time (see
@@ -555,27 +585,10 @@ pub enum Warning {
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Warning::Drift {
-                side,
-                shift,
-                p_value,
-            } => write!(
-                f,
-                "{side}'s run times drifted: the second half's median is {:+.1} % from the first's \
-                 (trend test p = {p_value:.3}); something on the machine changed during the runs",
-                100.0 * shift
-            ),
-            Warning::SlowFirstRun {
-                side,
-                first_ns,
-                median_ns,
-            } => write!(
-                f,
-                "{side}'s first timed run ({}) was much slower than the rest (median {}); caches \
-                 may not have been warm: consider more --warmup runs",
-                crate::units::duration(*first_ns),
-                crate::units::duration(*median_ns)
-            ),
+            Warning::Drift { .. }
+            | Warning::SlowFirstRun { .. }
+            | Warning::NearStartFloor { .. }
+            | Warning::ZeroTimes { .. } => self.fmt_runs(f),
             Warning::TimingModes {
                 ratio,
                 best_ratio,
@@ -587,17 +600,6 @@ impl std::fmt::Display for Warning {
                 command
                     .as_ref()
                     .map_or(String::new(), |c| format!(" of {c} and the reference"))
-            ),
-            Warning::NearStartFloor {
-                side,
-                median_ns,
-                floor_ns,
-            } => write!(
-                f,
-                "{side}'s median run ({}) is less than twice the time to start and reap an empty \
-                 command ({}): most of what is measured is process start",
-                crate::units::duration(*median_ns),
-                crate::units::duration(*floor_ns)
             ),
             Warning::NoValidation => f.write_str(
                 "A/A validation skipped (--no-validation): the verdict rests on the threshold \
@@ -635,6 +637,46 @@ impl std::fmt::Display for Warning {
                 f,
                 "{failed} timed runs failed and were timed anyway (--ignore-failure)"
             ),
+        }
+    }
+}
+
+impl Warning {
+    /// The sentence of a warning about one command's own run times.
+    fn fmt_runs(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Warning::Drift {
+                side,
+                shift,
+                p_value,
+            } => write!(
+                f,
+                "{side}'s run times drifted: the second half's median is {:+.1} % from the first's \
+                 (trend test p = {p_value:.3}); something on the machine changed during the runs",
+                100.0 * shift
+            ),
+            Warning::SlowFirstRun {
+                side,
+                first_ns,
+                median_ns,
+            } => write!(
+                f,
+                "{side}'s first timed run ({}) was much slower than the rest (median {}); caches \
+                 may not have been warm: consider more --warmup runs",
+                crate::units::duration(*first_ns),
+                crate::units::duration(*median_ns)
+            ),
+            Warning::NearStartFloor {
+                side,
+                median_ns,
+                floor_ns,
+            } => write!(
+                f,
+                "{side}'s median run ({}) is less than twice the time to start and reap an empty \
+                 command ({}): most of what is measured is process start",
+                crate::units::duration(*median_ns),
+                crate::units::duration(*floor_ns)
+            ),
             Warning::ZeroTimes { side, zeros, runs } => write!(
                 f,
                 "{zeros} of {side}'s {runs} times are 0 (hyperfine clamps its shell-corrected \
@@ -642,6 +684,7 @@ impl std::fmt::Display for Warning {
                  is over the times above 0, and a command this close to the shell's own cost is \
                  better timed without a shell (`hyperfine -N`)"
             ),
+            _ => Ok(()),
         }
     }
 }

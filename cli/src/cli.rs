@@ -4,15 +4,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Default `--warmup`: 2 discarded runs of each command before anything is timed.
 pub const DEFAULT_WARMUP: usize = 2;
-/// Default `--width`: 0.01. Measuring stops once the 95 % interval's half-width on the
-/// relative difference is at most 1 %.
-pub const DEFAULT_WIDTH: f64 = 0.01;
-/// Default `--max-time`: 60 s for the comparison stage; also the longest one run may take.
-pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(60);
 /// Default `--max-runs`: at most 10,000 pairs, whatever the time budget.
 pub const DEFAULT_MAX_PAIRS: usize = 10_000;
 
@@ -61,20 +56,20 @@ pub struct CombineArgs {
     /// The machines' JSON files, one per machine.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
-    /// Write every pooled comparison as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
+    /// Write every pooled comparison as JSON to FILE (`-`: standard output).
+    #[arg(long, alias = "export-json", value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Write one self-contained HTML page to FILE: per comparison a forest plot of the
     /// machines' intervals above the pooled one, and its numbers.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Write the Markdown summary to FILE.
-    #[arg(long, value_name = "FILE")]
+    /// Write the Markdown summary to FILE (`-`: standard output).
+    #[arg(long = "export-markdown", alias = "markdown", value_name = "FILE")]
     pub markdown: Option<PathBuf>,
     /// Exit 1 when some comparison is proven slower over the machines by more than BUDGET (the
     /// whole pooled interval beyond it; for `bench` and `compare` inputs δ < −BUDGET, for
-    /// `cmd` inputs δ > BUDGET).
-    #[arg(long, value_name = "BUDGET", value_parser = parse_fraction)]
+    /// `cmd` inputs δ > BUDGET); without BUDGET, by any amount.
+    #[arg(long, value_name = "BUDGET", num_args = 0..=1, default_missing_value = "0%", value_parser = parse_fraction)]
     pub fail_on_regression: Option<f64>,
 }
 
@@ -96,7 +91,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "K", default_value_t = 5)]
     pub pairs: usize,
     /// Most worker pairs per benchmark, first stage included.
-    #[arg(long, value_name = "K", default_value_t = 30)]
+    #[arg(long, alias = "max-runs", value_name = "K", default_value_t = 30)]
     pub max_pairs: usize,
     /// Judge every benchmark on its own at 95 % instead of holding the verdicts together
     /// (Holm's procedure over the benchmarks keeps the chance of any false verdict at 5 %).
@@ -111,7 +106,7 @@ pub struct BenchArgs {
     /// The smallest difference that matters: each benchmark is decided faster, slower or
     /// equivalent within ±this, and one whose code layout alone moves it by more is named
     /// under the table (a fraction or a percentage).
-    #[arg(long, value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
+    #[arg(long, alias = "threshold", value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
     pub margin: f64,
     /// Measure each benchmark to a ±1 point interval (Stein's plan, Holm over the family)
     /// instead of deciding it at the first look that says faster, slower or equivalent.
@@ -140,20 +135,21 @@ pub struct BenchArgs {
     /// Seed of the workers' perturbations and the comparisons; 0 draws one.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
-    /// Write every benchmark's result as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
+    /// Write every benchmark's result as JSON to FILE (`-`: standard output).
+    #[arg(long, alias = "export-json", value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write the Markdown summary to FILE (it is also appended to $GITHUB_STEP_SUMMARY when
-    /// that is set).
-    #[arg(long, value_name = "FILE")]
+    /// Write the Markdown summary to FILE (`-`: standard output; it is also appended to
+    /// $GITHUB_STEP_SUMMARY when that is set).
+    #[arg(long = "export-markdown", alias = "markdown", value_name = "FILE")]
     pub markdown: Option<PathBuf>,
     /// Write an HTML index to FILE, one row per benchmark, each linking its own page (the
     /// forest plot of its worker pairs and the median pair's panels) written beside it.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Exit 1 when some benchmark is proven slower than the baseline by more than BUDGET (a
-    /// fraction or a percentage: the whole interval of the slowdown must lie above it).
-    #[arg(long, value_name = "BUDGET", value_parser = parse_fraction)]
+    /// fraction or a percentage: the whole interval of the slowdown must lie above it);
+    /// without BUDGET, by any amount.
+    #[arg(long, value_name = "BUDGET", num_args = 0..=1, default_missing_value = "0%", value_parser = parse_fraction)]
     pub fail_on_regression: Option<f64>,
 }
 
@@ -206,8 +202,8 @@ pub struct CmdArgs {
     #[arg(short = 'D', long, value_name = "DELTA", requires = "parameter_scan")]
     pub parameter_step_size: Option<f64>,
     /// Order of the summary table: `command` (as given) or `mean-time` (fastest first).
-    #[arg(long, value_name = "ORDER", default_value = "command", value_parser = ["command", "mean-time"])]
-    pub sort: String,
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = SortOrder::Command)]
+    pub sort: SortOrder,
     /// Instead of running commands, analyse the two commands' `times` in a hyperfine JSON
     /// export (unpaired: hyperfine does not interleave; no A/A floor). The export must hold
     /// exactly two results: with more, there is no way to choose two, so it is refused with
@@ -324,13 +320,13 @@ pub struct CompareArgs {
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
     pub max_time: Duration,
     /// Most timed pairs, whatever the time budget.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PAIRS)]
+    #[arg(long, alias = "max-pairs", value_name = "N", default_value_t = DEFAULT_MAX_PAIRS)]
     pub max_runs: usize,
     /// Write the full result (every run, the environment, the verdict) as JSON to FILE (`-`:
     /// standard output). Whenever an output goes to standard output, the summary goes to
     /// standard error, and at most one output may. Every output file is opened before the
     /// first run, so a path that cannot be written fails at once.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, alias = "export-json", value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Write the comparison as one self-contained HTML page to FILE (inline SVG, no script):
     /// the answer, the runs in order, the distributions, the bootstrap beside the A/A floor,
@@ -344,9 +340,11 @@ pub struct CompareArgs {
     /// Seed of the bootstrap (0 or absent: draw one; the result records it).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Exit with status 1 when B is found slower than A (`slower` or `loss`).
-    #[arg(long)]
-    pub fail_on_regression: bool,
+    /// Exit with status 1 when a command is found slower than the reference (`slower` or
+    /// `loss`) and, with `=BUDGET`, its interval's least favourable end lies beyond BUDGET too
+    /// (`--fail-on-regression=5%`; under the few-runs rule, which has no interval, any loss).
+    #[arg(long, value_name = "BUDGET", num_args = 0..=1, require_equals = true, default_missing_value = "0%", value_parser = parse_fraction)]
+    pub fail_on_regression: Option<f64>,
     /// Read hardware counters (cycles, instructions, cache misses, branch misses; user space)
     /// for every run's process and its descendants, and summarise them per command.
     /// Diagnostics only: the verdict never uses them. Where the kernel or the virtual machine
@@ -357,7 +355,7 @@ pub struct CompareArgs {
     /// hyperfine's `--export-markdown` (mean ± σ, min, max in one unit, relative to the
     /// fastest), with rtcompare's ratio to A, its interval and the verdict, and the verdict's
     /// sentence under the table.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, alias = "markdown", value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
     /// Also write one row per command to FILE (`-`: standard output) with hyperfine's
     /// `--export-csv` columns (command, mean, stddev, median, user, system, min, max; seconds),
@@ -372,6 +370,15 @@ pub struct CompareArgs {
     /// standard output).
     #[arg(long, value_name = "FILE")]
     pub export_orgmode: Option<PathBuf>,
+}
+
+/// The order of the summary's rows with more than two commands (`--sort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortOrder {
+    /// As the commands were given, the reference first.
+    Command,
+    /// Fastest mean time first.
+    MeanTime,
 }
 
 /// Which non-zero exit codes `--ignore-failure` accepts.
@@ -455,6 +462,8 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     #[test]
@@ -521,6 +530,59 @@ mod tests {
         assert_eq!(skip, ["slow/", "huge"]);
         let (_, exact, skip) = parse(&["rtcompare", "bench", "--baseline", "main"]);
         assert!(!exact && skip.is_empty());
+    }
+
+    #[test]
+    fn one_flag_name_across_subcommands_with_the_old_spellings_hidden() {
+        let cmd = |args: &[&str]| match Cli::try_parse_from(args).unwrap().command {
+            Commands::Cmd(c) => c,
+            other => panic!("{other:?}"),
+        };
+        let bench = |args: &[&str]| match Cli::try_parse_from(args).unwrap().command {
+            Commands::Bench(b) => b,
+            other => panic!("{other:?}"),
+        };
+        let c = cmd(&[
+            "rtcompare",
+            "cmd",
+            "--max-pairs",
+            "50",
+            "--markdown",
+            "m",
+            "a",
+            "b",
+        ]);
+        assert_eq!(c.options.max_runs, 50);
+        assert_eq!(c.options.export_markdown.as_deref(), Some(Path::new("m")));
+        let b = bench(&["rtcompare", "bench", "--baseline", "x", "--max-runs", "9"]);
+        assert_eq!(b.max_pairs, 9);
+        let b = bench(&["rtcompare", "bench", "--baseline", "x", "--markdown", "m"]);
+        assert_eq!(b.markdown.as_deref(), Some(Path::new("m")));
+        // --fail-on-regression is a budget everywhere; bare, any proven slowdown.
+        assert_eq!(
+            cmd(&["rtcompare", "cmd", "a", "b"])
+                .options
+                .fail_on_regression,
+            None
+        );
+        let bare = cmd(&["rtcompare", "cmd", "--fail-on-regression", "a", "b"]);
+        assert_eq!(bare.options.fail_on_regression, Some(0.0));
+        assert_eq!(bare.commands, ["a", "b"]);
+        let budget = cmd(&["rtcompare", "cmd", "--fail-on-regression=5%", "a", "b"]);
+        assert_eq!(budget.options.fail_on_regression, Some(0.05));
+        let b = bench(&[
+            "rtcompare",
+            "bench",
+            "--baseline",
+            "x",
+            "--fail-on-regression",
+            "5%",
+        ]);
+        assert_eq!(b.fail_on_regression, Some(0.05));
+        // --sort takes its values from the enum.
+        let sorted = cmd(&["rtcompare", "cmd", "--sort", "mean-time", "a", "b"]);
+        assert_eq!(sorted.sort, SortOrder::MeanTime);
+        assert!(Cli::try_parse_from(["rtcompare", "cmd", "--sort", "fast", "a", "b"]).is_err());
     }
 
     #[test]

@@ -36,6 +36,7 @@ use rtcompare::stats::{self, DecisionEnd, Spending};
 
 use crate::analysis::{self, AnalysisOptions, CommandOutcome, VerdictSummary};
 use crate::error::Result;
+use crate::judge::{self, Bar, Bounds, Judgement};
 
 /// Rounds timed before the plan is fixed: 4.
 pub const PLAN_ROUNDS: usize = 4;
@@ -178,15 +179,16 @@ impl Decisions {
                 ..*opts
             };
             let r = analysis::estimate(reference, other, &at)?.ratio();
-            let inside = r.low > 1.0 - self.margin && r.high < 1.0 + self.margin;
-            let beyond = r.low - 1.0 > self.margin || 1.0 - r.high > self.margin;
+            // Settled: the rule without a floor makes a claim or finds equivalence.
+            let judged = judge::judge(bounds(r.low, r.high), Bar::budget(self.margin), true);
+            let settled = !matches!(judged, Judgement::Short { .. });
             self.looks[c].push(Look {
                 rounds,
                 alpha: share,
                 ratio: r.ratio,
                 low: r.low,
                 high: r.high,
-                settled: inside || beyond,
+                settled,
             });
         }
         self.next = ((rounds as f64 * LOOK_GROWTH).ceil() as usize).min(self.max_rounds);
@@ -222,8 +224,19 @@ impl Decisions {
     }
 }
 
+/// What the interval `[low, high]` on B's time over A's guarantees, on the ratio's own scale
+/// (relative to A's time): B slower by `low − 1`, faster by `1 − high`, and no change beyond
+/// the larger distance from 1.
+pub(crate) fn bounds(low: f64, high: f64) -> Bounds {
+    Bounds {
+        slower_by: low - 1.0,
+        faster_by: 1.0 - high,
+        at_most: (high - 1.0).max(1.0 - low),
+    }
+}
+
 /// The verdict of `decision`'s last look: B's time over A's with the look's interval, judged
-/// against `tolerance` (the larger of the threshold and the A/A floor `noise`) for a claim of
+/// ([`judge`]) against the larger of the threshold and the A/A floor `noise` for a claim of
 /// faster or slower, and within ±`threshold` for equivalent; `best_ratio` is kept from the
 /// bootstrap rule's summary.
 pub fn verdict(
@@ -234,7 +247,10 @@ pub fn verdict(
 ) -> Option<VerdictSummary> {
     let look = decision.looks.last()?;
     let (ratio, low, high) = (look.ratio, look.low, look.high);
-    let tolerance = threshold.max(noise);
+    let bar = Bar {
+        threshold,
+        floor: noise,
+    };
     let pct = |x: f64| 100.0 * x;
     let interval = format!(
         "the interval [{low:.4}, {high:.4}] on B's time over A's, at look {} of the sequential \
@@ -243,46 +259,46 @@ pub fn verdict(
         look.rounds,
         1.0 - look.alpha
     );
-    let against = format!(
-        "the tolerance {:.2} % (the larger of the {:.2} % threshold and the {:.2} % A/A floor)",
-        pct(tolerance),
-        pct(threshold),
-        pct(noise)
-    );
-    let allows = pct((high - 1.0).max(1.0 - low));
-    let (outcome, reason) = if low - 1.0 > tolerance {
-        (
-            CommandOutcome::Slower,
-            format!("B is slower: {interval} lies beyond {against}"),
-        )
-    } else if 1.0 - high > tolerance {
-        (
-            CommandOutcome::Faster,
-            format!("B is faster: {interval} lies beyond {against}"),
-        )
-    } else if low > 1.0 - threshold && high < 1.0 + threshold {
-        (
+    let b = bounds(low, high);
+    let (outcome, reason) = match judge::judge(b, bar, true) {
+        Judgement::Clears { claim, .. } => {
+            let outcome = analysis::outcome_of(claim);
+            (
+                outcome,
+                format!(
+                    "B is {}: {interval} lies beyond the tolerance {:.2} % (the larger of the \
+                     {:.2} % threshold and the {:.2} % A/A floor)",
+                    outcome.word(),
+                    pct(bar.tolerance()),
+                    pct(threshold),
+                    pct(noise)
+                ),
+            )
+        }
+        Judgement::Equivalent => (
             CommandOutcome::Equivalent,
             format!(
                 "equivalent: {interval} lies inside ±{:.2} %, no change beyond the threshold",
                 pct(threshold)
             ),
-        )
-    } else {
-        (
+        ),
+        Judgement::Short { .. } => (
             CommandOutcome::CannotTell,
             format!(
-                "cannot tell below ±{allows:.2} %: {interval} neither lies inside ±{:.2} % nor \
-                 beyond {against}; it rules out any change beyond ±{allows:.2} %",
-                pct(threshold)
+                "cannot tell below ±{:.2} %: {interval} neither lies inside ±{:.2} % nor \
+                 beyond the tolerance {:.2} %; it rules out any change beyond ±{:.2} %",
+                pct(b.at_most),
+                pct(threshold),
+                pct(bar.tolerance()),
+                pct(b.at_most)
             ),
-        )
+        ),
     };
     Some(VerdictSummary {
         outcome,
         ratio,
         best_ratio,
-        tolerance,
+        tolerance: bar.tolerance(),
         noise,
         low: Some(low),
         high: Some(high),

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::cli::GitArgs;
+use crate::commands::Pair;
 use crate::error::{CliError, Result};
 use crate::process::{RunFailure, Runner, Shell};
 use crate::result::{CmdResult, GitInfo};
@@ -80,12 +81,6 @@ pub struct TempWorktree {
 }
 
 impl TempWorktree {
-    /// Checks `commit` out, detached, into a new directory under the system's temporary
-    /// directory, as the baseline ([`TempWorktree::add_as`] with `baseline`).
-    pub fn add(repo: &Path, commit: &str) -> Result<TempWorktree> {
-        TempWorktree::add_as(repo, commit, "baseline")
-    }
-
     /// Checks `commit` out, detached, into a new directory `rtcompare-ROLE-PID-NANOS` under the
     /// system's temporary directory, with its submodules (recursively) when it has any.
     /// Errors: git's failures (a failing submodule checkout names `role` and `commit`), and
@@ -140,6 +135,52 @@ impl Drop for TempWorktree {
         // working tree's target directory goes and what it points to stays.
         let _ = std::fs::remove_dir_all(&self.path);
         git_cleanup(&self.repo, &["worktree", "prune"]);
+    }
+}
+
+/// The two revisions a comparison of trees names, resolved in the repository around a
+/// directory: the baseline's commit, and the head's (`--head`'s, or the working tree's `HEAD`
+/// with whether it has uncommitted changes).
+pub(crate) struct Revisions {
+    /// The repository's top directory.
+    pub(crate) top: PathBuf,
+    /// The baseline's commit id.
+    pub(crate) base_commit: String,
+    /// The head's commit id when given as a revision; `None`: the head is the working tree.
+    pub(crate) head_rev: Option<String>,
+    /// The head's commit id (the working tree's `HEAD` without a head revision).
+    pub(crate) head_commit: String,
+    /// Whether the head is the working tree with uncommitted changes.
+    pub(crate) dirty: bool,
+}
+
+impl Revisions {
+    /// Resolves `base` and `head` (any commit-ish) in the repository around `cwd`. Errors:
+    /// git's, naming the revision that does not resolve.
+    pub(crate) fn resolve(cwd: &Path, base: &str, head: Option<&str>) -> Result<Revisions> {
+        let top = PathBuf::from(git(cwd, &["rev-parse", "--show-toplevel"])?);
+        let commit = |rev: &str| {
+            git(
+                &top,
+                &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+            )
+        };
+        let base_commit = commit(base)?;
+        let head_rev = head.map(commit).transpose()?;
+        let (head_commit, dirty) = match &head_rev {
+            Some(c) => (c.clone(), false),
+            None => (
+                git(&top, &["rev-parse", "HEAD"])?,
+                !git(&top, &["status", "--porcelain"])?.is_empty(),
+            ),
+        };
+        Ok(Revisions {
+            top,
+            base_commit,
+            head_rev,
+            head_commit,
+            dirty,
+        })
     }
 }
 
@@ -200,11 +241,10 @@ fn build(runner: &Runner, argv: &[OsString], command: &str, dir: &Path, tree: &s
     }
 }
 
-/// Checks every flag the way the comparison will, so that a mistake is reported before
-/// anything is checked out or built rather than after two builds; returns the build command's
-/// argument vector.
-fn check(args: &GitArgs) -> Result<Vec<OsString>> {
-    session::check(&args.options)?;
+/// Checks the commands and hooks the way the comparison will split them, so that a mistake is
+/// reported before anything is checked out or built rather than after two builds; returns the
+/// build command's argument vector ([`crate::plan`] checks the rest of the flags).
+pub(crate) fn check(args: &GitArgs) -> Result<Vec<OsString>> {
     let o = &args.options;
     let shell = Shell::parse(if o.no_shell { "none" } else { &o.shell })?;
     shell.argv(&args.run)?;
@@ -226,29 +266,20 @@ fn check(args: &GitArgs) -> Result<Vec<OsString>> {
     shell.argv(&args.build)
 }
 
-/// Runs `rtcompare git` from the current directory's repository.
-pub fn run(args: &GitArgs) -> Result<CmdResult> {
-    let build_argv = check(args)?;
+/// Runs `rtcompare git` from the current directory's repository, building with `build_argv`
+/// (the build command as [`check`] split it).
+pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> {
     let cwd = std::env::current_dir().map_err(|source| CliError::System {
         call: "getcwd",
         source,
     })?;
-    let top = PathBuf::from(git(&cwd, &["rev-parse", "--show-toplevel"])?);
-    let commit = |rev: &str| {
-        git(
-            &top,
-            &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
-        )
-    };
-    let base_commit = commit(&args.base)?;
-    let head_rev = args.head.as_deref().map(commit).transpose()?;
-    let (head_commit, dirty) = match &head_rev {
-        Some(c) => (c.clone(), false),
-        None => (
-            git(&top, &["rev-parse", "HEAD"])?,
-            !git(&top, &["status", "--porcelain"])?.is_empty(),
-        ),
-    };
+    let Revisions {
+        top,
+        base_commit,
+        head_rev,
+        head_commit,
+        dirty,
+    } = Revisions::resolve(&cwd, &args.base, args.head.as_deref())?;
     // Beneath the working tree's target directory, one for each checked-out tree: kept between
     // runs so that a rebuild is incremental, never shared between the two builds of one run.
     let own_target = working_target(&cwd, &top).join("rtcompare");
@@ -276,7 +307,7 @@ pub fn run(args: &GitArgs) -> Result<CmdResult> {
     link_target(base_tree.path(), &base_target)?;
     build(
         &base_runner,
-        &build_argv,
+        build_argv,
         &args.build,
         &base_dir,
         "baseline tree",
@@ -286,24 +317,24 @@ pub fn run(args: &GitArgs) -> Result<CmdResult> {
             link_target(tree.path(), &head_target)?;
             build(
                 &head_runner,
-                &build_argv,
+                build_argv,
                 &args.build,
                 &head_dir,
                 "head tree",
             )?;
         }
-        None => build(&head_runner, &build_argv, &args.build, &cwd, "working tree")?,
+        None => build(&head_runner, build_argv, &args.build, &cwd, "working tree")?,
     }
     // Their watchdog threads are not needed while the comparison runs.
     drop((base_runner, head_runner));
 
-    let commands = session::Commands {
-        a: &args.run,
-        b: &args.run,
+    let pair = Pair {
+        baseline: &args.run,
+        candidate: &args.run,
         dirs: [Some(&base_dir), Some(&head_dir)],
         inject: [std::time::Duration::ZERO; 2],
     };
-    let mut result = session::run(&commands, &args.options)?;
+    let mut result = session::run(&pair, &args.options)?;
     result.git = Some(GitInfo {
         base_ref: args.base.clone(),
         base_commit,

@@ -15,10 +15,7 @@ use rtcompare::stats::{self, FewRunsRule};
 use crate::analysis::{self, AnalysisOptions, Rule, SideSummary, Warning};
 use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
-use crate::result::{
-    CmdResult, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult, StopReason,
-    WarningEntry,
-};
+use crate::result::{CmdResult, CommandSide, Comparison, Parts, RunRecord, SideResult, StopReason};
 
 /// One command's entry in hyperfine's `results` array (times in seconds).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,37 +79,13 @@ pub fn document(result: &CmdResult) -> HyperfineExport {
         }
     };
     HyperfineExport {
-        results: if result.commands.is_empty() {
-            vec![entry(0, &result.a), entry(1, &result.b)]
-        } else {
-            result
-                .commands
-                .iter()
-                .enumerate()
-                .map(|(c, summary)| entry(c, summary))
-                .collect()
-        },
+        results: result
+            .commands
+            .iter()
+            .enumerate()
+            .map(|(c, summary)| entry(c, summary))
+            .collect(),
     }
-}
-
-/// [`document`] as pretty JSON with a final newline, as `--export-hyperfine` writes it to
-/// `path` (named in the error, which no result of ours can cause: every key is a string).
-pub fn text(result: &CmdResult, path: &Path) -> Result<String> {
-    serde_json::to_string_pretty(&document(result))
-        .map(|t| t + "\n")
-        .map_err(|e| CliError::BadFile {
-            path: path.into(),
-            reason: format!("cannot encode the export: {e}"),
-        })
-}
-
-/// Writes `result`'s timed runs in hyperfine's layout to `path`.
-pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
-    std::fs::write(path, text(result, path)?).map_err(|source| CliError::File {
-        action: "write",
-        path: path.into(),
-        source,
-    })
 }
 
 /// Reads the two commands' `command` and `times` (converted to ns) from a hyperfine export.
@@ -127,11 +100,7 @@ pub fn export(result: &CmdResult, path: &Path) -> Result<()> {
 /// command has no times, a time that is negative or not finite, or zeros where they are
 /// refused.
 pub fn import(path: &Path) -> Result<[(String, Vec<f64>); 2]> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
-        action: "read",
-        path: path.into(),
-        source,
-    })?;
+    let text = crate::files::read_text(path)?;
     let bad = |reason: String| CliError::BadFile {
         path: path.into(),
         reason,
@@ -246,54 +215,35 @@ pub fn analyse_import(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
     };
     let mut environment = Environment::capture();
     environment.finish();
-    let (a, b) = (side("A", ca, &ta)?, side("B", cb, &tb)?);
+    let pairs = ta.len().min(tb.len());
     let comparison = Comparison {
         name: "B".into(),
         reference: "A".into(),
         index: 1,
         rule: analysis.rule,
-        verdict: analysis.verdict.clone(),
+        verdict: analysis.verdict,
         estimate: analysis.estimate,
         few_runs: analysis.few_runs,
         floor: None,
-        pairs: ta.len().min(tb.len()),
+        pairs,
         decision: None,
     };
-    Ok(CmdResult {
-        schema_version: SCHEMA_VERSION,
-        tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
-        rule: analysis.rule,
-        verdict: analysis.verdict,
-        a: a.clone(),
-        b: b.clone(),
-        pairs: ta.len().min(tb.len()),
+    Ok(CmdResult::new(Parts {
+        pairs,
         stop: StopReason::Runs,
         threshold: args.threshold,
         width: args.width,
         seed,
-        estimate: analysis.estimate,
-        few_runs: analysis.few_runs,
-        floor: None,
+        level: opts.level,
         counters: None,
-        command_counters: Vec::new(),
         start_floor_ns: None,
-        warnings: warnings
-            .into_iter()
-            .map(|w| WarningEntry {
-                message: w.to_string(),
-                warning: w,
-            })
-            .collect(),
+        warnings,
         warmup_runs: 0,
         runs,
         validation_runs: Vec::new(),
-        git: None,
         environment,
-        elapsed_s: started.elapsed().as_secs_f64(),
-        commands: vec![a, b],
+        started,
+        commands: vec![side("A", ca, &ta)?, side("B", cb, &tb)?],
         comparisons: vec![comparison],
-        family_level: None,
-        stopped: None,
-        stopped_message: None,
-    })
+    }))
 }

@@ -8,35 +8,51 @@
 //! with hyperfine's parameters (`-L`, `-P`) and hooks. Every statistic comes from the
 //! [`rtcompare`] library; this crate only runs processes and prints.
 //!
-//! The binary is a thin `main` over [`run`]; the modules are public so the tool's pure parts
-//! (the analysis, the JSON layout in [`result`], the parameter expansion in [`scan`], the
-//! exports in [`export`]) can be tested and reused.
+//! The binary is a thin `main` over [`run`]: clap parses the command line ([`cli`]), `plan`
+//! checks all of it before anything runs, and the subcommand measures (`session` for `cmd`,
+//! `git`, `selftest`; `bench`; `combine`), judges with one rule (`judge`) in one vocabulary
+//! (`words`), and writes through [`export`]. Public are the parts tests and users read: the
+//! analysis ([`analysis`]), the command line, the error, the JSON layout ([`result`]) and the
+//! HTML page ([`export::html::page`]).
 #![deny(missing_docs)]
 
+// What the integration tests and users read: the analysis, the command line, the error, the
+// JSON result and the HTML page of a result.
 pub mod analysis;
-pub mod bench;
 pub mod cli;
-pub mod combine;
-pub mod decide;
 pub mod error;
 pub mod export;
-pub mod git;
-pub mod history;
-pub mod html;
-pub mod hyperfine;
-pub mod output;
-pub mod process;
 pub mod result;
-pub mod scan;
-pub mod selftest;
-pub mod session;
-pub mod signals;
-pub mod units;
+
+// The tool's own parts: private, so that an item nothing uses is a warning.
+pub(crate) mod bench;
+pub(crate) mod combine;
+pub(crate) mod commands;
+pub(crate) mod decide;
+pub(crate) mod files;
+pub(crate) mod git;
+pub(crate) mod history;
+pub(crate) mod hyperfine;
+pub(crate) mod judge;
+pub(crate) mod plan;
+pub(crate) mod process;
+pub(crate) mod progress;
+pub(crate) mod scan;
+pub(crate) mod selftest;
+pub(crate) mod session;
+pub(crate) mod signals;
+pub(crate) mod snapshot;
+pub(crate) mod units;
+pub(crate) mod words;
 
 use clap::Parser;
 
-use cli::{Cli, Commands};
+use cli::Cli;
 use error::{CliError, EXIT_ERROR, EXIT_OK, EXIT_REGRESSION};
+use export::terminal::Summary;
+use export::{Exporter, Exports};
+use plan::{Plan, Source};
+use result::CmdResult;
 
 /// Parses `args` (including the program name), runs the subcommand, prints its output, and
 /// returns the process exit status: 0 on any verdict, 1 with `--fail-on-regression` when B is
@@ -55,7 +71,7 @@ where
         }
     };
     signals::install();
-    match execute(&cli) {
+    match Plan::of(&cli).and_then(|plan| execute(&plan)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
@@ -64,60 +80,42 @@ where
     }
 }
 
-fn execute(cli: &Cli) -> Result<i32, CliError> {
-    match &cli.command {
-        Commands::Cmd(args) => {
-            export::check_outputs(&args.options)?;
-            if let Some(path) = &args.import_hyperfine {
-                return finish(
-                    hyperfine::analyse_import(path, &args.options)?,
-                    &args.options,
-                );
-            }
-            let specs = command_specs(args)?;
-            let result = session::run_many(&specs, &args.options)?;
-            if result.commands.len() > 2 {
-                print_summary(&output::summary_many(&result, &args.sort), &args.options);
-            } else {
-                print_summary(&output::summary(&result), &args.options);
-            }
-            // Under the summary, on stderr: a warning, not the result.
-            let cwd = std::env::current_dir().unwrap_or_default();
-            for w in history::cmd_dir(&cwd)
-                .map(|dir| history::record_cmd(&dir, &result))
-                .unwrap_or_default()
-            {
-                eprintln!("warning: {w}");
-            }
-            finish_quietly(result, &args.options)
+/// Runs a checked plan: the subcommand, its summary and its outputs; returns the exit status.
+fn execute(plan: &Plan<'_>) -> Result<i32, CliError> {
+    match plan {
+        Plan::Cmd {
+            args,
+            source,
+            summary,
+            exports,
+        } => {
+            let (result, history) = match source {
+                Source::Import(path) => (hyperfine::analyse_import(path, &args.options)?, false),
+                Source::Run(specs) => (session::run_many(specs, &args.options)?, true),
+            };
+            finish(&result, exports, summary, &args.options, history)
         }
-        Commands::Git(args) => {
-            export::check_outputs(&args.options)?;
-            finish(git::run(args)?, &args.options)
+        Plan::Git {
+            args,
+            build,
+            exports,
+        } => {
+            let result = git::run(args, build)?;
+            let summary = plan::two_command_summary();
+            finish(&result, exports, &summary, &args.options, false)
         }
-        Commands::Bench(args) => bench::run(args),
-        Commands::Combine(args) => combine::run(args),
-        Commands::Selftest(args) => {
-            selftest::check(args)?;
-            export::check_outputs(&args.options)?;
+        Plan::Bench { args, exports } => bench::run(args, exports),
+        Plan::Combine { args, exports } => combine::run(args, exports),
+        Plan::Selftest { args, exports } => {
             let report = selftest::run(args)?;
             // With `--json -`, standard output carries the JSON alone.
-            let to_stderr = export::summary_to_stderr(&args.options);
-            let say = |text: String| {
-                if to_stderr {
-                    eprint!("{text}");
-                } else {
-                    print!("{text}");
-                }
-            };
+            let say = |text: String| say(&text, exports.to_stdout());
             say(report.to_string());
             if let Some(dir) = &args.record {
                 let path = selftest::record(&report, dir)?;
                 say(format!("recorded in {}\n", path.display()));
             }
-            if let Some(path) = &args.options.json {
-                selftest::write_json(&report, path)?;
-            }
+            exports.write(&report)?;
             Ok(if report.passed {
                 EXIT_OK
             } else {
@@ -127,127 +125,44 @@ fn execute(cli: &Cli) -> Result<i32, CliError> {
     }
 }
 
-/// The commands of `rtcompare cmd` as a session's specs: the reference (`--reference`, else
-/// the first command), then every command for every combination of the parameters, with
-/// `{NAME}` replaced in each command, label and hook.
-fn command_specs(args: &cli::CmdArgs) -> Result<Vec<session::CommandSpec>, CliError> {
-    let params = scan::parameters(
-        &args.parameter_list,
-        &args.parameter_scan,
-        args.parameter_step_size,
-    )?;
-    let combos = scan::combinations(&params)?;
-    let templates = &args.commands;
-    let names = &args.command_name;
-    let offset = usize::from(args.reference.is_some());
-    if !names.is_empty() && names.len() != templates.len() + offset {
-        return Err(CliError::Usage(format!(
-            "{} --command-name for {} commands{}: give one per command, in order",
-            names.len(),
-            templates.len() + offset,
-            if offset == 1 {
-                " (the reference counts, first)"
-            } else {
-                ""
-            }
-        )));
-    }
-    for (i, t) in templates.iter().enumerate() {
-        for p in &params {
-            if !t.contains(&format!("{{{}}}", p.name)) && combos.len() > 1 && i == 0 {
-                eprintln!(
-                    "note: the parameter {{{}}} does not occur in `{t}`: its runs differ only by \
-                     name",
-                    p.name
-                );
-            }
-        }
-    }
-    let letter = |i: usize| -> String {
-        if i < 26 {
-            char::from(b'A' + i as u8).to_string()
-        } else {
-            format!("C{i}")
-        }
-    };
-    let mut specs = Vec::new();
-    if let Some(r) = &args.reference {
-        specs.push(session::CommandSpec {
-            name: names.first().cloned().unwrap_or_else(|| "reference".into()),
-            command: r.clone(),
-            ..session::CommandSpec::hooks(&args.options, 0)
-        });
-    }
-    for (t, template) in templates.iter().enumerate() {
-        for combo in &combos {
-            let i = specs.len();
-            let hooks = session::CommandSpec::hooks(&args.options, i);
-            let sub = |h: Option<String>| h.map(|h| scan::substitute(&h, combo));
-            let name = match names.get(t + offset) {
-                Some(n) => scan::substitute(n, combo),
-                None if params.is_empty() => letter(i),
-                None => scan::substitute(template, combo),
-            };
-            specs.push(session::CommandSpec {
-                name,
-                command: scan::substitute(template, combo),
-                prepare: sub(hooks.prepare),
-                setup: sub(hooks.setup),
-                conclude: sub(hooks.conclude),
-                cleanup: sub(hooks.cleanup),
-                ..session::CommandSpec::default()
-            });
-        }
-    }
-    if specs.len() < 2 {
-        return Err(CliError::Usage(
-            "give at least two commands (or one with a parameter of several values, or \
-             --reference)"
-                .into(),
-        ));
-    }
-    if args.options.prepare.len() > 1 && args.options.prepare.len() != specs.len() {
-        return Err(CliError::Usage(format!(
-            "{} --prepare for {} commands: give one for all, or one per command in order",
-            args.options.prepare.len(),
-            specs.len()
-        )));
-    }
-    Ok(specs)
-}
-
-/// [`finish`] for a result whose summary is already printed.
-fn finish_quietly(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
-    export::write_outputs(&result, options)?;
-    Ok(exit_status(&result, options))
-}
-
-/// Prints the summary (on stderr when an output goes to stdout), writes the outputs, and picks
-/// the exit status.
-fn finish(result: result::CmdResult, options: &cli::CompareArgs) -> Result<i32, CliError> {
-    print_summary(&output::summary(&result), options);
-    finish_quietly(result, options)
-}
-
-/// Prints a summary on stdout, or on stderr when an output goes to stdout.
-fn print_summary(summary: &str, options: &cli::CompareArgs) {
-    if export::summary_to_stderr(options) {
-        eprint!("{summary}");
+/// `text` on standard output, or on standard error when an output takes standard output.
+fn say(text: &str, to_stderr: bool) {
+    if to_stderr {
+        eprint!("{text}");
     } else {
-        print!("{summary}");
+        print!("{text}");
     }
 }
 
-/// 1 with `--fail-on-regression` when some command was found slower than the reference, else 0.
-fn exit_status(result: &result::CmdResult, options: &cli::CompareArgs) -> i32 {
-    let regression = result
-        .comparisons
-        .iter()
-        .any(|c| c.verdict.outcome.is_regression())
-        || result.verdict.outcome.is_regression();
-    if options.fail_on_regression && regression {
-        EXIT_REGRESSION
-    } else {
-        EXIT_OK
+/// The end of a comparison: the summary (on stderr when an output takes stdout), with `history`
+/// each comparison kept in the target directory's history (its warnings on stderr, under the
+/// summary), then the outputs and the exit status.
+fn finish(
+    result: &CmdResult,
+    exports: &Exports<CmdResult>,
+    summary: &Summary,
+    options: &cli::CompareArgs,
+    history: bool,
+) -> Result<i32, CliError> {
+    say(&summary.render(result)?, exports.to_stdout());
+    if history {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        for w in history::cmd_dir(&cwd)
+            .map(|dir| history::record_cmd(&dir, result))
+            .unwrap_or_default()
+        {
+            eprintln!("warning: {w}");
+        }
+    }
+    exports.write(result)?;
+    Ok(exit_status(result, options))
+}
+
+/// 1 with `--fail-on-regression[=BUDGET]` when some command was found slower than the
+/// reference beyond the budget ([`CmdResult::regressed`]), else 0.
+fn exit_status(result: &CmdResult, options: &cli::CompareArgs) -> i32 {
+    match options.fail_on_regression {
+        Some(budget) if result.regressed(budget) => EXIT_REGRESSION,
+        _ => EXIT_OK,
     }
 }

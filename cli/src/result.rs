@@ -1,10 +1,9 @@
 //! The JSON result of `rtcompare cmd` and `rtcompare git` (layout [`SCHEMA_VERSION`]): what a
-//! run, a command's summary, a comparison, `git`'s two trees and the whole result hold, and the
-//! file kept current while a session measures (snapshots, and the last word when it stops
-//! early).
+//! run, a command's summary, a comparison, `git`'s two trees and the whole result hold, and
+//! the reader of both layouts ([`parse`]).
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -13,12 +12,14 @@ use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSummary,
 use rtcompare::stats;
 
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
-use crate::cli::CompareArgs;
 use crate::error::{CliError, Result};
+use crate::judge;
 use crate::process::Measured;
 
-/// Version of the JSON result's layout (`schema_version`). Readers should check it.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version of the JSON result's layout (`schema_version`). Readers should check it: 2 holds
+/// every command in `commands` and every verdict in `comparisons`, and nothing twice; 1 also
+/// carried the first of each at the top level ([`parse`] reads both).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Which command a run belongs to. Serialised as `"a"`, `"b"` (and, for A/A validation runs,
 /// `"a2"`, `"b2"` for the second copies A′ and B′).
@@ -191,6 +192,19 @@ pub struct Comparison {
     pub decision: Option<crate::decide::Decision>,
 }
 
+impl Comparison {
+    /// What this comparison's interval guarantees, on the scale of the rule that judged it:
+    /// the bootstrap rule's estimate, the sequential rule's last look; `None` under the
+    /// few-runs rule, which has no interval.
+    pub(crate) fn bounds(&self) -> Option<judge::Bounds> {
+        match self.rule {
+            Rule::Bootstrap => self.estimate.as_ref().map(analysis::bootstrap_bounds),
+            Rule::Sequential => Some(crate::decide::bounds(self.verdict.low?, self.verdict.high?)),
+            Rule::FewRuns => None,
+        }
+    }
+}
+
 /// One command's hardware counts with `--counters`: the medians per run over its timed runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommandCounters {
@@ -271,21 +285,20 @@ pub struct GitInfo {
 }
 
 /// The JSON result of `rtcompare cmd --json FILE` (layout [`SCHEMA_VERSION`]).
+///
+/// Every command is in [`commands`](Self::commands) (the reference first) and every verdict in
+/// [`comparisons`](Self::comparisons), also for two commands: schema 1 repeated the first
+/// comparison and the first two commands at the top level (`rule`, `verdict`, `a`, `b`,
+/// `estimate`, `few_runs`, `floor`), and readers could not tell which copy to trust. Such files
+/// are still read, by [`parse`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CmdResult {
-    /// Layout version, [`SCHEMA_VERSION`].
+    /// Layout version, [`SCHEMA_VERSION`] (0 when read from a file that declares none).
+    #[serde(default)]
     pub schema_version: u32,
     /// `rtcompare-cli` and its version.
     pub tool: String,
-    /// Which rule decided: `bootstrap` (11 or more pairs) or `few_runs`.
-    pub rule: Rule,
-    /// The verdict: `outcome`, `ratio` (B's time over A's), `best_ratio`, `tolerance`, `noise`.
-    pub verdict: analysis::VerdictSummary,
-    /// Command A and its summary.
-    pub a: SideResult,
-    /// Command B and its summary.
-    pub b: SideResult,
-    /// Timed pairs.
+    /// Timed rounds (pairs, for two commands).
     pub pairs: usize,
     /// Why measuring stopped.
     pub stop: StopReason,
@@ -295,23 +308,15 @@ pub struct CmdResult {
     pub width: f64,
     /// The bootstrap's seed; pass it with `--seed` to recompute the same interval.
     pub seed: u64,
-    /// The library's estimate (bootstrap rule).
-    #[serde(default)]
-    pub estimate: Option<rtcompare::Estimate>,
-    /// The library's few-runs verdict (few-runs rule), B as the candidate.
-    #[serde(default)]
-    pub few_runs: Option<stats::FewRunsVerdict>,
-    /// The A/A floor; `null` with `--no-validation`.
-    pub floor: Option<Floor>,
-    /// With `--counters`: for A and B (the reference and the second command), the median over
-    /// its timed runs of each hardware count per run (the library's `CounterSummary` with one
+    /// With `--counters`: for the reference and the second command, the median over its timed
+    /// runs of each hardware count per run (the library's `CounterSummary` with one
     /// "operation" per run: `inner_loops` is 1), or `status.state = "unavailable"` with the
     /// reason; every command's are in `command_counters`. Diagnostics only: the verdict
     /// never uses them. `null` without `--counters`.
     #[serde(default)]
     pub counters: Option<CounterSummary>,
     /// With `--counters`: every command's medians per run in command order, the reference
-    /// first (`counters` holds the first two as `a` and `b`); empty without `--counters`.
+    /// first; empty without `--counters`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command_counters: Vec<CommandCounters>,
     /// Median wall time of an empty command under the same shell (ns).
@@ -332,13 +337,9 @@ pub struct CmdResult {
     pub environment: Environment,
     /// Wall time of the whole invocation, seconds.
     pub elapsed_s: f64,
-    /// Every command in order, the reference first, with its summary (`a` and `b` repeat the
-    /// first two).
-    #[serde(default)]
+    /// Every command in order, the reference (the baseline) first, with its summary.
     pub commands: Vec<SideResult>,
-    /// Every command against the reference, in command order (one entry for two commands:
-    /// the same verdict as the top-level `verdict`).
-    #[serde(default)]
+    /// Every command against the reference, in command order: one entry for two commands.
     pub comparisons: Vec<Comparison>,
     /// With more than one comparison, the coverage each was judged at so that all hold
     /// together at 95 % (Bonferroni: 1 − 0.05/m for m comparisons); `null` for one.
@@ -353,149 +354,355 @@ pub struct CmdResult {
     pub stopped_message: Option<String>,
 }
 
-/// The JSON file kept current while measuring: a snapshot of the runs at most every
-/// [`SNAPSHOT_EVERY`], and the final word on every early exit. Nothing when `--json` is not
-/// given or is stdout (`-`). Each write goes to a temporary file renamed over the target, so
-/// a reader never sees half a file.
-pub(crate) struct Snapshot {
-    path: Option<std::path::PathBuf>,
-    commands: Vec<(String, String)>,
-    last: Instant,
-    tool: String,
+/// What a front end measured and judged, from which [`CmdResult::new`] makes the result: the
+/// one place that stamps the version and the tool, words the warnings and sets the family's
+/// level, whether the runs were measured here (`cmd`, `git`) or imported (hyperfine).
+pub(crate) struct Parts {
+    /// Timed rounds.
+    pub(crate) pairs: usize,
+    /// Why measuring stopped.
+    pub(crate) stop: StopReason,
+    /// `--threshold` and `--width`.
+    pub(crate) threshold: f64,
+    pub(crate) width: f64,
+    /// The seed the intervals were drawn with.
+    pub(crate) seed: u64,
+    /// The coverage each comparison was judged at (recorded as the family's level with more
+    /// than one comparison).
+    pub(crate) level: f64,
+    /// With `--counters`: the summary and every command's medians.
+    pub(crate) counters: Option<(CounterSummary, Vec<CommandCounters>)>,
+    pub(crate) start_floor_ns: Option<f64>,
+    pub(crate) warnings: Vec<analysis::Warning>,
+    pub(crate) warmup_runs: usize,
+    pub(crate) runs: Vec<RunRecord>,
+    pub(crate) validation_runs: Vec<RunRecord>,
+    pub(crate) environment: Environment,
+    /// When the invocation started.
+    pub(crate) started: Instant,
+    pub(crate) commands: Vec<SideResult>,
+    pub(crate) comparisons: Vec<Comparison>,
 }
 
-/// Least time between two snapshots of the JSON while measuring.
-const SNAPSHOT_EVERY: Duration = Duration::from_secs(2);
-
-/// The JSON of a session stopped before any verdict could be computed (or still running):
-/// the commands and every run measured.
-#[derive(Debug, Serialize)]
-struct RunsOnly<'a> {
-    schema_version: u32,
-    tool: &'a str,
-    stopped: Stopped,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stopped_message: Option<String>,
-    commands: Vec<RunsOnlyCommand<'a>>,
-    warmup_runs: usize,
-    runs: &'a [RunRecord],
-    validation_runs: &'a [RunRecord],
+/// `rtcompare-cli` and its version, as every file this tool writes names its writer.
+pub(crate) fn tool() -> String {
+    format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION"))
 }
 
-#[derive(Debug, Serialize)]
-struct RunsOnlyCommand<'a> {
-    name: &'a str,
-    command: &'a str,
-}
-
-impl Snapshot {
-    /// The file of `args.json` for the session of `commands` (each its label and the command
-    /// as given, the reference first).
-    pub(crate) fn new(args: &CompareArgs, commands: Vec<(String, String)>) -> Snapshot {
-        Snapshot {
-            path: args.json.clone().filter(|p| p.as_os_str() != "-"),
-            commands,
-            last: Instant::now(),
-            tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
-        }
-    }
-
-    /// After a round: a snapshot of the timed `runs`, the A/A partner runs `validation_runs`
-    /// and the `warmup_runs` done per command, when the last snapshot is old enough.
-    pub(crate) fn tick(
-        &mut self,
-        runs: &[RunRecord],
-        validation_runs: &[RunRecord],
-        warmup_runs: usize,
-    ) {
-        if self.path.is_some() && self.last.elapsed() >= SNAPSHOT_EVERY {
-            self.write_runs(
-                runs,
-                validation_runs,
-                warmup_runs,
-                Stopped::Running,
-                None,
-                false,
-            );
-            self.last = Instant::now();
-        }
-    }
-
-    /// Writes the runs alone (as [`tick`](Self::tick) takes them) with `stopped`. Errors are
-    /// reported on stderr when `loud`, and never stop the session (the final write reports its
-    /// own).
-    pub(crate) fn write_runs(
-        &self,
-        runs: &[RunRecord],
-        validation_runs: &[RunRecord],
-        warmup_runs: usize,
-        stopped: Stopped,
-        message: Option<String>,
-        loud: bool,
-    ) {
-        let Some(path) = &self.path else { return };
-        let doc = RunsOnly {
+impl CmdResult {
+    /// The result of `parts`, at [`SCHEMA_VERSION`], not stopped early.
+    pub(crate) fn new(parts: Parts) -> CmdResult {
+        let (counters, command_counters) = parts
+            .counters
+            .map_or((None, Vec::new()), |(s, c)| (Some(s), c));
+        CmdResult {
             schema_version: SCHEMA_VERSION,
-            tool: &self.tool,
-            stopped,
-            stopped_message: message,
-            commands: self
-                .commands
-                .iter()
-                .map(|(name, command)| RunsOnlyCommand { name, command })
+            tool: tool(),
+            pairs: parts.pairs,
+            stop: parts.stop,
+            threshold: parts.threshold,
+            width: parts.width,
+            seed: parts.seed,
+            counters,
+            command_counters,
+            start_floor_ns: parts.start_floor_ns,
+            warnings: parts
+                .warnings
+                .into_iter()
+                .map(|w| WarningEntry {
+                    message: w.to_string(),
+                    warning: w,
+                })
                 .collect(),
-            warmup_runs,
-            runs,
-            validation_runs,
+            warmup_runs: parts.warmup_runs,
+            runs: parts.runs,
+            validation_runs: parts.validation_runs,
+            git: None,
+            environment: parts.environment,
+            elapsed_s: parts.started.elapsed().as_secs_f64(),
+            commands: parts.commands,
+            family_level: (parts.comparisons.len() > 1).then_some(parts.level),
+            comparisons: parts.comparisons,
+            stopped: None,
+            stopped_message: None,
+        }
+    }
+
+    /// The reference (the baseline every other command is compared with).
+    pub fn reference(&self) -> Option<&SideResult> {
+        self.commands.first()
+    }
+
+    /// The first comparison: the only one for two commands.
+    pub fn first(&self) -> Option<&Comparison> {
+        self.comparisons.first()
+    }
+
+    /// The command that comparison `c` compares with the reference.
+    pub fn candidate(&self, c: &Comparison) -> Option<&SideResult> {
+        self.commands.get(c.index)
+    }
+
+    /// The command lines comparison `c` compares, as given: the reference's and the
+    /// candidate's (empty where the result lacks one).
+    pub fn command_lines(&self, c: &Comparison) -> (&str, &str) {
+        fn line(s: Option<&SideResult>) -> &str {
+            s.map_or("", |s| s.command.as_str())
+        }
+        (line(self.reference()), line(self.candidate(c)))
+    }
+
+    /// Whether some command was found slower than the reference (`slower` or `loss`) and, by
+    /// the lower-bound rule that judged it, slower by more than `budget` (a fraction; 0:
+    /// by any amount): what `--fail-on-regression` acts on. A loss under the few-runs rule,
+    /// which has no interval, counts whatever the budget.
+    pub fn regressed(&self, budget: f64) -> bool {
+        self.comparisons.iter().any(|c| {
+            c.verdict.outcome.is_regression()
+                && c.bounds()
+                    .is_none_or(|b| judge::judge(b, judge::Bar::budget(budget), false).is_slower())
+        })
+    }
+}
+
+/// A result as schema 1 wrote it: the first comparison and the first two commands at the top
+/// level, and (in files written before more than two commands could be compared) no
+/// `commands` or `comparisons` at all.
+#[derive(Deserialize)]
+struct SchemaOne {
+    #[serde(flatten)]
+    rest: SchemaOneRest,
+    rule: Rule,
+    verdict: analysis::VerdictSummary,
+    a: SideResult,
+    b: SideResult,
+    #[serde(default)]
+    estimate: Option<rtcompare::Estimate>,
+    #[serde(default)]
+    few_runs: Option<stats::FewRunsVerdict>,
+    floor: Option<Floor>,
+}
+
+/// The fields schema 1 shares with schema 2, `commands` and `comparisons` optional.
+#[derive(Deserialize)]
+struct SchemaOneRest {
+    tool: String,
+    pairs: usize,
+    stop: StopReason,
+    threshold: f64,
+    width: f64,
+    seed: u64,
+    #[serde(default)]
+    counters: Option<CounterSummary>,
+    #[serde(default)]
+    command_counters: Vec<CommandCounters>,
+    start_floor_ns: Option<f64>,
+    warnings: Vec<WarningEntry>,
+    warmup_runs: usize,
+    runs: Vec<RunRecord>,
+    validation_runs: Vec<RunRecord>,
+    #[serde(default)]
+    git: Option<GitInfo>,
+    environment: Environment,
+    elapsed_s: f64,
+    #[serde(default)]
+    commands: Vec<SideResult>,
+    #[serde(default)]
+    comparisons: Vec<Comparison>,
+    #[serde(default)]
+    family_level: Option<f64>,
+    #[serde(default)]
+    stopped: Option<Stopped>,
+    #[serde(default)]
+    stopped_message: Option<String>,
+}
+
+impl From<SchemaOne> for CmdResult {
+    /// The schema-2 form of a schema-1 result: `commands` and `comparisons` from the top-level
+    /// copies where the file has none.
+    fn from(one: SchemaOne) -> CmdResult {
+        let r = one.rest;
+        let label = |side: &SideResult, default: &str| {
+            if side.name.is_empty() {
+                default.to_string()
+            } else {
+                side.name.clone()
+            }
         };
-        if let Err(e) = serde_json::to_string_pretty(&doc)
-            .map_err(|e| CliError::BadFile {
-                path: path.clone(),
-                reason: e.to_string(),
-            })
-            .and_then(|text| write_atomically(path, &text))
-            && loud
-        {
-            eprintln!("error: {e}");
-        }
-    }
-
-    /// Writes a whole result (of a stopped session).
-    pub(crate) fn write_result(&self, result: &CmdResult) {
-        if let Some(path) = &self.path
-            && let Err(e) = write_json(result, path)
-        {
-            eprintln!("error: {e}");
+        let comparisons = if r.comparisons.is_empty() {
+            vec![Comparison {
+                name: label(&one.b, "B"),
+                reference: label(&one.a, "A"),
+                index: 1,
+                rule: one.rule,
+                verdict: one.verdict,
+                estimate: one.estimate,
+                few_runs: one.few_runs,
+                floor: one.floor,
+                pairs: r.pairs,
+                decision: None,
+            }]
+        } else {
+            r.comparisons
+        };
+        CmdResult {
+            schema_version: SCHEMA_VERSION,
+            tool: r.tool,
+            pairs: r.pairs,
+            stop: r.stop,
+            threshold: r.threshold,
+            width: r.width,
+            seed: r.seed,
+            counters: r.counters,
+            command_counters: r.command_counters,
+            start_floor_ns: r.start_floor_ns,
+            warnings: r.warnings,
+            warmup_runs: r.warmup_runs,
+            runs: r.runs,
+            validation_runs: r.validation_runs,
+            git: r.git,
+            environment: r.environment,
+            elapsed_s: r.elapsed_s,
+            commands: if r.commands.is_empty() {
+                vec![one.a, one.b]
+            } else {
+                r.commands
+            },
+            comparisons,
+            family_level: r.family_level,
+            stopped: r.stopped,
+            stopped_message: r.stopped_message,
         }
     }
 }
 
-/// Writes `text` to a temporary file beside `path` and renames it over `path`.
-pub(crate) fn write_atomically(path: &std::path::Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    let io = |source| CliError::File {
-        action: "write",
-        path: path.into(),
-        source,
-    };
-    std::fs::write(&tmp, format!("{text}\n")).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+/// Only the version, read before the rest so that the layout can be chosen.
+#[derive(Deserialize)]
+struct Version {
+    schema_version: Option<u32>,
 }
 
-/// Writes `result` as pretty JSON to `path`.
-pub fn write_json(result: &CmdResult, path: &std::path::Path) -> Result<()> {
-    let text = serde_json::to_string_pretty(result).map_err(|e| CliError::BadFile {
+/// Reads a `rtcompare cmd --json` result of either layout: returns the `schema_version` the
+/// file declares and the result in this layout ([`SCHEMA_VERSION`]; a schema-1 file is
+/// converted). Errors: the reason, in words, when the text is not such a result, has no
+/// version, or has one newer than this tool reads.
+pub fn parse(text: &str) -> std::result::Result<(u32, CmdResult), String> {
+    let version = serde_json::from_str::<Version>(text)
+        .map_err(|e| format!("not JSON: {e}"))?
+        .schema_version
+        .ok_or("no schema_version: not an `rtcompare cmd --json` result")?;
+    match version {
+        1 => parse_schema_one(text),
+        SCHEMA_VERSION => serde_json::from_str::<CmdResult>(text)
+            .map(|r| (version, r))
+            .map_err(|e| incomplete(version, &e)),
+        newer => Err(format!(
+            "schema_version {newer} is newer than this rtcompare reads for `rtcompare cmd \
+             --json` results (up to {SCHEMA_VERSION}): read it with the rtcompare that wrote \
+             it, or a later one"
+        )),
+    }
+}
+
+/// Reads a result that declares no version (`rtcompare combine` names such a file and keeps
+/// it from files that declare one) in whichever layout it has, this one or schema 1's.
+/// Errors: schema 1's reason, in words, when it has neither.
+pub(crate) fn parse_unversioned(text: &str) -> std::result::Result<CmdResult, String> {
+    serde_json::from_str::<CmdResult>(text)
+        .map(|r| CmdResult {
+            schema_version: SCHEMA_VERSION,
+            ..r
+        })
+        .or_else(|_| parse_schema_one(text).map(|(_, r)| r))
+}
+
+/// Reads `text` as a schema-1 result, converted to this layout; returns 1 with it. Errors: the
+/// reason, in words.
+fn parse_schema_one(text: &str) -> std::result::Result<(u32, CmdResult), String> {
+    serde_json::from_str::<SchemaOne>(text)
+        .map(|one| (1, CmdResult::from(one)))
+        .map_err(|e| incomplete(1, &e))
+}
+
+fn incomplete(version: u32, e: &serde_json::Error) -> String {
+    format!("not a complete `rtcompare cmd --json` result (schema {version}): {e}")
+}
+
+/// [`parse`] of the file at `path`. Errors: [`CliError::File`] when it cannot be read,
+/// [`CliError::BadFile`] naming it with [`parse`]'s reason.
+pub fn read(path: &std::path::Path) -> Result<(u32, CmdResult)> {
+    let text = crate::files::read_text(path)?;
+    parse(&text).map_err(|reason| CliError::BadFile {
         path: path.into(),
-        reason: format!("cannot encode the result: {e}"),
-    })?;
-    write_atomically(path, &text)
+        reason,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A result the schema-1 binary wrote (`rtcompare cmd -r 11 -w 0 --json FILE true true`),
+    /// with the summary it printed and the Markdown and CSV it exported then.
+    const SCHEMA_ONE: &str = include_str!("../tests/data/cmd-schema1.json");
+
+    #[test]
+    fn a_schema_one_file_reads_into_schema_two_and_renders_as_it_did() {
+        let (version, r) = parse(SCHEMA_ONE).unwrap();
+        assert_eq!((version, r.schema_version), (1, SCHEMA_VERSION));
+        let old: serde_json::Value = serde_json::from_str(SCHEMA_ONE).unwrap();
+        let first = r.first().unwrap();
+        // The top-level copies and the lists agree, and the lists are what is kept.
+        assert_eq!(
+            serde_json::to_value(&first.verdict).unwrap(),
+            old["verdict"]
+        );
+        assert_eq!(serde_json::to_value(first.rule).unwrap(), old["rule"]);
+        assert_eq!(serde_json::to_value(&first.floor).unwrap(), old["floor"]);
+        assert_eq!(r.commands.len(), 2);
+        assert_eq!(serde_json::to_value(&r.commands[1]).unwrap(), old["b"]);
+        let new = serde_json::to_value(&r).unwrap();
+        for gone in ["a", "b", "rule", "verdict", "estimate", "few_runs", "floor"] {
+            assert!(new.get(gone).is_none(), "{gone} is still at the top level");
+        }
+        assert_eq!(new["schema_version"], 2);
+        // Rendered from the schema-2 form, exactly as the schema-1 binary printed it.
+        assert_eq!(
+            crate::export::terminal::summary(&r),
+            include_str!("../tests/data/cmd-schema1.summary.txt")
+        );
+        assert_eq!(
+            crate::export::markup::table(&r, &crate::export::markdown::Markdown),
+            include_str!("../tests/data/cmd-schema1.md")
+        );
+        assert_eq!(
+            crate::export::csv::csv(&r),
+            include_str!("../tests/data/cmd-schema1.csv")
+        );
+        // Read back as schema 2, unchanged.
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(parse(&text).unwrap(), (2, r));
+    }
+
+    #[test]
+    fn a_schema_one_file_without_the_lists_gets_them_from_the_top_level() {
+        let mut old: serde_json::Value = serde_json::from_str(SCHEMA_ONE).unwrap();
+        let o = old.as_object_mut().unwrap();
+        o.remove("commands");
+        o.remove("comparisons");
+        let (_, r) = parse(&old.to_string()).unwrap();
+        assert_eq!(r.commands.len(), 2);
+        let c = r.first().unwrap();
+        assert_eq!(
+            (c.index, c.name.as_str(), c.reference.as_str()),
+            (1, "B", "A")
+        );
+        assert_eq!(serde_json::to_value(&c.verdict).unwrap(), old["verdict"]);
+        // Newer layouts and files that are not results are refused with the reason.
+        old["schema_version"] = 3.into();
+        assert!(parse(&old.to_string()).unwrap_err().contains("newer"));
+        assert!(parse("{}").unwrap_err().contains("no schema_version"));
+    }
 
     /// A timed run of `command` (side A for the reference, B for the others) that counted
     /// `cycles`.

@@ -25,8 +25,12 @@ use rtcompare::selftest::{MAX_FALSE_SIGNAL_RATE, MIN_DETECTION_RATE, binomial_in
 
 use crate::analysis::CommandOutcome;
 use crate::cli::{CompareArgs, SelftestArgs};
+use crate::commands::Pair;
 use crate::error::{CliError, Result};
-use crate::session::{self, Commands};
+use crate::export::Exporter;
+use crate::export::json::Json;
+use crate::judge::Claim;
+use crate::session;
 
 /// One bar's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -194,7 +198,7 @@ pub fn check(args: &SelftestArgs) -> Result<()> {
         ("--export-csv", o.export_csv.is_some()),
         ("--export-asciidoc", o.export_asciidoc.is_some()),
         ("--export-orgmode", o.export_orgmode.is_some()),
-        ("--fail-on-regression", o.fail_on_regression),
+        ("--fail-on-regression", o.fail_on_regression.is_some()),
     ]
     .into_iter()
     .filter_map(|(flag, given)| given.then_some(flag))
@@ -232,9 +236,9 @@ fn writable_dir(dir: &Path) -> Result<()> {
     std::fs::remove_file(&probe).map_err(|e| cannot("write into", e))
 }
 
-/// Runs the self-test. Errors: those of [`check`], or any run error of the comparisons.
-pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
-    check(args)?;
+/// Runs the self-test (its flags checked by [`check`]). Errors: any run error of the
+/// comparisons.
+pub(crate) fn run(args: &SelftestArgs) -> Result<SelftestReport> {
     let started = Instant::now();
     // `--json` names the self-test's result, not any one comparison's: a session that writes
     // its JSON as it measures must not overwrite it trial by trial.
@@ -244,29 +248,24 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
     };
     let mut environment = Environment::capture();
     let cmd = args.cmd.as_str();
-    let plain = Commands {
-        a: cmd,
-        b: cmd,
+    let plain = Pair {
+        baseline: cmd,
+        candidate: cmd,
         dirs: [None, None],
         inject: [Duration::ZERO; 2],
-    };
-    let is_verdict = |o: CommandOutcome| {
-        !matches!(
-            o,
-            CommandOutcome::CannotTell | CommandOutcome::Parity | CommandOutcome::Equivalent
-        )
     };
 
     let (mut outcomes, mut pairs, mut seconds, mut medians) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..args.trials {
         let r = session::run(&plain, &options)?;
-        outcomes.push(r.verdict.outcome);
+        outcomes.push(outcome(&r));
         pairs.push(r.pairs);
         seconds.push(r.elapsed_s);
-        medians.push(r.a.summary.median_ns);
+        medians.push(r.reference().map_or(f64::NAN, |a| a.summary.median_ns));
     }
-    let hits = outcomes.iter().filter(|&&o| is_verdict(o)).count();
+    // Any claim on identical commands is a false signal.
+    let hits = outcomes.iter().filter(|o| o.claim().is_some()).count();
     let mut aa = BarResult::new(hits, 0, outcomes, pairs, seconds);
     aa.passed = aa.rate <= MAX_FALSE_SIGNAL_RATE;
     let median_ns = rtcompare::stats::median(&medians)?;
@@ -278,7 +277,7 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
     for i in 0..args.trials {
         // The slow side alternates: B on even trials, A on odd ones.
         let b_slow = i % 2 == 0;
-        let commands = Commands {
+        let commands = Pair {
             inject: if b_slow {
                 [Duration::ZERO, spin]
             } else {
@@ -287,18 +286,13 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
             ..plain
         };
         let r = session::run(&commands, &options)?;
-        let o = r.verdict.outcome;
-        let (right, wrong_way) = if b_slow {
-            (
-                matches!(o, CommandOutcome::Slower | CommandOutcome::Loss),
-                matches!(o, CommandOutcome::Faster | CommandOutcome::Win),
-            )
+        let o = outcome(&r);
+        let (slow, fast) = if b_slow {
+            (Claim::Slower, Claim::Faster)
         } else {
-            (
-                matches!(o, CommandOutcome::Faster | CommandOutcome::Win),
-                matches!(o, CommandOutcome::Slower | CommandOutcome::Loss),
-            )
+            (Claim::Faster, Claim::Slower)
         };
+        let (right, wrong_way) = (o.claim() == Some(slow), o.claim() == Some(fast));
         hits += usize::from(right);
         wrong += usize::from(wrong_way);
         outcomes.push(o);
@@ -322,6 +316,12 @@ pub fn run(args: &SelftestArgs) -> Result<SelftestReport> {
     })
 }
 
+/// The verdict of a self-test's comparison of two commands (cannot tell if it has none).
+fn outcome(r: &crate::result::CmdResult) -> CommandOutcome {
+    r.first()
+        .map_or(CommandOutcome::CannotTell, |c| c.verdict.outcome)
+}
+
 /// Writes `report` as `selftest-<unix seconds>.json` into `dir` (created if missing) and
 /// returns the file's path.
 pub fn record(report: &SelftestReport, dir: &Path) -> Result<PathBuf> {
@@ -334,22 +334,6 @@ pub fn record(report: &SelftestReport, dir: &Path) -> Result<PathBuf> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let path = dir.join(format!("selftest-{secs}.json"));
-    crate::export::write_text(&path, &json(report, &path)?)?;
+    crate::files::write_atomically(&path, &Json.render(report)?)?;
     Ok(path)
-}
-
-/// `--json FILE`: writes `report` (both bars with their counts and rates, and whether each
-/// passed) as the `--record` file's JSON to `path`, or to standard output for `-`.
-pub fn write_json(report: &SelftestReport, path: &Path) -> Result<()> {
-    crate::export::write_text(path, &json(report, path)?)
-}
-
-/// `report` as pretty JSON with a final newline, for `path` (named in an encoding error).
-fn json(report: &SelftestReport, path: &Path) -> Result<String> {
-    serde_json::to_string_pretty(report)
-        .map(|text| text + "\n")
-        .map_err(|e| CliError::BadFile {
-            path: path.into(),
-            reason: format!("cannot encode the self-test's result: {e}"),
-        })
 }

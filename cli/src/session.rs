@@ -42,14 +42,16 @@ use crate::analysis::{
     self, AnalysisOptions, CommandAnalysis, Compared, Floor, Rule, SideSummary, Warning,
 };
 use crate::cli::CompareArgs;
+use crate::commands::{CommandSpec, Pair};
 use crate::decide::{self, Decisions};
 use crate::error::{CliError, Result};
-use crate::output::Progress;
 use crate::process::{Measured, RunFailure, Runner, Shell};
+use crate::progress::Progress;
 use crate::result::{
-    CmdResult, CommandCounters, CommandSide, Comparison, RunRecord, SCHEMA_VERSION, SideResult,
-    Snapshot, StopReason, Stopped, WarningEntry, counter_summaries,
+    CmdResult, CommandCounters, CommandSide, Comparison, Parts, RunRecord, SideResult, StopReason,
+    Stopped, counter_summaries,
 };
+use crate::snapshot::Snapshot;
 
 /// Runs of the empty command that measure the process-start floor: 5.
 const START_FLOOR_RUNS: usize = 5;
@@ -72,78 +74,6 @@ struct Program {
     dir: Option<std::path::PathBuf>,
     /// Busy-wait inside the timed window of each run.
     inject: Duration,
-}
-
-/// The two commands to compare, and the directory each runs in (`None`: the current one).
-#[derive(Debug, Clone, Copy)]
-pub struct Commands<'a> {
-    /// Command A, the baseline.
-    pub a: &'a str,
-    /// Command B, the candidate.
-    pub b: &'a str,
-    /// Working directories of A and B.
-    pub dirs: [Option<&'a std::path::Path>; 2],
-    /// A busy-wait added inside each timed run of A and of B (the self-test's injected
-    /// regression; zero otherwise).
-    pub inject: [Duration; 2],
-}
-
-/// One command of a session with its hooks, after parameter substitution.
-#[derive(Debug, Clone, Default)]
-pub struct CommandSpec {
-    /// Its label (`A`, `B`, … or the `--command-name`).
-    pub name: String,
-    /// The command as given.
-    pub command: String,
-    /// Its working directory (`None`: the current one).
-    pub dir: Option<std::path::PathBuf>,
-    /// A busy-wait inside each timed run (the self-test's injected regression).
-    pub inject: Duration,
-    /// Run before each of its runs, untimed (`--prepare`).
-    pub prepare: Option<String>,
-    /// Run once before its first run (`--setup`).
-    pub setup: Option<String>,
-    /// Run after each of its runs, untimed (`--conclude`).
-    pub conclude: Option<String>,
-    /// Run once after its last run, also when the session stops early (`--cleanup`).
-    pub cleanup: Option<String>,
-}
-
-impl Commands<'_> {
-    /// The two commands as a session's specs, labelled A and B, with the hooks of `args`.
-    pub fn specs(&self, args: &CompareArgs) -> Vec<CommandSpec> {
-        [(self.a, "A"), (self.b, "B")]
-            .into_iter()
-            .enumerate()
-            .map(|(i, (command, name))| CommandSpec {
-                name: name.into(),
-                command: command.into(),
-                dir: self.dirs[i].map(Into::into),
-                inject: self.inject[i],
-                ..CommandSpec::hooks(args, i)
-            })
-            .collect()
-    }
-}
-
-impl CommandSpec {
-    /// The hooks of `args` for the `i`-th command: `--prepare` matched to commands in order
-    /// (one `--prepare` serves every command), `--setup`, `--conclude` and `--cleanup` for
-    /// each.
-    pub fn hooks(args: &CompareArgs, i: usize) -> CommandSpec {
-        let prepare = match args.prepare.as_slice() {
-            [] => None,
-            [one] => Some(one.clone()),
-            many => many.get(i).cloned(),
-        };
-        CommandSpec {
-            prepare,
-            setup: args.setup.clone(),
-            conclude: args.conclude.clone(),
-            cleanup: args.cleanup.clone(),
-            ..CommandSpec::default()
-        }
-    }
 }
 
 struct Session<'a> {
@@ -266,51 +196,9 @@ fn failed(p: &Program, m: &Measured) -> CliError {
     }
 }
 
-/// Checks the flags that clap cannot check on its own (one against another, values clap
-/// accepts but the protocol cannot use); `rtcompare git` calls it before any build.
-pub fn check(args: &CompareArgs) -> Result<()> {
-    if let Some(n) = args.runs {
-        if n < stats::FEW_RUNS_MIN_RUNS {
-            return Err(CliError::Usage(format!(
-                "--runs {n} is too few: at least {} runs of each command are needed (11 or \
-                 more for the bootstrap interval)",
-                stats::FEW_RUNS_MIN_RUNS
-            )));
-        }
-        if n > args.max_runs {
-            return Err(CliError::Usage(format!(
-                "--runs {n} exceeds --max-runs {}; raise --max-runs too",
-                args.max_runs
-            )));
-        }
-    }
-    if args.max_runs < MINIMUM_DATA_POINTS && args.runs.is_none() {
-        return Err(CliError::Usage(format!(
-            "--max-runs {} is below the 11 pairs the stopping rule needs; use --runs N for \
-             fewer runs",
-            args.max_runs
-        )));
-    }
-    if let Some(input) = &args.input
-        && let Err(e) = std::fs::File::open(input)
-    {
-        return Err(CliError::File {
-            action: "read",
-            path: input.clone(),
-            source: e,
-        });
-    }
-    if args.width <= 0.0 {
-        return Err(CliError::Usage(
-            "--width must be above 0%, for example 1%".into(),
-        ));
-    }
-    Ok(())
-}
-
-/// Runs the whole protocol for two commands (see [`run_many`]).
-pub fn run(commands: &Commands<'_>, args: &CompareArgs) -> Result<CmdResult> {
-    run_many(&commands.specs(args), args)
+/// Runs the whole protocol for the two commands of `pair` (see [`run_many`]).
+pub(crate) fn run(pair: &Pair<'_>, args: &CompareArgs) -> Result<CmdResult> {
+    run_many(&pair.specs(args), args)
 }
 
 /// Everything measured so far: per command its timed wall times and its A/A partners', and
@@ -448,9 +336,9 @@ impl Job {
 /// two seconds as a snapshot with `stopped: "running"`.
 ///
 /// Errors: a usage error, a command or hook that cannot start or fails, a timeout, a signal.
-pub fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> {
+/// `args` must have been checked ([`crate::plan`]).
+pub(crate) fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdResult> {
     let started = Instant::now();
-    check(args)?;
     if specs.len() < 2 {
         return Err(CliError::Usage(
             "give at least two commands to compare (the first is the reference)".into(),
@@ -500,7 +388,7 @@ impl<'a> Session<'a> {
                 } else {
                     crate::process::Output::Null
                 })),
-            progress: Progress::new(),
+            progress: Progress::new("{spinner} {elapsed:>4} {msg}"),
             limit: args.max_time,
             counters: RefCell::default(),
         })
@@ -842,8 +730,8 @@ fn verdicts(
     }
 }
 
-/// The result from what was measured: every comparison's verdict (the top-level fields carry
-/// the first's), the summaries, and the warnings over every comparison.
+/// The result from what was measured: every comparison's verdict, the summaries, and the
+/// warnings over every comparison.
 fn assemble(
     plan: &Plan<'_>,
     stop: StopReason,
@@ -851,43 +739,25 @@ fn assemble(
     counters: Option<(CounterSummary, Vec<CommandCounters>)>,
     environment: Environment,
 ) -> Result<CmdResult> {
-    let (args, opts, rounds) = (plan.args, &plan.opts, m.rounds());
-    let (counters, command_counters) = counters.map_or((None, Vec::new()), |(s, c)| (Some(s), c));
     let comparisons = comparisons(plan, m)?;
-    let warnings = warnings(plan, stop, m, &comparisons);
-    let commands = side_results(plan.specs, &m.runs)?;
-    let first = &comparisons[0];
-    Ok(CmdResult {
-        schema_version: SCHEMA_VERSION,
-        tool: format!("rtcompare-cli {}", env!("CARGO_PKG_VERSION")),
-        rule: first.rule,
-        verdict: first.verdict.clone(),
-        a: commands[0].clone(),
-        b: commands[1].clone(),
-        pairs: rounds,
+    Ok(CmdResult::new(Parts {
+        pairs: m.rounds(),
         stop,
-        threshold: args.threshold,
-        width: args.width,
+        threshold: plan.args.threshold,
+        width: plan.args.width,
         seed: plan.seed,
-        estimate: first.estimate,
-        few_runs: first.few_runs,
-        floor: first.floor.clone(),
+        level: plan.opts.level,
         counters,
-        command_counters,
         start_floor_ns: m.start_floor_ns,
-        warnings,
+        warnings: warnings(plan, stop, m, &comparisons),
         warmup_runs: m.warmup_done,
         runs: m.runs.clone(),
         validation_runs: m.validation_runs.clone(),
-        git: None,
         environment,
-        elapsed_s: plan.started.elapsed().as_secs_f64(),
-        family_level: (comparisons.len() > 1).then_some(opts.level),
-        commands,
+        started: plan.started,
+        commands: side_results(plan.specs, &m.runs)?,
         comparisons,
-        stopped: None,
-        stopped_message: None,
-    })
+    }))
 }
 
 /// Each command against the reference over the complete rounds: its A/A floor (unless
@@ -950,7 +820,7 @@ fn warnings(
     stop: StopReason,
     m: &Collected,
     comparisons: &[Comparison],
-) -> Vec<WarningEntry> {
+) -> Vec<Warning> {
     let (specs, args) = (plan.specs, plan.args);
     let reference = m.series(0);
     let series: Vec<Vec<f64>> = comparisons.iter().map(|c| m.series(c.index)).collect();
@@ -977,12 +847,6 @@ fn warnings(
         warnings.push(Warning::FailuresIgnored { failed });
     }
     warnings
-        .into_iter()
-        .map(|w| WarningEntry {
-            message: w.to_string(),
-            warning: w,
-        })
-        .collect()
 }
 
 /// Each command's summary over its timed runs: wall, user and system time, peak memory.

@@ -292,7 +292,10 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
         })
         .collect();
     assert_eq!(vsides, ["a2", "b2", "b2", "a2", "a2", "b2", "b2", "a2"]);
-    assert_eq!(r.rule, rtcompare_cli::analysis::Rule::FewRuns);
+    assert_eq!(
+        r.comparisons[0].rule,
+        rtcompare_cli::analysis::Rule::FewRuns
+    );
 }
 
 #[test]
@@ -376,15 +379,19 @@ fn a_twofold_regression_fails_the_gate_and_a_speedup_does_not() {
     let o = run(args("sleep 0.02", "sleep 0.04"));
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     let (r, v) = read_result(&json);
-    assert_eq!(v["verdict"]["outcome"], "slower");
-    assert!(r.verdict.ratio > 1.5, "{}", r.verdict.ratio);
+    assert_eq!(v["comparisons"][0]["verdict"]["outcome"], "slower");
+    assert!(
+        r.comparisons[0].verdict.ratio > 1.5,
+        "{}",
+        r.comparisons[0].verdict.ratio
+    );
     assert!(stdout(&o).contains("B is SLOWER"), "{}", stdout(&o));
 
     let o = run(args("sleep 0.04", "sleep 0.02"));
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let (r, v) = read_result(&json);
-    assert_eq!(v["verdict"]["outcome"], "faster");
-    assert!(r.verdict.ratio < 0.7);
+    assert_eq!(v["comparisons"][0]["verdict"]["outcome"], "faster");
+    assert!(r.comparisons[0].verdict.ratio < 0.7);
 }
 
 #[test]
@@ -405,8 +412,8 @@ fn few_runs_use_the_few_runs_rule_and_its_outcomes() {
     ]);
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     let (_, v) = read_result(&json);
-    assert_eq!(v["rule"], "few_runs");
-    assert_eq!(v["verdict"]["outcome"], "loss");
+    assert_eq!(v["comparisons"][0]["rule"], "few_runs");
+    assert_eq!(v["comparisons"][0]["verdict"]["outcome"], "loss");
     assert!(stdout(&o).contains("few-runs rule"), "{}", stdout(&o));
 }
 
@@ -431,10 +438,17 @@ fn the_json_result_keeps_its_contract_and_round_trips() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let (r, v) = read_result(&json);
-    // The fields outside checks rely on.
+    // The fields outside checks rely on: schema 2, every command in `commands`, every
+    // verdict in `comparisons`, and nothing of them repeated at the top level.
     assert_eq!(v["schema_version"], SCHEMA_VERSION);
-    assert_eq!(v["rule"], "bootstrap");
-    let verdict = &v["verdict"];
+    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(v["commands"].as_array().map(Vec::len), Some(2), "{v}");
+    assert_eq!(v["comparisons"].as_array().map(Vec::len), Some(1), "{v}");
+    for gone in ["a", "b", "estimate", "verdict", "rule", "floor", "few_runs"] {
+        assert!(v.get(gone).is_none(), "top-level {gone}: {v}");
+    }
+    assert_eq!(v["comparisons"][0]["rule"], "bootstrap");
+    let verdict = &v["comparisons"][0]["verdict"];
     assert!(["faster", "slower", "cannot_tell"].contains(&verdict["outcome"].as_str().unwrap()));
     for key in ["ratio", "best_ratio", "tolerance", "noise"] {
         assert!(verdict[key].is_f64(), "{key}: {verdict}");
@@ -461,7 +475,7 @@ fn the_json_result_keeps_its_contract_and_round_trips() {
     };
     let (a, b) = (walls("a"), walls("b"));
     let best = rtcompare::stats::min(&b).unwrap() / rtcompare::stats::min(&a).unwrap();
-    assert_eq!(r.verdict.best_ratio, best);
+    assert_eq!(r.comparisons[0].verdict.best_ratio, best);
 }
 
 /// `--counters` never fails a comparison: where the machine refuses (most VMs, this one
@@ -512,7 +526,7 @@ fn counters_are_diagnostics_and_unavailable_is_not_an_error() {
         }
     }
     // The verdict is the same kind of object either way: counters never decide.
-    assert_eq!(v["rule"], "few_runs");
+    assert_eq!(v["comparisons"][0]["rule"], "few_runs");
     // Without the flag there is no counters section at all.
     let o = rtcompare(&[
         "cmd",
@@ -596,12 +610,15 @@ fn html_writes_the_comparison_page_and_names_an_unwritable_path() {
         let page = std::fs::read_to_string(&html).unwrap();
         let (result, _) = read_result(&json);
         // The page is a function of the recorded result.
-        assert_eq!(page, rtcompare_cli::html::page(&result));
+        assert_eq!(page, rtcompare_cli::export::html::page(&result));
         assert!(!page.contains("<script"));
         assert_eq!(page.matches("<svg").count(), 5, "one figure per panel");
         assert_eq!(page.matches("<section class=\"panel\"").count(), 5);
         assert!(page.contains("Verdict: "), "{page}");
-        assert!(page.contains(&format!("{:.3} times as long", result.verdict.ratio)));
+        assert!(page.contains(&format!(
+            "{:.3} times as long",
+            result.comparisons[0].verdict.ratio
+        )));
         assert!(page.contains("time per run (ms)") || page.contains("time per run (µs)"));
     }
     let bad = dir.path("missing").join("r.html");

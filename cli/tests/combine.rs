@@ -7,10 +7,11 @@ mod common;
 
 use std::path::Path;
 
-use common::{TempDir, rtcompare, text};
+use common::{TempDir, rtcompare, rtcompare_in_project, text};
 
-/// A real result of `rtcompare cmd`, to be edited into machines.
-fn template(dir: &Path) -> serde_json::Value {
+/// Runs `rtcompare cmd` on `reference` and `command` (11 rounds, no validation) with its
+/// JSON written to `file` in `dir`, and returns that JSON.
+fn cmd_json(dir: &Path, file: &str, reference: &str, command: &str) -> serde_json::Value {
     let o = rtcompare(
         dir,
         &[
@@ -21,16 +22,23 @@ fn template(dir: &Path) -> serde_json::Value {
             "0",
             "--no-validation",
             "--json",
-            "t.json",
-            "true",
-            "true",
+            file,
+            reference,
+            command,
         ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    serde_json::from_str(&std::fs::read_to_string(dir.join("t.json")).unwrap()).unwrap()
+    serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap()
 }
 
-/// Writes machine files with these deltas (each ±1 point) and returns their names.
+/// A real result of `rtcompare cmd`, to be edited into machines.
+fn template(dir: &Path) -> serde_json::Value {
+    cmd_json(dir, "t.json", "true", "true")
+}
+
+/// Writes machine files with these deltas (each ±1 point) and returns their names. The
+/// comparison is labelled `name` and compares `true name` with the reference: a comparison is
+/// what it compares, so another name is another comparison.
 fn machines(dir: &Path, t: &serde_json::Value, deltas: &[f64], name: &str) -> Vec<String> {
     deltas
         .iter()
@@ -42,6 +50,8 @@ fn machines(dir: &Path, t: &serde_json::Value, deltas: &[f64], name: &str) -> Ve
             e["low"] = (d - 0.01).into();
             e["high"] = (d + 0.01).into();
             v["comparisons"][0]["name"] = name.into();
+            v["commands"][1]["name"] = name.into();
+            v["commands"][1]["command"] = format!("true {name}").into();
             let file = format!("{name}-{i}.json");
             std::fs::write(dir.join(&file), v.to_string()).unwrap();
             file
@@ -114,15 +124,21 @@ fn two_comparisons(dir: &Path, t: &serde_json::Value, deltas: &[f64]) -> Vec<Str
         .map(|(i, &d)| {
             let mut v = t.clone();
             let c = v["comparisons"][0].clone();
-            let set = |name: &str, d: f64| {
+            let set = |name: &str, index: usize, d: f64| {
                 let mut c = c.clone();
                 c["name"] = name.into();
+                c["index"] = index.into();
                 c["estimate"]["delta"] = d.into();
                 c["estimate"]["low"] = (d - 0.01).into();
                 c["estimate"]["high"] = (d + 0.01).into();
                 c
             };
-            v["comparisons"] = serde_json::json!([set("B", d), set("C", -d)]);
+            v["comparisons"] = serde_json::json!([set("B", 1, d), set("C", 2, -d)]);
+            // C is a third command of its own.
+            let mut third = v["commands"][1].clone();
+            third["name"] = "C".into();
+            third["command"] = "true C".into();
+            v["commands"].as_array_mut().unwrap().push(third);
             let file = format!("runner-{i}.json");
             std::fs::write(dir.join(&file), v.to_string()).unwrap();
             file
@@ -234,7 +250,7 @@ fn an_unwritable_output_fails_before_anything_is_written() {
 fn inputs_of_different_or_newer_layouts_are_refused() {
     let d = TempDir::new("combine-versions");
     let t = template(&d.0);
-    assert_eq!(t["schema_version"], 1);
+    assert_eq!(t["schema_version"], 2);
     let files = machines(&d.0, &t, &[0.10, 0.11, 0.12], "B");
     let edit = |file: &str, version: Option<u64>| {
         let mut v: serde_json::Value =
@@ -248,12 +264,12 @@ fn inputs_of_different_or_newer_layouts_are_refused() {
         std::fs::write(d.0.join(file), v.to_string()).unwrap();
     };
     // A layout newer than this tool reads: refused, naming the file and both versions.
-    edit(&files[2], Some(2));
+    edit(&files[2], Some(3));
     let o = rtcompare(&d.0, &["combine", &files[0], &files[1], &files[2]]);
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(
-        e.contains("B-2.json") && e.contains("schema_version 2 is newer") && e.contains("up to 1"),
+        e.contains("B-2.json") && e.contains("schema_version 3 is newer") && e.contains("up to 2"),
         "{e}"
     );
     // Layouts that differ: refused, naming both files and both versions.
@@ -262,9 +278,51 @@ fn inputs_of_different_or_newer_layouts_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(
-        e.contains("B-0.json has schema_version 1") && e.contains("B-2.json has no schema_version"),
+        e.contains("B-0.json has schema_version 2") && e.contains("B-2.json has no schema_version"),
         "{e}"
     );
+}
+
+/// The case: three `cmd --json` results whose comparisons carry the same labels (`B`
+/// against `A`) over different commands are different comparisons, refused with the commands
+/// named, not pooled as one "B vs A".
+#[test]
+fn results_of_other_commands_under_the_same_labels_are_refused() {
+    let d = TempDir::new("combine-same-labels");
+    cmd_json(&d.0, "r0.json", "sleep 0.01", "sleep 0.02");
+    cmd_json(&d.0, "r1.json", "sleep 0.01", "sleep 0.02");
+    cmd_json(&d.0, "r2.json", "sleep 0.002", "sleep 0.003");
+    let o = rtcompare(&d.0, &["combine", "r0.json", "r1.json", "r2.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("`sleep 0.02` against `sleep 0.01`")
+            && e.contains("`sleep 0.003` against `sleep 0.002`")
+            && e.contains("r0.json")
+            && e.contains("r2.json"),
+        "{e}"
+    );
+    assert_eq!(text(&o.stdout), "");
+}
+
+/// A schema-1 result (the layout with the first comparison repeated at the top level) is read
+/// as schema 2: three copies pool as one comparison.
+#[test]
+fn schema_one_results_still_combine() {
+    let d = TempDir::new("combine-schema-one");
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cmd-schema1.json");
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    assert_eq!(t["schema_version"], 1);
+    let files = machines(&d.0, &t, &[0.10, 0.11, 0.12], "B");
+    let mut args = vec!["combine", "--json", "out.json"];
+    args.extend(files.iter().map(String::as_str));
+    let o = rtcompare(&d.0, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.0.join("out.json")).unwrap()).unwrap();
+    assert_eq!(v["results"][0]["name"], "B vs A");
+    assert!((v["results"][0]["delta"].as_f64().unwrap() - 0.11).abs() < 1e-12);
 }
 
 /// Three processes' reports on a simulated clock (A at 100 ns, B at 110–130 ns), pooled.
@@ -418,12 +476,13 @@ fn inputs_that_do_not_match_are_refused() {
         e.contains("B vs A:") && e.contains("B-1.json: δ +10.00 % [+9.00, +11.00] at 95 %"),
         "{e}"
     );
-    // Different comparisons: the names that differ are listed.
+    // Different comparisons: the names that differ are listed, with what each compares.
     let other = machines(&d.0, &t, &[0.1], "C");
     let o = rtcompare(&d.0, &["combine", &two[0], &two[1], &other[0]]);
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(e.contains("B vs A") && e.contains("C vs A"), "{e}");
+    assert!(e.contains("`true C` against `true`"), "{e}");
     // One file given three times, under two spellings: refused, naming both.
     let three = machines(&d.0, &t, &[0.1, 0.11, 0.12], "D");
     let again = format!("./{}", three[0]);
@@ -539,7 +598,7 @@ fn cmd_keeps_a_history_that_combine_reads_run_by_run() {
     let d = TempDir::new("combine-history");
     std::fs::create_dir_all(d.0.join("target")).unwrap();
     for _ in 0..3 {
-        let o = rtcompare(
+        let o = rtcompare_in_project(
             &d.0,
             &[
                 "cmd",
@@ -575,7 +634,7 @@ fn cmd_keeps_a_history_that_combine_reads_run_by_run() {
     assert!(v["results"][0]["delta"].as_f64().unwrap() > 0.2, "{v}");
     // A directory without `target` gets no history.
     let bare = TempDir::new("combine-no-history");
-    let o = rtcompare(
+    let o = rtcompare_in_project(
         &bare.0,
         &[
             "cmd",

@@ -99,7 +99,7 @@ fn the_baseline_is_pristine_and_its_worktree_is_removed() {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     // The uncommitted 40 ms patch is B only: the baseline was checked out clean.
-    assert_eq!(v["verdict"]["outcome"], "loss");
+    assert_eq!(v["comparisons"][0]["verdict"]["outcome"], "loss");
     assert_eq!(v["git"]["dirty"], true);
     assert_eq!(v["git"]["base_commit"], v["git"]["head_commit"]);
     let tree = PathBuf::from(v["git"]["baseline_tree"].as_str().unwrap());
@@ -250,7 +250,7 @@ fn two_revisions_are_compared_each_in_its_own_worktree_and_target_dir() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(v["verdict"]["outcome"], "loss");
+    assert_eq!(v["comparisons"][0]["verdict"]["outcome"], "loss");
     let g = &v["git"];
     assert_eq!(
         g["base_commit"],

@@ -65,8 +65,8 @@ fn an_export_reads_back_as_an_unpaired_analysis() {
     assert!(out.contains("unpaired bootstrap"), "{out}");
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["verdict"]["outcome"], "slower");
-    assert_eq!(r["estimate"]["paired"], false);
+    assert_eq!(r["comparisons"][0]["verdict"]["outcome"], "slower");
+    assert_eq!(r["comparisons"][0]["estimate"]["paired"], false);
     let _ = std::fs::remove_file(export);
     let _ = std::fs::remove_file(json);
 }
@@ -134,11 +134,13 @@ fn times_of_zero_from_hyperfines_clamp_are_accepted() {
     assert!(out.contains("2 of A's 12 times are 0"), "{out}");
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["verdict"]["outcome"], "slower");
+    assert_eq!(r["comparisons"][0]["verdict"]["outcome"], "slower");
     // The best-run ratio is over the times above 0: 0.0030 / 0.0010, a number, not ∞.
-    let best = r["verdict"]["best_ratio"].as_f64().unwrap();
+    let best = r["comparisons"][0]["verdict"]["best_ratio"]
+        .as_f64()
+        .unwrap();
     assert!((best - 3.0).abs() < 1e-9, "{best}");
-    assert_eq!(r["a"]["min_ns"], 0.0);
+    assert_eq!(r["commands"][0]["min_ns"], 0.0);
 
     // Where a zero leaves a statistic undefined, the error says so instead of a number.
     for (times_a, says) in [

@@ -105,28 +105,57 @@ pub(super) fn build(
                 hint: "; the compiler's messages are above".into(),
             });
         };
-        // The linker's words: in the JSON messages' rendered diagnostics (a real cargo), or on
-        // stderr (cargo's own errors).
-        let rendered: Vec<String> = messages
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-message")
-            .filter_map(|m| m["message"]["rendered"].as_str().map(str::to_string))
-            .collect();
-        let text =
-            rendered.join("\n") + &std::fs::read_to_string(&files.errors).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let tail = lines[lines.len().saturating_sub(12)..].join("\n");
-        return Ok(Err(BuildFailure {
-            error: CliError::Build {
-                bench: name.into(),
-                revision: format!("{} (relinked with code-order seed {seed})", tree.revision),
-                status: measured.status_text(),
-                hint: format!(":\n{tail}"),
-            },
-            no_shuffle: text.contains("shuffle-sections"),
-        }));
+        let errors = std::fs::read_to_string(&files.errors).unwrap_or_default();
+        return Ok(Err(relink_failure(
+            tree,
+            name,
+            seed,
+            measured.status_text(),
+            &messages,
+            &errors,
+        )));
     }
+    executable(&messages, tree, name)
+}
+
+/// A relink with `seed` that failed with `status`: the linker's last lines, from the JSON
+/// `messages`' rendered diagnostics (a real cargo) or cargo's own `errors`, and whether the
+/// linker rejected the section shuffle.
+fn relink_failure(
+    tree: &Tree,
+    name: &str,
+    seed: u64,
+    status: String,
+    messages: &str,
+    errors: &str,
+) -> BuildFailure {
+    let rendered: Vec<String> = messages
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-message")
+        .filter_map(|m| m["message"]["rendered"].as_str().map(str::to_string))
+        .collect();
+    let text = rendered.join("\n") + errors;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = lines[lines.len().saturating_sub(12)..].join("\n");
+    BuildFailure {
+        error: CliError::Build {
+            bench: name.into(),
+            revision: format!("{} (relinked with code-order seed {seed})", tree.revision),
+            status,
+            hint: format!(":\n{tail}"),
+        },
+        no_shuffle: text.contains("shuffle-sections"),
+    }
+}
+
+/// The bench executable named `name` that cargo's JSON `messages` report built in `tree`.
+/// Errors: a usage error when there is none (not a `harness = false` bench target).
+fn executable(
+    messages: &str,
+    tree: &Tree,
+    name: &str,
+) -> Result<std::result::Result<PathBuf, BuildFailure>> {
     messages
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())

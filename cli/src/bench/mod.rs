@@ -11,15 +11,20 @@
 mod build;
 mod table;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rtcompare::bench::{BuildsOptions, BuildsProgress, BuildsRun, Stopped, compare_layouts};
+use serde::Serialize;
 
 use crate::cli::BenchArgs;
 use crate::error::{CliError, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK, EXIT_REGRESSION, Result};
-use crate::git::{TempWorktree, git, working_target};
+use crate::export::html::Html;
+use crate::export::json::Json;
+use crate::export::markdown::Markdown;
+use crate::export::{ExportTarget, Exporter, Exports};
+use crate::git::{Revisions, TempWorktree, working_target};
+use crate::progress::Progress;
 use crate::signals;
 use build::{FirstLayout, Tree, bench_targets, build, layout_seed, only_bench_target};
 pub use table::{
@@ -28,14 +33,14 @@ pub use table::{
 };
 use table::{budget_note, family_note, placement_note};
 
-/// Runs `rtcompare bench` from the current directory's repository; returns the exit status.
-/// Every flag and output path is checked before the first build.
-pub fn run(args: &BenchArgs) -> Result<i32> {
+/// Runs `rtcompare bench` from the current directory's repository, writing `exports`;
+/// returns the exit status. Every flag and output path was checked before (see
+/// [`crate::plan`]), so a mistake costs no build.
+pub(crate) fn run(args: &BenchArgs, exports: &Exports<BenchOutput>) -> Result<i32> {
     let cwd = std::env::current_dir().map_err(|source| CliError::System {
         call: "getcwd",
         source,
     })?;
-    check_args(args)?;
     let bench = match &args.bench {
         Some(b) => b.clone(),
         None => only_bench_target(&cwd)?,
@@ -64,7 +69,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         }
     };
     let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
-    report(args, &rows, &run, &layouts, &checkouts)?;
+    report(args, exports, &rows, &run, &layouts, &checkouts)?;
     let history = crate::history::dir(&working_target(&cwd, &checkouts.top));
     let commits = (
         checkouts.baseline_commit.as_str(),
@@ -118,31 +123,22 @@ struct Checkouts {
 impl Checkouts {
     /// Resolves `--baseline` and `--head` from `cwd`'s repository and checks each out pristine.
     fn new(cwd: &Path, args: &BenchArgs) -> Result<Checkouts> {
-        let top = PathBuf::from(git(cwd, &["rev-parse", "--show-toplevel"])?);
+        let Revisions {
+            top,
+            base_commit: baseline_commit,
+            head_rev,
+            head_commit,
+            dirty,
+        } = Revisions::resolve(cwd, &args.baseline, args.head.as_deref())?;
         let rel = cwd
             .strip_prefix(&top)
             .unwrap_or(Path::new(""))
             .to_path_buf();
-        let commit = |rev: &str| {
-            git(
-                &top,
-                &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
-            )
-        };
-        let baseline_commit = commit(&args.baseline)?;
-        let head_rev = args.head.as_deref().map(commit).transpose()?;
-        let base_tree = TempWorktree::add(&top, &baseline_commit)?;
-        let head_tree = match &head_rev {
-            Some(c) => Some(TempWorktree::add(&top, c)?),
-            None => None,
-        };
-        let (head_commit, dirty) = match head_rev {
-            Some(c) => (c, false),
-            None => (
-                git(&top, &["rev-parse", "HEAD"])?,
-                !git(&top, &["status", "--porcelain"])?.is_empty(),
-            ),
-        };
+        let base_tree = TempWorktree::add_as(&top, &baseline_commit, "baseline")?;
+        let head_tree = head_rev
+            .as_deref()
+            .map(|c| TempWorktree::add_as(&top, c, "head"))
+            .transpose()?;
         Ok(Checkouts {
             top,
             rel,
@@ -339,56 +335,94 @@ fn compare(
     Ok((run, layouts))
 }
 
-/// The table and the family note on stdout, then `--json`, `--html`, `--markdown` and the
-/// GitHub step summary.
+/// What `rtcompare bench` writes: its JSON (whose `details` the HTML pages draw) and the
+/// Markdown summary.
+#[derive(Serialize)]
+#[serde(transparent)]
+pub struct BenchOutput {
+    /// The JSON.
+    pub json: BenchJson,
+    /// The Markdown summary (also appended to `$GITHUB_STEP_SUMMARY`).
+    #[serde(skip)]
+    pub markdown: String,
+}
+
+/// `--html`: the library's index, with a page per benchmark beside it.
+impl Exporter<BenchOutput> for Html {
+    /// The index alone cannot be had as text: its pages are written beside it.
+    fn render(&self, _: &BenchOutput) -> Result<String> {
+        Err(CliError::Usage(
+            "bench's --html writes several pages beside its file: give it a file".into(),
+        ))
+    }
+
+    fn export(&self, o: &BenchOutput, target: &ExportTarget) -> Result<()> {
+        match target {
+            ExportTarget::File(path) => o
+                .json
+                .details
+                .write_html(path)
+                .map(drop)
+                .map_err(Into::into),
+            ExportTarget::Stdout => self.render(o).map(drop),
+        }
+    }
+
+    fn file_only(&self) -> bool {
+        true
+    }
+}
+
+/// `--markdown`: the summary for a pull request.
+impl Exporter<BenchOutput> for Markdown {
+    fn render(&self, o: &BenchOutput) -> Result<String> {
+        Ok(o.markdown.clone())
+    }
+}
+
+/// The outputs `args` asks for: `--json`, `--markdown`, `--html`.
+pub(crate) fn exports(args: &BenchArgs) -> Exports<BenchOutput> {
+    Exports::new()
+        .with("--json", args.json.as_deref(), Json)
+        .with("--markdown", args.markdown.as_deref(), Markdown)
+        .with("--html", args.html.as_deref(), Html)
+}
+
+/// The table and the notes on stdout (on stderr when an output takes stdout), then the
+/// outputs and the GitHub step summary.
 fn report(
     args: &BenchArgs,
+    exports: &Exports<BenchOutput>,
     rows: &[BenchRow],
     run: &BuildsRun,
     layouts: &LayoutsJson,
     c: &Checkouts,
 ) -> Result<()> {
-    print!("{}", table(rows));
-    println!("{}", family_note(run));
+    let say = |text: String| {
+        if exports.to_stdout() {
+            eprintln!("{text}");
+        } else {
+            println!("{text}");
+        }
+    };
+    say(table(rows).trim_end().to_string());
+    say(family_note(run));
     if let Some(note) = budget_note(run, args.budget) {
-        println!("{note}");
+        say(note);
     }
-    println!("{}", layout_note(rows, layouts, args.margin));
+    say(layout_note(rows, layouts, args.margin));
     if let Some(note) = placement_note(run) {
-        println!("{note}");
+        say(note);
     }
     for note in failure_notes(rows, run) {
         // On stderr too, where a CI log's errors are looked for.
-        println!("{note}");
+        say(note.clone());
         eprintln!("{note}");
-    }
-    if let Some(path) = &args.json {
-        let json = BenchJson {
-            schema_version: BENCH_JSON_VERSION,
-            baseline_commit: c.baseline_commit.clone(),
-            head_commit: c.head_commit.clone(),
-            dirty: c.dirty,
-            family_level: run.family_level,
-            layouts,
-            stopped: run.stopped,
-            stop_reason: run.stop_reason.clone(),
-            benchmarks: rows.to_vec(),
-            details: run,
-        };
-        let text = serde_json::to_string_pretty(&json)
-            .map_err(|e| CliError::Stats(rtcompare::Error::Json { source: e.into() }))?;
-        write_file(path, &text)?;
-    }
-    if let Some(path) = &args.html {
-        run.write_html(path)?;
     }
     let mut md = markdown(rows, run, &c.baseline_commit, &c.head_commit, c.dirty)
         + &format!("\n{}\n", layout_note(rows, layouts, args.margin));
     if let Some(note) = budget_note(run, args.budget) {
         md.push_str(&format!("\n{note}\n"));
-    }
-    if let Some(path) = &args.markdown {
-        write_file(path, &md)?;
     }
     if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY") {
         let mut f = std::fs::OpenOptions::new()
@@ -402,21 +436,29 @@ fn report(
             })?;
         let _ = f.write_all(md.as_bytes());
     }
-    Ok(())
+    let json = BenchJson {
+        schema_version: BENCH_JSON_VERSION,
+        baseline_commit: c.baseline_commit.clone(),
+        head_commit: c.head_commit.clone(),
+        dirty: c.dirty,
+        family_level: run.family_level,
+        layouts: layouts.clone(),
+        stopped: run.stopped,
+        stop_reason: run.stop_reason.clone(),
+        benchmarks: rows.to_vec(),
+        // A copy, so that the output owns what it writes: the run is the largest part, and
+        // is written once.
+        details: run.clone(),
+    };
+    exports.write(&BenchOutput { json, markdown: md })
 }
 
 /// The progress on stderr, between worker pairs: on a terminal one line redrawn in place
 /// (benchmark i of m, its pairs, the last pair's δ); otherwise one line per finished
-/// benchmark's first stage and per pair after it, for CI logs.
+/// benchmark's first stage and per pair after it, for CI logs. The line is cleared when the
+/// options holding it are dropped.
 fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
-    let line = Line(std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        bar
-    }));
+    let line = Progress::new("{spinner} [{elapsed_precise}] {msg}");
     move |p: &BuildsProgress| {
         let text = format!(
             "benchmark {}/{} {}: pair {}/{}, last δ {:+.2} %",
@@ -427,31 +469,15 @@ fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
             p.pairs_planned,
             100.0 * p.delta
         );
-        match &line.0 {
-            Some(bar) => {
-                bar.set_message(text);
-                bar.tick();
-            }
-            None if p.pairs_done >= p.pairs_planned => eprintln!("{text}"),
-            None => {}
+        if line.drawn() || p.pairs_done >= p.pairs_planned {
+            line.log(text);
         }
     }
 }
 
-/// The terminal's progress line, cleared when the options holding it are dropped.
-struct Line(Option<ProgressBar>);
-
-impl Drop for Line {
-    fn drop(&mut self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-/// Checks the flags and that every output file can be written, before anything is built: a
-/// mistake costs a second, not two builds.
-fn check_args(args: &BenchArgs) -> Result<()> {
+/// Checks the flags before anything is built: a mistake costs a second, not two builds (the
+/// outputs are checked with [`exports`]).
+pub(crate) fn check_args(args: &BenchArgs) -> Result<()> {
     if args.pairs < 3 {
         return Err(CliError::Usage(format!(
             "--pairs must be at least 3 (pooling needs three worker pairs); got {}",
@@ -471,49 +497,5 @@ fn check_args(args: &BenchArgs) -> Result<()> {
             args.max_pairs, args.pairs
         )));
     }
-    for path in [&args.json, &args.markdown, &args.html]
-        .into_iter()
-        .flatten()
-    {
-        writable(path)?;
-    }
     Ok(())
-}
-
-/// Whether `path` can be written, changing nothing: an existing file is opened for appending
-/// (its content stays until the run replaces it), a missing one is created and removed again,
-/// so that a run that fails before it reports leaves no empty file behind.
-fn writable(path: &Path) -> Result<()> {
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(|source| CliError::File {
-            action: "write",
-            path: path.into(),
-            source,
-        })?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
-}
-
-/// Writes `text` to `path` atomically: into a temporary file beside it, then renamed over it,
-/// so that a reader (or a run stopped mid-write) never sees a truncated file.
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|source| {
-            let _ = std::fs::remove_file(&tmp);
-            CliError::File {
-                action: "write",
-                path: path.into(),
-                source,
-            }
-        })
 }

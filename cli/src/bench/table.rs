@@ -8,7 +8,10 @@ use serde::Serialize;
 use rtcompare::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
 use rtcompare::stats::DecisionEnd;
 
+use crate::analysis::CommandOutcome;
+use crate::judge;
 use crate::units::duration;
+use crate::words::status_word;
 
 /// Version of the JSON `rtcompare bench --json` writes.
 pub const BENCH_JSON_VERSION: u32 = 1;
@@ -105,23 +108,29 @@ impl BenchRow {
         }
     }
 
-    /// The gate's lower-bound rule: resolved, and the whole interval of the slowdown above
-    /// `budget` (δ's upper end below −budget).
+    /// The gate ([`judge::regression`]): resolved, and the whole interval of the head's
+    /// slowdown beyond `budget` (δ = 1 − head/baseline: its upper end below −budget).
     pub(super) fn beyond(&self, budget: f64) -> bool {
-        self.regression && self.high.is_some_and(|h| h < -budget)
+        match (self.low, self.high) {
+            (Some(low), Some(high)) => judge::regression(self.resolved, low, high, false, budget),
+            _ => false,
+        }
     }
 
-    fn verdict(&self) -> &'static str {
-        match (self.status, self.resolved, self.delta) {
-            (BuildStatus::New, ..) => "new",
-            (BuildStatus::Removed, ..) => "removed",
-            (BuildStatus::Failed, ..) => "FAILED",
-            (BuildStatus::Stopped, ..) => "stopped",
-            _ if self.equivalent => "equivalent",
-            (_, true, Some(d)) if d < 0.0 => "SLOWER",
-            (_, true, _) => "faster",
-            _ => "cannot tell",
+    /// A compared benchmark's outcome for the head: equivalent, slower or faster when
+    /// resolved, else cannot tell.
+    fn outcome(&self) -> CommandOutcome {
+        match (self.resolved, self.delta) {
+            _ if self.equivalent => CommandOutcome::Equivalent,
+            (true, Some(d)) if d < 0.0 => CommandOutcome::Slower,
+            (true, _) => CommandOutcome::Faster,
+            _ => CommandOutcome::CannotTell,
         }
+    }
+
+    /// The verdict cell's word: the status of a benchmark not compared, else its outcome.
+    fn verdict(&self) -> &'static str {
+        status_word(self.status).unwrap_or_else(|| self.outcome().alarmed())
     }
 
     /// The row's cells after the name: baseline and head per operation, δ with its interval,
@@ -133,7 +142,10 @@ impl BenchRow {
             per_op(self.head_ns),
             self.interval(),
             match self.rules_out_beyond {
-                Some(x) if self.verdict() == "cannot tell" => {
+                Some(x)
+                    if status_word(self.status).is_none()
+                        && self.outcome() == CommandOutcome::CannotTell =>
+                {
                     format!("cannot tell below ±{:.1} %", 100.0 * x)
                 }
                 _ => self.verdict().to_string(),
@@ -173,7 +185,7 @@ pub(super) fn per_op(ns: Option<f64>) -> String {
 
 /// What `--json` writes.
 #[derive(Debug, Serialize)]
-pub struct BenchJson<'a> {
+pub struct BenchJson {
     /// [`BENCH_JSON_VERSION`].
     pub schema_version: u32,
     /// The baseline's commit id.
@@ -186,7 +198,7 @@ pub struct BenchJson<'a> {
     /// benchmarks); `null` with `--per-benchmark`.
     pub family_level: Option<f64>,
     /// The code layouts of the two builds.
-    pub layouts: &'a LayoutsJson,
+    pub layouts: LayoutsJson,
     /// `"interrupted"` (SIGINT or SIGTERM) or `"layout_failed"` when the run stopped early,
     /// keeping what it had measured; `null` when it ran to its end.
     pub stopped: Option<Stopped>,
@@ -195,7 +207,7 @@ pub struct BenchJson<'a> {
     /// One row per benchmark.
     pub benchmarks: Vec<BenchRow>,
     /// Everything behind the rows: every benchmark's pooled result and worker-pair reports.
-    pub details: &'a BuildsRun,
+    pub details: BuildsRun,
 }
 
 /// How the run's code layouts were made, as the JSON and the notes say it.

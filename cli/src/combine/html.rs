@@ -6,7 +6,8 @@
 
 use rtcompare::render::{MachineForest, Page, Panel};
 
-use super::machines::{CombineJson, CombinedResult, Kind, MachineFile, fleet_note, verdict_word};
+use super::inputs::{Kind, MachineFile};
+use super::machines::{CombineJson, CombinedResult, fleet_note, verdict_word};
 
 /// A fraction as a signed percentage with two decimals (`+1.25 %`).
 fn signed_pct(v: f64) -> String {
@@ -49,6 +50,27 @@ fn panel(i: usize, r: &CombinedResult, c: &CombineJson, files: &[MachineFile]) -
     } else {
         format!("Over {} machines: {}.", p.machines, p.verdict)
     };
+    Panel::new(&format!("comparison-{i}"), &r.name)
+        .lead(&lead)
+        .figure(
+            MachineForest {
+                machines: r.per_machine.clone(),
+                pooled: p.clone(),
+                axis: c.kind.axis().to_string(),
+            }
+            .figure(),
+        )
+        .table(&numbers(r, c))
+        .grid(
+            &["input", "machine", "δ [interval]", "level", ""],
+            &machine_rows(r, files),
+        )
+}
+
+/// The pooled numbers of `r`: δ with its t interval, the verdict, I², the random effects, the
+/// floor, the outliers and the fleet.
+fn numbers(r: &CombinedResult, c: &CombineJson) -> [(&'static str, String); 7] {
+    let p = &r.pooled;
     let outliers = if p.outliers.is_empty() {
         "none".to_string()
     } else {
@@ -58,7 +80,7 @@ fn panel(i: usize, r: &CombinedResult, c: &CombineJson, files: &[MachineFile]) -
             .collect::<Vec<_>>()
             .join("; ")
     };
-    let rows = [
+    [
         (
             "δ over machines",
             format!(
@@ -90,9 +112,14 @@ fn panel(i: usize, r: &CombinedResult, c: &CombineJson, files: &[MachineFile]) -
         ),
         ("Outlier machines", outliers),
         ("Fleet", fleet_note(c)),
-    ];
-    let machines: Vec<(Option<String>, Vec<String>)> = r
-        .per_machine
+    ]
+}
+
+/// One row per machine of `r`: its input, its machine, its δ with its interval, its level,
+/// and whether it is an outlier.
+fn machine_rows(r: &CombinedResult, files: &[MachineFile]) -> Vec<(Option<String>, Vec<String>)> {
+    let p = &r.pooled;
+    r.per_machine
         .iter()
         .enumerate()
         .map(|(j, m)| {
@@ -114,22 +141,7 @@ fn panel(i: usize, r: &CombinedResult, c: &CombineJson, files: &[MachineFile]) -
                 ],
             )
         })
-        .collect();
-    Panel::new(&format!("comparison-{i}"), &r.name)
-        .lead(&lead)
-        .figure(
-            MachineForest {
-                machines: r.per_machine.clone(),
-                pooled: p.clone(),
-                axis: c.kind.axis().to_string(),
-            }
-            .figure(),
-        )
-        .table(&rows)
-        .grid(
-            &["input", "machine", "δ [interval]", "level", ""],
-            &machines,
-        )
+        .collect()
 }
 
 /// The page: an introduction with the sign convention and the fleet, then one panel per

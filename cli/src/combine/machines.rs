@@ -1,330 +1,22 @@
-//! The data of `rtcompare combine`: each input file read as one machine ([`read`]), the
-//! machines' estimates pooled per comparison name ([`combine`]), the JSON this makes
-//! ([`CombineJson`]), and its text forms, the terminal [`table`] and the [`markdown`] summary.
-//! Files must share one kind, one layout version (`schema_version`) that this tool knows, and
-//! the same comparisons.
+//! The data of `rtcompare combine`: the machines' estimates pooled per comparison
+//! ([`combine`]), the JSON this makes ([`CombineJson`]), and its text forms, the terminal
+//! [`table`] and the [`markdown`] summary. Files (read in [`super::inputs`]) must share one
+//! kind, one layout version (`schema_version`) that this tool knows, and the same comparisons:
+//! the same commands, benchmarks or names, not only the same labels.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde_json::Value;
 
-use rtcompare::pool::POOL_SCHEMA_VERSION;
 use rtcompare::stats::{MIN_MACHINES, MachineEstimate, MachinesPooled, combine_machines};
 
-use crate::bench::BENCH_JSON_VERSION;
+use super::inputs::{Kind, Machine, MachineFile};
 use crate::error::{CliError, Result};
-use crate::result::SCHEMA_VERSION;
+use crate::{judge, words};
 
 /// Version of the JSON `rtcompare combine --json` writes.
 pub const COMBINE_JSON_VERSION: u32 = 1;
-
-/// What kind of result a file holds, which fixes the sign of its δ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// A pooled `compare()` (the `compare` example): δ positive when A needs less time.
-    Pooled,
-    /// `rtcompare cmd`: δ positive when the command is slower than the reference.
-    Cmd,
-    /// `rtcompare bench`: δ = 1 − head/baseline, negative when the head is slower.
-    Bench,
-}
-
-impl Kind {
-    /// The newest `schema_version` of this kind this tool reads: [`POOL_SCHEMA_VERSION`],
-    /// [`SCHEMA_VERSION`] (`cmd`) or [`BENCH_JSON_VERSION`].
-    pub fn newest_version(self) -> u32 {
-        match self {
-            Kind::Pooled => POOL_SCHEMA_VERSION,
-            Kind::Cmd => SCHEMA_VERSION,
-            Kind::Bench => BENCH_JSON_VERSION,
-        }
-    }
-
-    /// What wrote files of this kind, for messages.
-    fn writer(self) -> &'static str {
-        match self {
-            Kind::Pooled => "pooled compare results (`PoolRun::to_json`)",
-            Kind::Cmd => "`rtcompare cmd --json` results",
-            Kind::Bench => "`rtcompare bench --json` results",
-        }
-    }
-
-    /// The δ axis of this kind's figures: its sign convention.
-    pub fn axis(self) -> &'static str {
-        match self {
-            Kind::Pooled => "δ = 1 − A/B, % of B's time (positive: A needs less time)",
-            Kind::Cmd => "δ = 1 − reference/command, % (positive: the command is slower)",
-            Kind::Bench => "δ = 1 − head/baseline, % (negative: the head is slower)",
-        }
-    }
-}
-
-/// One input file read as one machine.
-#[derive(Debug, Clone)]
-pub struct MachineFile {
-    /// The file.
-    pub path: PathBuf,
-    /// Its kind.
-    pub kind: Kind,
-    /// Its layout version (`schema_version`); `None` for a pooled result written before the
-    /// pooled JSON carried one. Never newer than [`Kind::newest_version`]: [`read`] refuses
-    /// such a file.
-    pub schema_version: Option<u32>,
-    /// The machine: CPU model, kernel and core count where the file records them.
-    pub machine: Machine,
-    /// The commits compared (`bench` only): baseline and head.
-    pub commits: Option<(String, String)>,
-    /// One estimate per comparison name, in the file's order.
-    pub estimates: Vec<(String, MachineEstimate)>,
-    /// Comparisons whose pooled result this machine refused on its own for a reason that
-    /// questions its interval (one of [`REFUSALS_TO_NAME`]), with that reason's `bar`.
-    pub refusals: Vec<(String, String)>,
-}
-
-/// The bars of a machine's own pooled verdict that question the interval itself, not only its
-/// width: a combined result names the machines that gave one, since their interval is pooled
-/// as it stands.
-pub const REFUSALS_TO_NAME: [&str; 4] = [
-    "failed_processes",
-    "fixed_build_order",
-    "opposite_modes",
-    "process_drift",
-];
-
-/// The bar of a pooled result's own verdict when it is one of [`REFUSALS_TO_NAME`].
-fn refusal(pooled: &Value) -> Option<String> {
-    let bar = pooled["verdict"]["bar"].as_str()?;
-    REFUSALS_TO_NAME.contains(&bar).then(|| bar.to_string())
-}
-
-/// What a file says about the machine it ran on.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Machine {
-    /// CPU model, or `unknown`.
-    pub cpu: String,
-    /// Kernel release, or `unknown`.
-    pub kernel: String,
-    /// Logical cores, 0 when unknown.
-    pub cores: usize,
-}
-
-/// Reads one file. Errors: unreadable, not JSON, of none of the three kinds, or with a
-/// `schema_version` that is not a whole number or is newer than this tool reads
-/// ([`CliError::BadFile`] naming the file, its version and the newest known).
-pub fn read(path: &Path) -> Result<MachineFile> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
-        action: "read",
-        path: path.into(),
-        source,
-    })?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| CliError::BadFile {
-        path: path.into(),
-        reason: format!("not JSON: {e}"),
-    })?;
-    let mut file = machine_file(path, &v)?;
-    file.schema_version = version(path, file.kind, &v)?;
-    Ok(file)
-}
-
-/// The file's `schema_version`, checked against what this tool knows of its kind.
-fn version(path: &Path, kind: Kind, v: &Value) -> Result<Option<u32>> {
-    let Some(raw) = v.get("schema_version").filter(|x| !x.is_null()) else {
-        return Ok(None);
-    };
-    let version = raw
-        .as_u64()
-        .and_then(|x| u32::try_from(x).ok())
-        .ok_or_else(|| CliError::BadFile {
-            path: path.into(),
-            reason: format!("schema_version {raw} is not a whole number"),
-        })?;
-    let newest = kind.newest_version();
-    if version > newest {
-        return Err(CliError::BadFile {
-            path: path.into(),
-            reason: format!(
-                "schema_version {version} is newer than this rtcompare reads for {} (up \
-                 to {newest}): combine it with the rtcompare that wrote it, or a later one",
-                kind.writer()
-            ),
-        });
-    }
-    Ok(Some(version))
-}
-
-/// Reads one input: a result file ([`read`]), or a history file (`.jsonl`, from the target
-/// directory's `rtcompare/history/`), of which every entry is one run. Errors: those of
-/// [`read`]; a history file that cannot be read or holds no entry.
-pub fn read_input(path: &Path) -> Result<Vec<MachineFile>> {
-    if path.extension().is_none_or(|e| e != "jsonl") {
-        return read(path).map(|f| vec![f]);
-    }
-    let entries = rtcompare::pool::history::read(path)?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if entries.is_empty() {
-        return Err(CliError::BadFile {
-            path: path.into(),
-            reason: "a history file without entries".into(),
-        });
-    }
-    // The file's name says its kind (see `crate::history`).
-    let kind = if stem.starts_with("cmd-") {
-        Kind::Cmd
-    } else if stem.starts_with("bench-") {
-        Kind::Bench
-    } else {
-        Kind::Pooled
-    };
-    Ok(entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| MachineFile {
-            path: path.into(),
-            kind,
-            schema_version: Some(kind.newest_version()),
-            machine: Machine::unknown(),
-            commits: None,
-            estimates: vec![(
-                stem.clone(),
-                MachineEstimate {
-                    delta: e.delta,
-                    low: e.low,
-                    high: e.high,
-                    level: e.level,
-                    noise_floor: 0.0,
-                    label: format!("{}, run {} ({e})", path.display(), i + 1),
-                },
-            )],
-            refusals: Vec::new(),
-        })
-        .collect())
-}
-
-/// One parsed file as a machine, its version not yet read.
-fn machine_file(path: &Path, v: &Value) -> Result<MachineFile> {
-    let bad = |reason: &str| CliError::BadFile {
-        path: path.into(),
-        reason: reason.into(),
-    };
-    let num = |x: &Value| x.as_f64();
-    let estimate = |x: &Value, floor: f64, label: &str| -> Option<MachineEstimate> {
-        Some(MachineEstimate {
-            delta: num(&x["delta"])?,
-            low: num(&x["low"])?,
-            high: num(&x["high"])?,
-            level: num(&x["level"]).unwrap_or(0.95),
-            noise_floor: floor,
-            label: label.to_string(),
-        })
-    };
-    let label = path.display().to_string();
-    if v.get("benchmarks").is_some() && v.get("details").is_some() {
-        let machine = v["details"]["benchmarks"]
-            .as_array()
-            .and_then(|bs| bs.iter().find_map(|b| b["reports"].get(0)))
-            .map_or_else(Machine::unknown, |r| Machine::of(&r["environment"]));
-        let (mut estimates, mut refusals) = (Vec::new(), Vec::new());
-        for b in v["details"]["benchmarks"].as_array().into_iter().flatten() {
-            let Some(p) = b.get("pooled").filter(|p| !p.is_null()) else {
-                continue;
-            };
-            let floor = num(&p["noise_floor"]).unwrap_or(0.0);
-            let name = b["name"]
-                .as_str()
-                .ok_or_else(|| bad("a benchmark without a name"))?;
-            let e = estimate(p, floor, &label).ok_or_else(|| bad("a pooled result without δ"))?;
-            if let Some(bar) = refusal(p) {
-                refusals.push((name.to_string(), bar));
-            }
-            estimates.push((name.to_string(), e));
-        }
-        let commit = |k: &str| v[k].as_str().unwrap_or("").to_string();
-        return Ok(MachineFile {
-            path: path.into(),
-            kind: Kind::Bench,
-            schema_version: None,
-            machine,
-            commits: Some((commit("baseline_commit"), commit("head_commit"))),
-            estimates,
-            refusals,
-        });
-    }
-    if let Some(comparisons) = v.get("comparisons").and_then(Value::as_array) {
-        let mut estimates = Vec::new();
-        for c in comparisons {
-            let name = format!(
-                "{} vs {}",
-                c["name"].as_str().unwrap_or("?"),
-                c["reference"].as_str().unwrap_or("?")
-            );
-            let floor = [&c["floor"]["a"], &c["floor"]["b"]]
-                .iter()
-                .filter_map(|x| x.as_f64())
-                .fold(0.0, f64::max);
-            let e = estimate(&c["estimate"], floor, &label).ok_or_else(|| {
-                bad("a comparison without a bootstrap estimate (the few-runs rule cannot be pooled)")
-            })?;
-            estimates.push((name, e));
-        }
-        return Ok(MachineFile {
-            path: path.into(),
-            kind: Kind::Cmd,
-            schema_version: None,
-            machine: Machine::of(&v["environment"]),
-            commits: None,
-            estimates,
-            refusals: Vec::new(),
-        });
-    }
-    if v.get("processes").is_some() && v.get("deltas").is_some() {
-        let floor = num(&v["noise_floor"]).unwrap_or(0.0);
-        let e = estimate(v, floor, &label).ok_or_else(|| bad("a pooled result without δ"))?;
-        return Ok(MachineFile {
-            path: path.into(),
-            kind: Kind::Pooled,
-            schema_version: None,
-            // Written by `PoolRun::to_json`; a bare `Pooled` (before schema version 1) has no
-            // environment and reads as unknown.
-            machine: Machine::of(&v["environment"]),
-            commits: None,
-            estimates: vec![("compare".into(), e)],
-            refusals: refusal(v)
-                .map(|bar| ("compare".into(), bar))
-                .into_iter()
-                .collect(),
-        });
-    }
-    Err(bad(
-        "neither a pooled compare result, an `rtcompare cmd --json` nor an `rtcompare bench \
-         --json` file",
-    ))
-}
-
-impl Machine {
-    fn unknown() -> Machine {
-        Machine {
-            cpu: "unknown".into(),
-            kernel: "unknown".into(),
-            cores: 0,
-        }
-    }
-
-    fn of(env: &Value) -> Machine {
-        let s = |k: &str| env[k].as_str().unwrap_or("unknown").to_string();
-        Machine {
-            cpu: s("cpu_model"),
-            kernel: s("kernel"),
-            cores: env["logical_cores"].as_u64().unwrap_or(0) as usize,
-        }
-    }
-}
 
 /// One comparison pooled over the machines, as the JSON and the tables show it.
 #[derive(Debug, Clone, Serialize)]
@@ -378,83 +70,32 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
         return Err(CliError::Usage("give the JSON files to combine".into()));
     };
     for f in files {
-        if f.kind != first.kind {
-            return Err(CliError::Usage(format!(
-                "{} is a {:?} result and {} a {:?} result: combine results of one kind",
-                first.path.display(),
-                first.kind,
-                f.path.display(),
-                f.kind
-            )));
-        }
-        if f.schema_version != first.schema_version {
-            let says = |m: &MachineFile| match m.schema_version {
-                Some(v) => format!("{} has schema_version {v}", m.path.display()),
-                None => format!(
-                    "{} has no schema_version (written before its layout carried one)",
-                    m.path.display()
-                ),
-            };
-            return Err(CliError::Usage(format!(
-                "{} and {}: results of different layouts come from different versions of \
-                 rtcompare, whose numbers need not mean the same; measure every machine with \
-                 one version",
-                says(first),
-                says(f)
-            )));
-        }
-        if f.commits != first.commits {
-            return Err(CliError::Usage(format!(
-                "{} compares other commits than {} ({:?} against {:?}): runners must build the \
-                 same two revisions",
-                f.path.display(),
-                first.path.display(),
-                f.commits,
-                first.commits
-            )));
-        }
-        let names = |m: &MachineFile| m.estimates.iter().map(|(n, _)| n.clone()).collect();
-        let (a, b): (BTreeSet<String>, BTreeSet<String>) = (names(first), names(f));
-        if a != b {
-            let differ: Vec<String> = a.symmetric_difference(&b).cloned().collect();
-            return Err(CliError::Usage(format!(
-                "{} and {} do not describe the same comparisons; these are in one only: {}",
-                first.path.display(),
-                f.path.display(),
-                differ.join(", ")
-            )));
-        }
+        check_alike(first, f)?;
     }
     if files.len() < MIN_MACHINES {
         return Err(CliError::Usage(too_few(files)));
     }
-    let mut fleet: Vec<(Machine, usize)> = Vec::new();
-    for f in files {
-        match fleet.iter_mut().find(|(m, _)| *m == f.machine) {
-            Some((_, n)) => *n += 1,
-            None => fleet.push((f.machine.clone(), 1)),
-        }
-    }
     let mut results = Vec::new();
-    for (name, _) in &first.estimates {
+    for compared in &first.estimates {
         let per_machine: Vec<MachineEstimate> = files
             .iter()
-            .filter_map(|f| f.estimates.iter().find(|(n, _)| n == name))
-            .map(|(_, e)| e.clone())
+            .filter_map(|f| f.estimates.iter().find(|e| e.id == compared.id))
+            .map(|e| e.estimate.clone())
             .collect();
         // Fewer than MIN_MACHINES were refused above, with each machine's own result.
         let pooled = combine_machines(&per_machine, 0.95)?;
-        // The gate's lower-bound rule, in each kind's own direction of "slower".
+        // The gate, in the inputs' own sign.
         let regression = budget.is_some_and(|b| {
-            pooled.resolved
-                && match first.kind {
-                    Kind::Bench => pooled.high < -b,
-                    Kind::Cmd => pooled.low > b,
-                    Kind::Pooled => pooled.high < -b,
-                }
+            judge::regression(
+                pooled.resolved,
+                pooled.low,
+                pooled.high,
+                first.kind.positive_is_slower(),
+                b,
+            )
         });
         results.push(CombinedResult {
-            name: name.clone(),
+            name: compared.label.clone(),
             delta: pooled.delta,
             low: pooled.low,
             high: pooled.high,
@@ -482,9 +123,86 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
         schema_version: COMBINE_JSON_VERSION,
         kind: first.kind,
         machines: files.len(),
-        fleet,
+        fleet: fleet(files),
         results,
     })
+}
+
+/// The distinct machines of `files`, each with how many inputs ran on it, in input order.
+fn fleet(files: &[MachineFile]) -> Vec<(Machine, usize)> {
+    let mut fleet: Vec<(Machine, usize)> = Vec::new();
+    for f in files {
+        match fleet.iter_mut().find(|(m, _)| *m == f.machine) {
+            Some((_, n)) => *n += 1,
+            None => fleet.push((f.machine.clone(), 1)),
+        }
+    }
+    fleet
+}
+
+/// Refuses `f` unless it is of `first`'s kind and layout version, compares the same commits,
+/// and describes the same comparisons (each named with what it compares and where).
+fn check_alike(first: &MachineFile, f: &MachineFile) -> Result<()> {
+    if f.kind != first.kind {
+        return Err(CliError::Usage(format!(
+            "{} is a {:?} result and {} a {:?} result: combine results of one kind",
+            first.path.display(),
+            first.kind,
+            f.path.display(),
+            f.kind
+        )));
+    }
+    if f.schema_version != first.schema_version {
+        let says = |m: &MachineFile| match m.schema_version {
+            Some(v) => format!("{} has schema_version {v}", m.path.display()),
+            None => format!(
+                "{} has no schema_version (written before its layout carried one)",
+                m.path.display()
+            ),
+        };
+        return Err(CliError::Usage(format!(
+            "{} and {}: results of different layouts come from different versions of \
+             rtcompare, whose numbers need not mean the same; measure every machine with one \
+             version",
+            says(first),
+            says(f)
+        )));
+    }
+    if f.commits != first.commits {
+        return Err(CliError::Usage(format!(
+            "{} compares other commits than {} ({:?} against {:?}): runners must build the \
+             same two revisions",
+            f.path.display(),
+            first.path.display(),
+            f.commits,
+            first.commits
+        )));
+    }
+    let ids = |m: &MachineFile| m.estimates.iter().map(|e| e.id.clone()).collect();
+    let (a, b): (BTreeSet<String>, BTreeSet<String>) = (ids(first), ids(f));
+    if a == b {
+        return Ok(());
+    }
+    let only = |set: &BTreeSet<String>, other: &BTreeSet<String>, m: &MachineFile| {
+        set.difference(other)
+            .map(|id| format!("{} in {} only", described(m, id), m.path.display()))
+            .collect::<Vec<String>>()
+    };
+    let differ = [only(&a, &b, first), only(&b, &a, f)].concat();
+    Err(CliError::Usage(format!(
+        "{} and {} do not describe the same comparisons, so none is pooled: {}",
+        first.path.display(),
+        f.path.display(),
+        differ.join("; ")
+    )))
+}
+
+/// The comparison `id` of `m` in words: its label, and what it compares where that says more.
+fn described(m: &MachineFile, id: &str) -> String {
+    match m.estimates.iter().find(|e| e.id == id) {
+        Some(e) if e.label != e.id => format!("{} ({})", e.label, e.id),
+        _ => id.to_string(),
+    }
 }
 
 /// The refusal of fewer than [`MIN_MACHINES`] machines, with what each machine says about
@@ -496,11 +214,16 @@ fn too_few(files: &[MachineFile]) -> String {
         files.len(),
         if files.len() == 1 { "" } else { "s" }
     );
-    let names = files.first().map_or(&[][..], |f| &f.estimates[..]);
-    for (name, _) in names {
-        let _ = write!(s, "\n  {name}:");
+    let compared = files.first().map_or(&[][..], |f| &f.estimates[..]);
+    for c in compared {
+        let _ = write!(s, "\n  {}:", c.label);
         for f in files {
-            if let Some((_, e)) = f.estimates.iter().find(|(n, _)| n == name) {
+            if let Some(e) = f
+                .estimates
+                .iter()
+                .find(|e| e.id == c.id)
+                .map(|e| &e.estimate)
+            {
                 let _ = write!(
                     s,
                     "\n    {}: δ {:+.2} % [{:+.2}, {:+.2}] at {:.0} %",
@@ -564,13 +287,7 @@ pub fn table(c: &CombineJson) -> String {
 /// The verdict in one word for the table and the page: `REGRESSION` (beyond
 /// `--fail-on-regression`), `resolved` or `cannot tell`.
 pub fn verdict_word(r: &CombinedResult) -> &'static str {
-    if r.regression {
-        "REGRESSION"
-    } else if r.resolved {
-        "resolved"
-    } else {
-        "cannot tell"
-    }
+    words::pooled_word(r.regression, r.resolved)
 }
 
 /// One sentence on the fleet: how many machines, and whether they differ (a mixed fleet:
@@ -622,11 +339,9 @@ pub fn markdown(c: &CombineJson) -> String {
             100.0 * r.low,
             100.0 * r.high,
             if r.regression {
-                "**REGRESSION**"
-            } else if r.resolved {
-                "resolved"
+                format!("**{}**", verdict_word(r))
             } else {
-                "cannot tell"
+                verdict_word(r).to_string()
             },
             100.0 * r.i2,
             spread.join(", ")
@@ -638,6 +353,7 @@ pub fn markdown(c: &CombineJson) -> String {
             let _ = writeln!(s, "- {n}");
         }
     }
-    let _ = writeln!(s, "\n{}", fleet_note(c));
+    // The summary ends with a blank line, so that one appended after it stays apart.
+    let _ = writeln!(s, "\n{}\n", fleet_note(c));
     s
 }

@@ -7,69 +7,69 @@
 //! interval over machines, the random-effects estimate and I² beside it, outlier machines named
 //! with their influence, never dropped.
 //!
-//! Every output path is checked before any file is read ([`check_outputs`]), and the inputs
-//! must share one layout version (`schema_version`) that this tool knows.
+//! Every output path is checked before any file is read, and the inputs must share one layout
+//! version (`schema_version`) that this tool knows.
 //!
-//! This module is the command ([`run`]); the files read, the pooling and the JSON, table and
-//! Markdown it makes are in a data module beneath it, and the HTML [`page`] draws that data.
+//! This module is the command ([`run`]); the files read are in `inputs`, the pooling and the
+//! JSON, table and Markdown it makes in `machines`, and the HTML [`page`] draws that data; the
+//! outputs go through [`crate::export`].
 
 mod html;
+mod inputs;
 mod machines;
 
-use std::path::Path;
+use serde::Serialize;
 
 use crate::cli::CombineArgs;
 use crate::error::{CliError, EXIT_OK, EXIT_REGRESSION, Result};
+use crate::export::html::Html;
+use crate::export::json::Json;
+use crate::export::markdown::Markdown;
+use crate::export::{Exporter, Exports};
 
-pub use html::page;
-pub use machines::{
-    COMBINE_JSON_VERSION, CombineJson, CombinedResult, Kind, Machine, MachineFile,
-    REFUSALS_TO_NAME, combine, fleet_note, markdown, read, read_input, table, verdict_word,
-};
+pub(crate) use html::page;
+pub(crate) use inputs::{MachineFile, read_input};
+pub(crate) use machines::{CombineJson, combine, markdown, table};
 
-/// Every output `args` asks for, with its flag, in the order they are written.
-fn outputs(args: &CombineArgs) -> Vec<(&'static str, &Path)> {
-    [
-        ("--json", &args.json),
-        ("--html", &args.html),
-        ("--markdown", &args.markdown),
-    ]
-    .into_iter()
-    .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
-    .collect()
+/// What `rtcompare combine` writes: the pooled comparisons (its JSON) and the inputs they were
+/// pooled from (their machines name the HTML page's rows).
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct Combined {
+    /// The pooled comparisons.
+    pub json: CombineJson,
+    /// The inputs, in the order pooled.
+    #[serde(skip)]
+    pub files: Vec<MachineFile>,
 }
 
-/// Checks every output path before any input is read, so that a mistake costs nothing and
-/// leaves no output behind. Errors: a usage error when two outputs name the same file or an
-/// output names an input; a file error naming the path when one cannot be opened for writing
-/// (a missing directory, no permission). An existing file keeps its content until the result
-/// replaces it; a file that did not exist is removed again at once.
-pub fn check_outputs(args: &CombineArgs) -> Result<()> {
-    let outputs = outputs(args);
-    for (i, (flag, path)) in outputs.iter().enumerate() {
-        if let Some((first, _)) = outputs[..i].iter().find(|(_, p)| p == path) {
-            return Err(CliError::Usage(format!(
-                "{first} and {flag} both write {}: give each its own file",
-                path.display()
-            )));
-        }
-        if args.files.iter().any(|f| f == path) {
-            return Err(CliError::Usage(format!(
-                "{flag} {} would overwrite one of the inputs: write it elsewhere",
-                path.display()
-            )));
-        }
+/// `--html`: the forest plots of [`page`].
+impl Exporter<Combined> for Html {
+    fn render(&self, c: &Combined) -> Result<String> {
+        Ok(page(&c.json, &c.files))
     }
-    outputs
-        .iter()
-        .try_for_each(|(_, path)| crate::export::probe(path))
+}
+
+/// `--markdown`: the summary for a pull request.
+impl Exporter<Combined> for Markdown {
+    fn render(&self, c: &Combined) -> Result<String> {
+        Ok(markdown(&c.json))
+    }
+}
+
+/// The outputs `args` asks for: `--json`, `--html`, `--markdown`.
+pub(crate) fn exports(args: &CombineArgs) -> Exports<Combined> {
+    Exports::new()
+        .with("--json", args.json.as_deref(), Json)
+        .with("--html", args.html.as_deref(), Html)
+        .with("--markdown", args.markdown.as_deref(), Markdown)
 }
 
 /// Refuses a file given twice (the same path, however spelled: one runner counted as two
 /// would narrow the interval over machines for nothing) and warns on stderr when two files
 /// hold the same bytes (a result copied to two names is one machine too, but two runners of
 /// one fleet cannot write the same bytes). Errors: a usage error naming both spellings.
-fn check_distinct(args: &CombineArgs) -> Result<()> {
+pub(crate) fn check_distinct(args: &CombineArgs) -> Result<()> {
     let canonical: Vec<_> = args
         .files
         .iter()
@@ -98,10 +98,10 @@ fn check_distinct(args: &CombineArgs) -> Result<()> {
     Ok(())
 }
 
-/// Runs `rtcompare combine`; returns the exit status.
-pub fn run(args: &CombineArgs) -> Result<i32> {
-    check_outputs(args)?;
-    check_distinct(args)?;
+/// Runs `rtcompare combine`, writing `exports`; returns the exit status. Every output was
+/// checked before any input was read ([`crate::plan`]; none may overwrite an input), so that a
+/// mistake costs nothing and leaves no output behind.
+pub(crate) fn run(args: &CombineArgs, exports: &Exports<Combined>) -> Result<i32> {
     let files: Vec<_> = args
         .files
         .iter()
@@ -110,22 +110,14 @@ pub fn run(args: &CombineArgs) -> Result<i32> {
         .into_iter()
         .flatten()
         .collect();
-    let combined = combine(&files, args.fail_on_regression)?;
-    print!("{}", table(&combined));
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&combined)
-            .map_err(|e| CliError::Stats(rtcompare::Error::Json { source: e.into() }))?;
-        crate::result::write_atomically(path, &text)?;
-    }
-    if let Some(path) = &args.html {
-        crate::result::write_atomically(path, &html::page(&combined, &files))?;
-    }
-    if let Some(path) = &args.markdown {
-        crate::result::write_atomically(path, &markdown(&combined))?;
-    }
-    Ok(if combined.results.iter().any(|r| r.regression) {
-        EXIT_REGRESSION
+    let json = combine(&files, args.fail_on_regression)?;
+    // The table goes to standard error when an output takes standard output.
+    if exports.to_stdout() {
+        eprint!("{}", table(&json));
     } else {
-        EXIT_OK
-    })
+        print!("{}", table(&json));
+    }
+    let regression = json.results.iter().any(|r| r.regression);
+    exports.write(&Combined { json, files })?;
+    Ok(if regression { EXIT_REGRESSION } else { EXIT_OK })
 }

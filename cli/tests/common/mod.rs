@@ -19,6 +19,18 @@ pub fn rtcompare(dir: &Path, args: &[&str]) -> Output {
         .expect("the rtcompare binary runs")
 }
 
+/// [`rtcompare`] without `CARGO_TARGET_DIR` in its environment: where `cmd` keeps its history
+/// depends on it, and the test's own cargo may have set it.
+pub fn rtcompare_in_project(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CARGO_TARGET_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the rtcompare binary runs")
+}
+
 /// Bytes of an output as text.
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -6,8 +6,6 @@
 //! order, the distributions and the bootstrap show the reference against the first other
 //! command, and their titles say so.
 
-use std::path::Path;
-
 use rtcompare::Estimate;
 use rtcompare::render::{
     BootstrapPlot, COLOUR_A, COLOUR_B, COLOUR_FLOOR, Distributions, NumberLine, Page, Panel,
@@ -16,10 +14,22 @@ use rtcompare::render::{
 use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, detect_drift};
 
 use crate::analysis::{Floor, Rule, VerdictSummary};
-use crate::error::{CliError, Result};
-use crate::output::{family_note, outcome_phrase, outcome_word};
+use crate::error::Result;
 use crate::result::{CmdResult, CommandSide, RunRecord, SideResult};
 use crate::units::{bytes, duration};
+
+use super::Exporter;
+use super::terminal::family_note;
+
+/// The HTML exporter: `cmd`'s page ([`page`]); `combine`'s (its forest plots) and `bench`'s
+/// (an index with a page per benchmark beside it) are drawn by their own modules.
+pub(crate) struct Html;
+
+impl Exporter<CmdResult> for Html {
+    fn render(&self, result: &CmdResult) -> Result<String> {
+        Ok(page(result))
+    }
+}
 
 /// How many quantiles of each A/A bootstrap distribution the page draws as dots (100): the
 /// floor is the 0.9 quantile of their absolute values, and a hundred dots show the spread
@@ -125,35 +135,23 @@ impl Pair<'_> {
     }
 }
 
-/// Every comparison of `r`: one for two commands (the top-level fields), else one per entry
-/// of `comparisons`.
+/// Every comparison of `r`, each with its two commands: labelled A and B for two commands,
+/// by their own labels for more.
 fn pairs(r: &CmdResult) -> Vec<Pair<'_>> {
-    if r.comparisons.len() <= 1 {
-        return vec![Pair {
-            a: &r.a,
-            b: &r.b,
-            a_label: "A",
-            b_label: "B",
-            index: None,
-            rule: r.rule,
-            verdict: &r.verdict,
-            estimate: r.estimate.as_ref(),
-            floor: r.floor.as_ref(),
-        }];
-    }
-    let Some(reference) = r.commands.first() else {
+    let Some(reference) = r.reference() else {
         return Vec::new();
     };
+    let many = r.comparisons.len() > 1;
     r.comparisons
         .iter()
         .filter_map(|c| {
-            let b = r.commands.get(c.index)?;
+            let b = r.candidate(c)?;
             Some(Pair {
                 a: reference,
                 b,
-                a_label: &reference.name,
-                b_label: &b.name,
-                index: Some(c.index),
+                a_label: if many { &reference.name } else { "A" },
+                b_label: if many { &b.name } else { "B" },
+                index: many.then_some(c.index),
                 rule: c.rule,
                 verdict: &c.verdict,
                 estimate: c.estimate.as_ref(),
@@ -170,11 +168,7 @@ fn answer(r: &CmdResult, p: &Pair<'_>, panel: Panel) -> Panel {
     let floor = p.floor();
     let mut answer = panel.lead(&format!(
         "Verdict: {} ({} rule). {}",
-        if p.index.is_some() {
-            outcome_phrase(v.outcome, b)
-        } else {
-            outcome_word(v.outcome).into()
-        },
+        v.outcome.verdict(p.index.is_some().then_some(b)),
         match p.rule {
             Rule::Bootstrap => "bootstrap",
             Rule::FewRuns => "few-runs",
@@ -261,7 +255,7 @@ fn comparisons_panel(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
                 ratio,
                 delta,
                 p.floor().map_or("not measured".into(), pct),
-                outcome_phrase(v.outcome, p.b_label),
+                v.outcome.verdict(Some(p.b_label)),
             ];
             // Each row links to the comparison's own answer below.
             (p.index.map(|i| format!("#answer-{i}")), cells)
@@ -309,7 +303,7 @@ fn opening(r: &CmdResult, first: &Pair<'_>, pairs: &[Pair<'_>]) -> Page {
     if first.index.is_none() {
         return Page::new(&format!(
             "rtcompare cmd: A = {} against B = {}",
-            r.a.command, r.b.command
+            first.a.command, first.b.command
         ))
         .intro(&format!(
             "Two commands run interleaved as whole processes by {}; every figure is drawn from \
@@ -439,23 +433,24 @@ fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> P
     )
 }
 
+/// A command's runs in one line: their count, wall times and memory.
+fn side_line(s: &crate::analysis::SideSummary) -> String {
+    format!(
+        "{} runs: median {}, min {} … max {}, mean {} ± {}; max RSS {} (median), {} (largest)",
+        s.runs,
+        duration(s.median_ns),
+        duration(s.min_ns),
+        duration(s.max_ns),
+        duration(s.mean_ns),
+        duration(s.std_dev_ns),
+        bytes(s.max_rss_median_bytes),
+        bytes(s.max_rss_max_bytes)
+    )
+}
+
 /// The commands and the machine: where each command's time went, every command's runs, the
 /// session's settings and the machine, and the warnings.
 fn machine(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
-    let side = |s: &crate::analysis::SideSummary| {
-        format!(
-            "{} runs: median {}, min {} … max {}, mean {} ± {}; max RSS {} (median), {} \
-             (largest)",
-            s.runs,
-            duration(s.median_ns),
-            duration(s.min_ns),
-            duration(s.max_ns),
-            duration(s.mean_ns),
-            duration(s.std_dev_ns),
-            bytes(s.max_rss_median_bytes),
-            bytes(s.max_rss_max_bytes)
-        )
-    };
     // Every command: the reference, then each command compared with it.
     let commands: Vec<(&str, &SideResult)> = match pairs.first() {
         Some(first) => std::iter::once((first.a_label, first.a))
@@ -486,7 +481,7 @@ fn machine(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
             ),
         ]);
         rows.push((format!("Command {name}"), c.command.clone()));
-        rows.push(((*name).to_string(), side(s)));
+        rows.push(((*name).to_string(), side_line(s)));
     }
     rows.extend([
         (
@@ -527,13 +522,4 @@ fn machine(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
     } else {
         machine.text("Warnings:").list("warnings", &warnings)
     }
-}
-
-/// Writes [`page`] to `path`. Errors: [`CliError::File`] naming the path.
-pub fn write(r: &CmdResult, path: &Path) -> Result<()> {
-    std::fs::write(path, page(r)).map_err(|source| CliError::File {
-        action: "write",
-        path: path.into(),
-        source,
-    })
 }

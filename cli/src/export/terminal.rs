@@ -1,24 +1,44 @@
-//! What people read: the terminal summary on stdout, and the progress line on stderr (drawn by
-//! indicatif only when stderr is a terminal, between runs, never while one is timed).
+//! What people read: the terminal summary of `cmd` and `git` (on standard output, or on
+//! standard error when an output takes standard output): each command's runs, the A/A floor,
+//! the ratio and the verdict with its reason for two commands ([`summary`]); a row per command
+//! for more ([`summary_many`]); the hardware counters and the warnings.
 
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rtcompare::measure::counters::{CounterStatus, CounterSummary, SideCounters};
 
-use crate::analysis::{CommandOutcome, Floor, Rule};
-use crate::result::{CmdResult, CommandCounters, GitInfo, SideResult};
+use crate::analysis::{Floor, Rule};
+use crate::cli::SortOrder;
+use crate::error::Result;
+use crate::result::{CmdResult, CommandCounters, Comparison, GitInfo, SideResult};
 use crate::units::{bytes, count, duration};
 
+use super::Exporter;
+
+/// The terminal summary, its rows in `sort` order when there are more than two commands.
+pub(crate) struct Summary {
+    /// Order of the rows of more than two commands.
+    pub(crate) sort: SortOrder,
+}
+
+impl Exporter<CmdResult> for Summary {
+    fn render(&self, result: &CmdResult) -> Result<String> {
+        Ok(if result.commands.len() > 2 {
+            summary_many(result, self.sort)
+        } else {
+            summary(result)
+        })
+    }
+}
+
 /// The `--counters` lines: per command the median counts per run, or "unavailable" with why.
-pub fn counters(summary: &CounterSummary) -> String {
+pub(crate) fn counters(summary: &CounterSummary) -> String {
     counter_lines(summary, &[("A", &summary.a), ("B", &summary.b)])
 }
 
 /// [`counters`] for more than two commands: a line for each of `per_command` (every command,
 /// the reference first), where the summary's two sides would name only the first two.
-pub fn counters_many(summary: &CounterSummary, per_command: &[CommandCounters]) -> String {
+pub(crate) fn counters_many(summary: &CounterSummary, per_command: &[CommandCounters]) -> String {
     let sides: Vec<(&str, &SideCounters)> = per_command
         .iter()
         .map(|c| (c.name.as_str(), &c.counters))
@@ -71,36 +91,9 @@ fn counter_lines(summary: &CounterSummary, sides: &[(&str, &SideCounters)]) -> S
     s
 }
 
-/// The outcome in capitals, from B's point of view: `B is FASTER`, `CANNOT TELL`, `WIN for B`.
-pub fn outcome_word(outcome: CommandOutcome) -> &'static str {
-    match outcome {
-        CommandOutcome::Faster => "B is FASTER",
-        CommandOutcome::Slower => "B is SLOWER",
-        CommandOutcome::CannotTell => "CANNOT TELL",
-        CommandOutcome::Equivalent => "EQUIVALENT",
-        CommandOutcome::Win => "WIN for B",
-        CommandOutcome::Parity => "PARITY",
-        CommandOutcome::Loss => "LOSS for B",
-    }
-}
-
-/// [`outcome_word`] for the command labelled `name` compared with the reference (with more
-/// than two commands B is only one of them): `C is FASTER`, `CANNOT TELL for C`, `WIN for C`.
-pub fn outcome_phrase(outcome: CommandOutcome, name: &str) -> String {
-    match outcome {
-        CommandOutcome::Faster => format!("{name} is FASTER"),
-        CommandOutcome::Slower => format!("{name} is SLOWER"),
-        CommandOutcome::CannotTell => format!("CANNOT TELL for {name}"),
-        CommandOutcome::Equivalent => format!("{name} is EQUIVALENT"),
-        CommandOutcome::Win => format!("WIN for {name}"),
-        CommandOutcome::Parity => format!("PARITY for {name}"),
-        CommandOutcome::Loss => format!("LOSS for {name}"),
-    }
-}
-
 /// The family-wise sentence of a result with more than one comparison: how many, at which
 /// level each was judged and why; `None` with one comparison.
-pub fn family_note(r: &CmdResult) -> Option<String> {
+pub(crate) fn family_note(r: &CmdResult) -> Option<String> {
     let level = r.family_level?;
     let reference = r.commands.first().map_or("A", |c| c.name.as_str());
     Some(format!(
@@ -111,51 +104,11 @@ pub fn family_note(r: &CmdResult) -> Option<String> {
     ))
 }
 
-/// The progress line: a spinner with a message on stderr when it is a terminal, nothing
-/// otherwise.
-pub struct Progress(Option<ProgressBar>);
-
-impl Progress {
-    /// A progress line if stderr is a terminal, else a silent one.
-    pub fn new() -> Progress {
-        if !std::io::stderr().is_terminal() {
-            return Progress(None);
-        }
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}") {
-            bar.set_style(style);
-        }
-        Progress(Some(bar))
-    }
-
-    /// Shows `msg` (called between runs).
-    pub fn set(&self, msg: String) {
-        if let Some(bar) = &self.0 {
-            bar.set_message(msg);
-            bar.tick();
-        }
-    }
-
-    /// Removes the line.
-    pub fn finish(&self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-impl Default for Progress {
-    fn default() -> Self {
-        Progress::new()
-    }
-}
-
 /// The sentence that says how much of each run is process start: times are spawn to reap and
 /// include it (hyperfine subtracts its shell's start instead), so ratios of short commands lie
 /// closer to 1 than hyperfine's. Empty without a start floor.
-pub fn start_note(r: &CmdResult) -> String {
-    let (Some(floor), Some(reference)) = (r.start_floor_ns, r.commands.first().or(Some(&r.a)))
-    else {
+pub(crate) fn start_note(r: &CmdResult) -> String {
+    let (Some(floor), Some(reference)) = (r.start_floor_ns, r.reference()) else {
         return String::new();
     };
     let median = reference.summary.median_ns;
@@ -177,14 +130,14 @@ pub fn start_note(r: &CmdResult) -> String {
 }
 
 /// The terminal summary of more than two commands: one row per command (its median time, its
-/// time over the reference's with the interval, the verdict), sorted by `sort` (`command`:
-/// as given; `mean-time`: fastest first), then the family-wise note, each command's hardware
-/// counts with `--counters`, and the warnings.
-pub fn summary_many(r: &CmdResult, sort: &str) -> String {
+/// time over the reference's with the interval, the verdict), sorted by `sort` (as given, or
+/// fastest mean first), then the family-wise note, each command's hardware counts with
+/// `--counters`, and the warnings.
+pub(crate) fn summary_many(r: &CmdResult, sort: SortOrder) -> String {
     let mut s = String::new();
     let reference = r.commands.first().map_or("", |c| c.name.as_str());
     let mut rows: Vec<usize> = (0..r.commands.len()).collect();
-    if sort == "mean-time" {
+    if sort == SortOrder::MeanTime {
         rows.sort_by(|&x, &y| {
             r.commands[x]
                 .summary
@@ -215,16 +168,7 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
                     (Some(l), Some(h)) => format!("{:.3} [{l:.3}, {h:.3}]", v.ratio),
                     _ => format!("{:.3}", v.ratio),
                 };
-                let word = match v.outcome {
-                    CommandOutcome::Faster => format!("faster than {reference}"),
-                    CommandOutcome::Slower => format!("SLOWER than {reference}"),
-                    CommandOutcome::Win => format!("win over {reference}"),
-                    CommandOutcome::Loss => format!("LOSS to {reference}"),
-                    CommandOutcome::Parity => "parity".to_string(),
-                    CommandOutcome::CannotTell => "cannot tell".to_string(),
-                    CommandOutcome::Equivalent => format!("equivalent to {reference}"),
-                };
-                (ratio, word)
+                (ratio, v.outcome.against(reference))
             }
         };
         let _ = writeln!(
@@ -260,9 +204,9 @@ pub fn summary_many(r: &CmdResult, sort: &str) -> String {
 
 /// The terminal summary: each command's runs, the comparison, the verdict with the rule that
 /// decided and its reason, and the warnings.
-pub fn summary(r: &CmdResult) -> String {
+pub(crate) fn summary(r: &CmdResult) -> String {
     let mut s = String::new();
-    for (name, side) in [("A", &r.a), ("B", &r.b)] {
+    for (name, side) in ["A", "B"].into_iter().zip(&r.commands) {
         side_lines(&mut s, name, side);
     }
     if let Some(g) = &r.git {
@@ -271,9 +215,11 @@ pub fn summary(r: &CmdResult) -> String {
     if let Some(c) = &r.counters {
         s.push_str(&counters(c));
     }
-    floor_lines(&mut s, r.floor.as_ref());
-    ratio_line(&mut s, r);
-    verdict_lines(&mut s, r);
+    if let Some(first) = r.first() {
+        floor_lines(&mut s, first.floor.as_ref());
+        ratio_line(&mut s, r, first);
+        verdict_lines(&mut s, first);
+    }
     s.push_str(&start_note(r));
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {}", w.message);
@@ -359,10 +305,11 @@ fn floor_lines(s: &mut String, floor: Option<&Floor>) {
     }
 }
 
-/// The ratio line: B's time over A's with its interval (bootstrap rule) or its spread
-/// (few-runs rule), and the ratio of the best runs.
-fn ratio_line(s: &mut String, r: &CmdResult) {
-    let v = &r.verdict;
+/// The ratio line of comparison `c`: B's time over A's with its interval (bootstrap rule) or
+/// its spread (few-runs rule), and the ratio of the best runs.
+fn ratio_line(s: &mut String, r: &CmdResult, c: &Comparison) {
+    let v = &c.verdict;
+    let runs = |i: usize| r.commands.get(i).map_or(0, |x| x.summary.runs);
     match (v.low, v.high, v.level) {
         (Some(low), Some(high), Some(level)) => {
             let _ = writeln!(
@@ -373,10 +320,11 @@ fn ratio_line(s: &mut String, r: &CmdResult) {
                 100.0 * level,
                 low,
                 high,
-                if r.estimate.is_some_and(|e| !e.paired) {
+                if c.estimate.is_some_and(|e| !e.paired) {
                     format!(
                         "{} and {} runs, unpaired bootstrap of the ratio of medians",
-                        r.a.summary.runs, r.b.summary.runs
+                        runs(0),
+                        runs(c.index)
                     )
                 } else {
                     format!("{} pairs, paired bootstrap", r.pairs)
@@ -398,16 +346,16 @@ fn ratio_line(s: &mut String, r: &CmdResult) {
     }
 }
 
-/// The verdict line with the rule that decided, and the reason beneath it.
-fn verdict_lines(s: &mut String, r: &CmdResult) {
-    let word = outcome_word(r.verdict.outcome);
-    let rule = match r.rule {
+/// The verdict line of comparison `c` with the rule that decided, and the reason beneath it.
+fn verdict_lines(s: &mut String, c: &Comparison) {
+    let word = c.verdict.outcome.verdict(None);
+    let rule = match c.rule {
         Rule::Bootstrap => "bootstrap rule: the interval's bound against max(threshold, A/A floor)",
         Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",
         Rule::Sequential => "sequential rule: the look's interval against ±threshold",
     };
     let _ = writeln!(s, "Verdict: {word} ({rule}).");
-    let _ = writeln!(s, "   {}", r.verdict.reason);
+    let _ = writeln!(s, "   {}", c.verdict.reason);
 }
 
 #[cfg(test)]

@@ -1,0 +1,232 @@
+//! The one place that words an outcome: for every [`CommandOutcome`] its JSON key, its word
+//! in tables, its alarmed word (bad news in capitals), its capitalised verdict and the phrases
+//! built from them. The terminal summary, the exports, the HTML page, `bench`'s table and
+//! `combine`'s all take their words from here, so one outcome never reads two ways.
+
+use rtcompare::bench::BuildStatus;
+
+use crate::analysis::CommandOutcome;
+
+/// How an outcome's capitalised verdict names the command it is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `B is FASTER`.
+    Is,
+    /// `WIN for B`.
+    For,
+}
+
+/// The words of one outcome.
+#[derive(Debug, Clone, Copy)]
+struct Words {
+    outcome: CommandOutcome,
+    /// As the JSON writes it (serde's name).
+    key: &'static str,
+    /// In tables and sentences.
+    word: &'static str,
+    /// In capitals, for the verdict line.
+    loud: &'static str,
+    form: Form,
+    /// Said without naming a command when only two were compared: it favours neither.
+    neutral: bool,
+    /// Bad news for the candidate: said in capitals wherever it appears.
+    alarm: bool,
+    /// How it relates the command to the reference (`faster than A`); `None`: it does not.
+    relation: Option<&'static str>,
+}
+
+/// Every outcome's words.
+const TABLE: [Words; 7] = [
+    Words {
+        outcome: CommandOutcome::Faster,
+        key: "faster",
+        word: "faster",
+        loud: "FASTER",
+        form: Form::Is,
+        neutral: false,
+        alarm: false,
+        relation: Some("than"),
+    },
+    Words {
+        outcome: CommandOutcome::Slower,
+        key: "slower",
+        word: "slower",
+        loud: "SLOWER",
+        form: Form::Is,
+        neutral: false,
+        alarm: true,
+        relation: Some("than"),
+    },
+    Words {
+        outcome: CommandOutcome::CannotTell,
+        key: "cannot_tell",
+        word: "cannot tell",
+        loud: "CANNOT TELL",
+        form: Form::For,
+        neutral: true,
+        alarm: false,
+        relation: None,
+    },
+    Words {
+        outcome: CommandOutcome::Equivalent,
+        key: "equivalent",
+        word: "equivalent",
+        loud: "EQUIVALENT",
+        form: Form::Is,
+        neutral: true,
+        alarm: false,
+        relation: Some("to"),
+    },
+    Words {
+        outcome: CommandOutcome::Win,
+        key: "win",
+        word: "win",
+        loud: "WIN",
+        form: Form::For,
+        neutral: false,
+        alarm: false,
+        relation: Some("over"),
+    },
+    Words {
+        outcome: CommandOutcome::Parity,
+        key: "parity",
+        word: "parity",
+        loud: "PARITY",
+        form: Form::For,
+        neutral: true,
+        alarm: false,
+        relation: None,
+    },
+    Words {
+        outcome: CommandOutcome::Loss,
+        key: "loss",
+        word: "loss",
+        loud: "LOSS",
+        form: Form::For,
+        neutral: false,
+        alarm: true,
+        relation: Some("to"),
+    },
+];
+
+fn words(outcome: CommandOutcome) -> &'static Words {
+    // Every outcome has its row (the tests check it); the first row is never reached.
+    TABLE
+        .iter()
+        .find(|w| w.outcome == outcome)
+        .unwrap_or(&TABLE[0])
+}
+
+impl CommandOutcome {
+    /// As the JSON writes it: `cannot_tell`.
+    pub fn key(self) -> &'static str {
+        words(self).key
+    }
+
+    /// In tables and sentences: `cannot tell`.
+    pub fn word(self) -> &'static str {
+        words(self).word
+    }
+
+    /// [`word`](Self::word), in capitals when it is bad news for the candidate: `SLOWER`,
+    /// `faster`.
+    pub fn alarmed(self) -> &'static str {
+        let w = words(self);
+        if w.alarm { w.loud } else { w.word }
+    }
+
+    /// The verdict in capitals for the command labelled `name`: `C is FASTER`, `WIN for C`,
+    /// `CANNOT TELL for C`; with `None` (two commands, B the candidate) an outcome that
+    /// favours neither is said alone: `B is FASTER`, `CANNOT TELL`.
+    pub fn verdict(self, name: Option<&str>) -> String {
+        let w = words(self);
+        match (name, w.neutral) {
+            (None, true) => w.loud.to_string(),
+            (name, _) => {
+                let name = name.unwrap_or("B");
+                match w.form {
+                    Form::Is => format!("{name} is {}", w.loud),
+                    Form::For => format!("{} for {name}", w.loud),
+                }
+            }
+        }
+    }
+
+    /// The outcome relating a command to the `reference`: `faster than A`, `SLOWER than A`,
+    /// `LOSS to A`, `cannot tell`.
+    pub fn against(self, reference: &str) -> String {
+        match words(self).relation {
+            Some(relation) => format!("{} {relation} {reference}", self.alarmed()),
+            None => self.alarmed().to_string(),
+        }
+    }
+}
+
+/// A benchmark's status in `bench`'s table when it was not compared: `new`, `removed`,
+/// `FAILED`, `stopped`; `None` for a compared one, whose outcome says it.
+pub(crate) fn status_word(status: BuildStatus) -> Option<&'static str> {
+    match status {
+        BuildStatus::New => Some("new"),
+        BuildStatus::Removed => Some("removed"),
+        BuildStatus::Failed => Some("FAILED"),
+        BuildStatus::Stopped => Some("stopped"),
+        // Compared, and any status a later library adds: its outcome says it.
+        _ => None,
+    }
+}
+
+/// `combine`'s verdict over machines: `REGRESSION` (beyond `--fail-on-regression`), `resolved`
+/// or `cannot tell`.
+pub(crate) fn pooled_word(regression: bool, resolved: bool) -> &'static str {
+    if regression {
+        "REGRESSION"
+    } else if resolved {
+        "resolved"
+    } else {
+        CommandOutcome::CannotTell.word()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_outcome_has_one_row_whose_key_is_the_json_s() {
+        for w in &TABLE {
+            assert_eq!(TABLE.iter().filter(|x| x.outcome == w.outcome).count(), 1);
+            assert_eq!(
+                serde_json::to_value(w.outcome).unwrap(),
+                serde_json::json!(w.key)
+            );
+        }
+    }
+
+    #[test]
+    fn the_phrases_read_as_they_always_have() {
+        use CommandOutcome::*;
+        let two: Vec<String> = [Faster, Slower, CannotTell, Equivalent, Win, Parity, Loss]
+            .iter()
+            .map(|o| o.verdict(None))
+            .collect();
+        assert_eq!(
+            two,
+            [
+                "B is FASTER",
+                "B is SLOWER",
+                "CANNOT TELL",
+                "EQUIVALENT",
+                "WIN for B",
+                "PARITY",
+                "LOSS for B"
+            ]
+        );
+        assert_eq!(CannotTell.verdict(Some("C")), "CANNOT TELL for C");
+        assert_eq!(Equivalent.verdict(Some("C")), "C is EQUIVALENT");
+        assert_eq!(Slower.against("A"), "SLOWER than A");
+        assert_eq!(Win.against("A"), "win over A");
+        assert_eq!(Parity.against("A"), "parity");
+        assert_eq!(CannotTell.word(), "cannot tell");
+        assert_eq!(CannotTell.key(), "cannot_tell");
+    }
+}
