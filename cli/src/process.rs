@@ -267,6 +267,27 @@ pub enum RunFailure {
     System(&'static str, std::io::Error),
 }
 
+impl RunFailure {
+    /// The error of a run of `command` (labelled `name` in the message) that failed so;
+    /// `limit_s` is its time limit (0 for none), named when it timed out.
+    pub(crate) fn into_error(self, name: String, command: String, limit_s: f64) -> CliError {
+        match self {
+            RunFailure::Spawn(source) => CliError::Spawn {
+                name,
+                command,
+                source,
+            },
+            RunFailure::Timeout => CliError::Timeout {
+                name,
+                command,
+                limit_s,
+            },
+            RunFailure::Interrupted => CliError::Interrupted,
+            RunFailure::System(call, source) => CliError::System { call, source },
+        }
+    }
+}
+
 impl Runner {
     /// A runner whose children inherit stdout and stderr when `show_output` is set (else both
     /// go to `/dev/null`). Starts the watchdog thread.
