@@ -9,6 +9,9 @@
 //! terminal's foreground, and kills the group only if the child is still there after
 //! [`INTERRUPT_GRACE`]. The main thread waits with `waitid(WNOWAIT)` first and tells the
 //! watchdog before it reaps, so the watchdog can never signal a process id that has been reused.
+//!
+//! **Why one file.** Spawning, waiting, the watchdog and the signals' hand-over share one
+//! protocol on one process group; split, each part would have to know the others' order.
 
 use std::ffi::OsString;
 use std::process::{Command, Stdio};
