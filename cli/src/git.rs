@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 use crate::cli::GitArgs;
 use crate::commands::Pair;
 use crate::error::{CliError, Result};
-use crate::process::{RunFailure, Runner, Shell};
+use crate::process::{Runner, Shell};
 use crate::result::{CmdResult, GitInfo};
 use crate::session;
 use crate::signals;
@@ -226,18 +226,7 @@ fn build(runner: &Runner, argv: &[OsString], command: &str, dir: &Path, tree: &s
             status: m.status_text(),
             hint: String::new(),
         }),
-        Err(RunFailure::Interrupted) => Err(CliError::Interrupted),
-        Err(RunFailure::Spawn(source)) => Err(CliError::Spawn {
-            name: format!("the build in the {tree}"),
-            command: command.into(),
-            source,
-        }),
-        Err(RunFailure::Timeout) => Err(CliError::Timeout {
-            name: format!("the build in the {tree}"),
-            command: command.into(),
-            limit_s: 0.0,
-        }),
-        Err(RunFailure::System(call, source)) => Err(CliError::System { call, source }),
+        Err(f) => Err(f.into_error(format!("the build in the {tree}"), command.into(), 0.0)),
     }
 }
 

@@ -29,6 +29,7 @@ pub(crate) mod bench;
 pub(crate) mod combine;
 pub(crate) mod commands;
 pub(crate) mod decide;
+pub(crate) mod figures;
 pub(crate) mod files;
 pub(crate) mod git;
 pub(crate) mod history;

@@ -9,6 +9,9 @@
 //! terminal's foreground, and kills the group only if the child is still there after
 //! [`INTERRUPT_GRACE`]. The main thread waits with `waitid(WNOWAIT)` first and tells the
 //! watchdog before it reaps, so the watchdog can never signal a process id that has been reused.
+//!
+//! **Why one file.** Spawning, waiting, the watchdog and the signals' hand-over share one
+//! protocol on one process group; split, each part would have to know the others' order.
 
 use std::ffi::OsString;
 use std::process::{Command, Stdio};
@@ -265,6 +268,27 @@ pub enum RunFailure {
     Interrupted,
     /// A system call failed.
     System(&'static str, std::io::Error),
+}
+
+impl RunFailure {
+    /// The error of a run of `command` (labelled `name` in the message) that failed so;
+    /// `limit_s` is its time limit (0 for none), named when it timed out.
+    pub(crate) fn into_error(self, name: String, command: String, limit_s: f64) -> CliError {
+        match self {
+            RunFailure::Spawn(source) => CliError::Spawn {
+                name,
+                command,
+                source,
+            },
+            RunFailure::Timeout => CliError::Timeout {
+                name,
+                command,
+                limit_s,
+            },
+            RunFailure::Interrupted => CliError::Interrupted,
+            RunFailure::System(call, source) => CliError::System { call, source },
+        }
+    }
 }
 
 impl Runner {

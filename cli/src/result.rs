@@ -1,6 +1,10 @@
 //! The JSON result of `rtcompare cmd` and `rtcompare git` (layout [`SCHEMA_VERSION`]): what a
 //! run, a command's summary, a comparison, `git`'s two trees and the whole result hold, and
 //! the reader of both layouts ([`parse`]).
+//!
+//! **Why one file.** The layout is one concept: the types that make it, the constructor that
+//! stamps it ([`CmdResult::new`]) and the reader that turns schema 1 into it all change
+//! together when `schema_version` moves.
 
 use std::path::PathBuf;
 use std::time::Instant;

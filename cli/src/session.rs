@@ -45,7 +45,7 @@ use crate::cli::CompareArgs;
 use crate::commands::{CommandSpec, Pair};
 use crate::decide::{self, Decisions};
 use crate::error::{CliError, Result};
-use crate::process::{Measured, RunFailure, Runner, Shell};
+use crate::process::{Measured, Runner, Shell};
 use crate::progress::Progress;
 use crate::result::{
     CmdResult, CommandCounters, CommandSide, Comparison, Parts, RunRecord, SideResult, StopReason,
@@ -165,20 +165,7 @@ impl Session<'_> {
             self.runner
                 .run_injected(&p.argv, dir, Some(self.limit), p.inject)
         };
-        run.map_err(|f| match f {
-            RunFailure::Spawn(source) => CliError::Spawn {
-                name: p.name.clone(),
-                command: p.command.clone(),
-                source,
-            },
-            RunFailure::Timeout => CliError::Timeout {
-                name: p.name.clone(),
-                command: p.command.clone(),
-                limit_s: self.limit.as_secs_f64(),
-            },
-            RunFailure::Interrupted => CliError::Interrupted,
-            RunFailure::System(call, source) => CliError::System { call, source },
-        })
+        run.map_err(|f| f.into_error(p.name.clone(), p.command.clone(), self.limit.as_secs_f64()))
     }
 }
 

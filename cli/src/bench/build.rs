@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{CliError, Result};
-use crate::process::{RunFailure, Runner};
+use crate::process::Runner;
 
 /// One revision's package directory, its own target directory and its name in messages.
 pub(super) struct Tree {
@@ -76,25 +76,9 @@ pub(super) fn build(
         }
     }
     let command = format!("cargo {verb} --profile bench --bench {name}");
-    let measured = match runner.run(&argv, Some(&tree.dir), None) {
-        Ok(m) => m,
-        Err(RunFailure::Interrupted) => return Err(CliError::Interrupted),
-        Err(RunFailure::Spawn(source)) => {
-            return Err(CliError::Spawn {
-                name: format!("the build at {}", tree.revision),
-                command,
-                source,
-            });
-        }
-        Err(RunFailure::Timeout) => {
-            return Err(CliError::Timeout {
-                name: format!("the build at {}", tree.revision),
-                command,
-                limit_s: 0.0,
-            });
-        }
-        Err(RunFailure::System(call, source)) => return Err(CliError::System { call, source }),
-    };
+    let measured = runner
+        .run(&argv, Some(&tree.dir), None)
+        .map_err(|f| f.into_error(format!("the build at {}", tree.revision), command, 0.0))?;
     let messages = std::fs::read_to_string(&files.messages).unwrap_or_default();
     if !measured.success() {
         let Some(seed) = seed else {

@@ -11,10 +11,10 @@ use rtcompare::render::{
     BootstrapPlot, COLOUR_A, COLOUR_B, COLOUR_FLOOR, Distributions, NumberLine, Page, Panel,
     RunOrder, TimeBar, TimeScale, environment_rows,
 };
-use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, detect_drift};
 
 use crate::analysis::{Floor, Rule, VerdictSummary};
 use crate::error::Result;
+use crate::figures::{AA_QUANTILES, PairFigures, pair_figures};
 use crate::result::{CmdResult, CommandSide, RunRecord, SideResult};
 use crate::units::{bytes, duration};
 
@@ -31,34 +31,8 @@ impl Exporter<CmdResult> for Html {
     }
 }
 
-/// How many quantiles of each A/A bootstrap distribution the page draws as dots (100): the
-/// floor is the 0.9 quantile of their absolute values, and a hundred dots show the spread
-/// without thousands of marks.
-pub const AA_QUANTILES: usize = 100;
-
-fn drift(xs: &[f64]) -> DriftReport {
-    detect_drift(xs).unwrap_or_else(|_| DriftReport::not_run())
-}
-
 fn pct(v: f64) -> String {
     format!("{:.2} %", 100.0 * v)
-}
-
-/// [`AA_QUANTILES`] evenly spaced quantiles of the paired bootstrap of `x` against `y`, drawn
-/// as the floor was ([`aa_noise_floor`](rtcompare::stats::aa_noise_floor): single pairs, the
-/// seed, level and replicates of `opts`); empty when the series are too short.
-fn aa_quantiles(x: &[f64], y: &[f64], opts: &EstimateOptions) -> Vec<f64> {
-    let o = opts.block_length(1).paired(true);
-    let Ok(dist) = BootstrapDistribution::new(x, y, &o) else {
-        return Vec::new();
-    };
-    let s = dist.sorted_replicates();
-    (0..AA_QUANTILES)
-        .map(|i| {
-            let p = (i as f64 + 0.5) / AA_QUANTILES as f64;
-            s[((p * s.len() as f64) as usize).min(s.len() - 1)]
-        })
-        .collect()
 }
 
 /// One comparison as the page draws it: the reference (`a`) and one command (`b`), with the
@@ -92,20 +66,6 @@ impl Pair<'_> {
             .filter(|r| r.side == side && command.is_none_or(|c| r.command == c))
             .map(|r| r.wall_ns as f64)
             .collect()
-    }
-
-    /// The bootstrap options the analysis used for this pair's interval (its estimate records
-    /// the level, replicates, block length and seed), or the defaults at the result's seed.
-    fn estimate_options(&self, seed: u64) -> EstimateOptions {
-        match self.estimate {
-            Some(e) => EstimateOptions::default()
-                .paired(e.paired)
-                .level(e.level)
-                .resamples(e.resamples)
-                .block_length(e.block_length)
-                .seed(seed),
-            None => EstimateOptions::default().paired(true).seed(seed),
-        }
     }
 
     /// A figure's `title`, with more than two commands followed by which pair it shows.
@@ -288,10 +248,15 @@ pub fn page(r: &CmdResult) -> String {
         first.walls(&r.runs, CommandSide::A),
         first.walls(&r.runs, CommandSide::B),
     );
+    let (wa2, wb2) = (
+        first.walls(&r.validation_runs, CommandSide::A2),
+        first.walls(&r.validation_runs, CommandSide::B2),
+    );
+    let figures = pair_figures((&wa, &wb), (&wa2, &wb2), first.estimate, r.seed);
     opening(r, first, &pairs)
-        .panel(run_order_panel(r, first, &wa, &wb))
+        .panel(run_order_panel(r, first, &figures, &wa, &wb))
         .panel(distributions_panel(first, &wa, &wb))
-        .panel(bootstrap_panel(r, first, &wa, &wb))
+        .panel(bootstrap_panel(r, first, &figures))
         .panel(machine(r, &pairs))
         .to_html()
 }
@@ -339,8 +304,14 @@ fn opening(r: &CmdResult, first: &Pair<'_>, pairs: &[Pair<'_>]) -> Page {
 }
 
 /// The run order of the first comparison: `wa` and `wb` per run as they ran, with the
-/// drift test of each and of their ratio.
-fn run_order_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> Panel {
+/// drift test of each and of their ratio (from `figures`).
+fn run_order_panel(
+    r: &CmdResult,
+    first: &Pair<'_>,
+    figures: &PairFigures,
+    wa: &[f64],
+    wb: &[f64],
+) -> Panel {
     Panel::new("run-order", &first.titled("Run order"))
         .text(&format!(
             "{} pairs in the order they ran ({}), wall time per run; {} warm-up runs of each \
@@ -358,9 +329,9 @@ fn run_order_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> P
             RunOrder {
                 name_a: first.a.command.clone(),
                 name_b: first.b.command.clone(),
-                drift_a: drift(wa),
-                drift_b: drift(wb),
-                drift_ratio: drift(&wa.iter().zip(wb).map(|(a, b)| b / a).collect::<Vec<f64>>()),
+                drift_a: figures.drift_a,
+                drift_b: figures.drift_b,
+                drift_ratio: figures.drift_ratio,
                 a: wa.to_vec(),
                 b: wb.to_vec(),
                 per: "per run".into(),
@@ -392,18 +363,10 @@ fn distributions_panel(first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> Panel {
         )
 }
 
-/// The bootstrap of the first comparison, redrawn from `wa` and `wb` with the recorded
-/// seed, beside each command's A/A bootstrap against its partner runs.
-fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> Panel {
-    let (wa2, wb2) = (
-        first.walls(&r.validation_runs, CommandSide::A2),
-        first.walls(&r.validation_runs, CommandSide::B2),
-    );
+/// The bootstrap of the first comparison (its replicates, redrawn in `figures` with the
+/// recorded seed), beside each command's A/A bootstrap against its partner runs.
+fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, figures: &PairFigures) -> Panel {
     let (delta, low, high, level) = first.delta();
-    let opts = first.estimate_options(r.seed);
-    let replicates = BootstrapDistribution::new(wa, wb, &opts)
-        .map(|d| d.sorted_replicates().to_vec())
-        .unwrap_or_default();
     let bootstrap = Panel::new("bootstrap", &first.titled("The bootstrap"));
     let bootstrap = if first.estimate.is_some() {
         bootstrap.text(&format!(
@@ -411,7 +374,7 @@ fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> P
              recorded seed ({}). Below, on an axis wide enough for everything, the interval \
              beside {AA_QUANTILES} quantiles of each command's A/A bootstrap (the command \
              against its own partner runs), whose 0.9 quantile of |δ| is its floor.",
-            replicates.len(),
+            figures.replicates.len(),
             r.seed
         ))
     } else {
@@ -419,13 +382,13 @@ fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> P
     };
     bootstrap.figure(
         BootstrapPlot {
-            replicates,
+            replicates: figures.replicates.clone(),
             delta,
             low,
             high,
             level,
-            aa_a: aa_quantiles(wa, &wa2, &opts),
-            aa_b: aa_quantiles(wb, &wb2, &opts),
+            aa_a: figures.aa_a.clone(),
+            aa_b: figures.aa_b.clone(),
             noise_floor: first.floor(),
             aa_what: "quantiles of the A/A bootstrap".into(),
         }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::markup::Markup;
+use super::markup::{Markup, pipe_row};
 
 /// GitHub-flavoured Markdown.
 pub(crate) struct Markdown;
@@ -31,14 +31,14 @@ impl Markup for Markdown {
 
     fn grid(&self, left: &[bool], header: &[String], body: &[Vec<String>]) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "| {} |", header.join(" | "));
+        let _ = writeln!(s, "{}", pipe_row(header));
         let rule: String = left
             .iter()
             .map(|&l| if l { ":---|" } else { "---:|" })
             .collect();
         let _ = writeln!(s, "|{rule}");
         for row in body {
-            let _ = writeln!(s, "| {} |", row.join(" | "));
+            let _ = writeln!(s, "{}", pipe_row(row));
         }
         s
     }

@@ -22,6 +22,11 @@ impl<M: Markup> Exporter<CmdResult> for M {
     }
 }
 
+/// A table row as Markdown and Org both write it: `| a | b |`.
+pub(super) fn pipe_row(cells: &[String]) -> String {
+    format!("| {} |", cells.join(" | "))
+}
+
 /// How one markup language writes the table's pieces.
 pub(crate) trait Markup {
     /// `text` as inline code.

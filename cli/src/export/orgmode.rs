@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::markup::Markup;
+use super::markup::{Markup, pipe_row};
 
 /// Org mode.
 pub(crate) struct Orgmode;
@@ -23,10 +23,10 @@ impl Markup for Orgmode {
 
     fn grid(&self, _left: &[bool], header: &[String], body: &[Vec<String>]) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "| {} |", header.join(" | "));
+        let _ = writeln!(s, "{}", pipe_row(header));
         let _ = writeln!(s, "|{}|", vec!["---"; header.len()].join("+"));
         for row in body {
-            let _ = writeln!(s, "| {} |", row.join(" | "));
+            let _ = writeln!(s, "{}", pipe_row(row));
         }
         s
     }
