@@ -53,56 +53,57 @@
 //! [`Cache`] mode); the interval type of the statistics ([`Estimate`], [`EstimateOptions`]);
 //! [`Error`] and [`Result`]; and the test gates' macros ([`assert_faster!`],
 //! [`assert_not_slower!`], [`assert_equivalent!`]). Everything else has one path, through the
-//! module that owns it. The modules are listed from the top down: none imports one above it, with
-//! one exception in data only: a [`Report`] of a structure comparison carries a
-//! [`workload::Record`], whose file imports nothing but the workload's [`workload::Spec`].
+//! module that owns it.
+//!
+//! The modules are listed from the top down: each imports only modules listed below it, so the
+//! folders form no circle, with one exception in data only: a [`Report`] of a structure
+//! comparison carries a [`workload::Record`], so [`compare`](mod@compare) names one type of
+//! [`workload`], whose file imports nothing but the workload's [`workload::Spec`] (and `Spec`
+//! nothing but [`Error`]): a circle between the two folders, none between their files.
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|
-//! | `progress` (feature `progress`) | ready progress callbacks: a bar of the running stage on a terminal, a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn with indicatif between batches only | stderr |
+//! | `progress` (feature `progress`) | ready progress callbacks: a bar of the running stage on a terminal, a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn with indicatif between batches only; above `pool` and `measure`, whose stages it draws | stderr |
+//! | [`render`] | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), a bench run's pages ([`bench::BenchRun::to_html`]), and the page's building blocks for other front ends (feature `html`, on by default); above `bench`, `pool`, `compare` and `stats`, whose results it draws | no (writes a file when asked) |
+//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]) | via `precision`, `pool` and `compare` (processes) |
+//! | [`gate`] | cargo-test gates, in one process or pooled across several ([`gate::check`], [`gate::GateOptions`]) | via `pool` and `compare` |
+//! | [`workload`] | insert/delete streams for mutable structures ([`workload::Spec`], [`workload::Stream`]), the [`workload::Structure`] trait, [`workload::compare`] (both structures under the same pre-generated operations) and [`workload::Suite`] (a matrix of specs × structures as one table, each cell optionally in its own pool of processes) | via `pool` and `compare` |
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
+//! | [`precision`], [`selftest`] | Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust ([`selftest::selftest`]) | via `compare` and `measure` |
 //! | [`service`] | latency under open-loop load: the generator ([`service::run`]), closure and loopback TCP targets, percentiles with block-bootstrap intervals over time windows, and [`service::compare`] (ABBA windows, paired percentile intervals, A/A floors, verdicts only when tight) | yes (threads, loopback sockets) |
-//! | [`workload`] | insert/delete streams for mutable structures ([`workload::Spec`], [`workload::Stream`]), the [`workload::Structure`] trait, [`workload::compare`] (both structures under the same pre-generated operations) and [`workload::Suite`] (a matrix of specs × structures as one table) | via `compare` |
-//! | [`gate`], [`precision`], [`selftest`] | cargo-test gates (in one process or pooled across several: [`gate::check`], [`gate::GateOptions`]); Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust | via `compare` |
-//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]) | via `precision` and `compare` (processes) |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`compare::validate`]), the warnings, and the [`Report`] as plain data ([`compare::report`]) | via `measure` |
-//! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), the counting allocator ([`alloc::Counting`]), CPU pinning ([`measure::pin`]), the [`Environment`](env::Environment) stamp | yes |
-//! | [`render`] | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), and the page's building blocks for other front ends (feature `html`, on by default) | no (writes a file when asked) |
-//! | [`stats`] | pure statistics on any `&[f64]`: summaries, drift, autocorrelation, bootstrap, Welch, change points, the verdict ([`Verdict`], [`stats::decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]); every name directly under `stats` | **never** |
-//! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum | no |
+//! | [`env`](mod@env) | the [`Environment`](env::Environment) stamp every report carries, and the detection of emulators whose timings mean nothing; it records the CPU affinity and the cache size through `measure` | yes (reads the system) |
+//! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), CPU pinning ([`measure::pin`]) | yes |
+//! | [`alloc`] | the counting global allocator ([`alloc::Counting`]), whose counters `measure` reads around every batch | yes (it is the allocator) |
+//! | [`stats`] | pure statistics on any `&[f64]`, in chapters by question (summaries, significance, bootstrap, intervals, series, plans, verdicts, pooling): the verdict ([`Verdict`], [`stats::decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]); every name directly under `stats` | **never** |
+//! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum (and, private, the `display` of figures in reports and messages) | no |
 //!
-//! Three modules of the `measure` and `render` layers are declared at the root, because users'
-//! code calls them there, and have no other path: [`alloc`] (`rtcompare::alloc::Counting`, the
-//! global allocator a binary installs), [`env`](mod@env) (`rtcompare::env::Environment`, the
-//! stamp every report carries) and `progress` (feature `progress`: `rtcompare::progress::bar()`).
+//! Three of these are declared at the root, each in its own file, because users' code names
+//! them there: [`alloc`] (`rtcompare::alloc::Counting`, the global allocator a binary installs),
+//! [`env`](mod@env) (`rtcompare::env::Environment`) and `progress` (feature `progress`:
+//! `rtcompare::progress::bar()`). They belong to the measurement and drawing layers, and the
+//! table puts each where its imports place it.
 #![deny(missing_docs)]
 #![warn(rustdoc::broken_intra_doc_links)]
 
+pub mod alloc;
 pub mod bench;
 pub mod compare;
 mod display;
+pub mod env;
 mod error;
 pub mod gate;
 pub mod measure;
 pub mod pool;
 pub mod precision;
+#[cfg(feature = "progress")]
+pub mod progress;
 pub mod render;
 pub mod rng;
 pub mod selftest;
 pub mod service;
 pub mod stats;
 pub mod workload;
-
-// Three modules answer at the root, where users' code and the guides call them
-// (`rtcompare::alloc::Counting`, `rtcompare::env::Environment`, `rtcompare::progress::bar()`),
-// and only there; their files stay in the folder of the layer they belong to.
-#[path = "measure/alloc.rs"]
-pub mod alloc;
-#[path = "measure/env.rs"]
-pub mod env;
-#[cfg(feature = "progress")]
-#[path = "render/progress.rs"]
-pub mod progress;
 
 // What the README and HOWTO type at the root, and the names API.md's "The root" lists there.
 pub use compare::report::Report;
@@ -138,7 +139,10 @@ pub mod doc_examples {
     /// use rtcompare::measure::env::Environment;
     /// ```
     /// ```compile_fail,E0603
-    /// use rtcompare::stats::pool::combine;
+    /// use rtcompare::stats::pooling::pool::combine;
+    /// ```
+    /// ```compile_fail,E0432
+    /// use rtcompare::stats::pooling::combine;
     /// ```
     ///
     /// The one path of each:

@@ -12,20 +12,21 @@
 //!    [`MIN_DETECTION_RATE`] (95 %) of the runs. The slow side alternates between A and B.
 //!
 //! 1 % and 2 % injections are reported as information: they show where this machine's
-//! resolution ends. Every rate comes with its exact (Clopper–Pearson) 95 % binomial interval,
-//! because 20 runs cannot pin a rate down to better than several points.
+//! resolution ends. Every rate comes with its exact (Clopper–Pearson) 95 % binomial interval
+//! ([`binomial_interval`], from [`exact_proportion_interval`]), because 20 runs cannot pin a
+//! rate down to better than several points.
 
 use std::fmt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use statrs::distribution::{Beta, ContinuousCDF};
 
 use crate::compare::{CompareOptions, compare_with_clock};
 use crate::env::Environment;
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
+use crate::stats::exact_proportion_interval;
 use crate::{Error, Result, Verdict};
 
 /// Largest A/A false-signal rate a trustworthy machine may show (5 %).
@@ -238,24 +239,13 @@ impl fmt::Display for SelfTestReport {
     }
 }
 
-/// Exact (Clopper–Pearson) two-sided 95 % interval of a binomial proportion `hits / runs`.
-/// Returns `(0, 1)` for `runs == 0`.
+/// Exact (Clopper–Pearson) two-sided 95 % interval of a binomial proportion `hits / runs`, as
+/// `(low, high)`: [`exact_proportion_interval`] at 0.95, in the shape the self-test's bars (and
+/// the command line's) store. Hits beyond `runs` count as `runs`; `runs == 0` gives `(0, 1)`,
+/// the interval that knows nothing.
 pub fn binomial_interval(hits: usize, runs: usize) -> (f64, f64) {
-    if runs == 0 {
-        return (0.0, 1.0);
-    }
-    let (k, n) = (hits.min(runs) as f64, runs as f64);
-    let low = if k == 0.0 {
-        0.0
-    } else {
-        Beta::new(k, n - k + 1.0).map_or(0.0, |b| b.inverse_cdf(0.025))
-    };
-    let high = if k == n {
-        1.0
-    } else {
-        Beta::new(k + 1.0, n - k).map_or(1.0, |b| b.inverse_cdf(0.975))
-    };
-    (low, high)
+    exact_proportion_interval(hits.min(runs) as u64, runs as u64, 0.95)
+        .map_or((0.0, 1.0), |p| (p.low, p.high))
 }
 
 fn bar(name: String, injected: f64, runs: usize, hits: usize, wrong: usize) -> Bar {

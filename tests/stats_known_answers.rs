@@ -5,9 +5,10 @@
 
 use rtcompare::stats::{
     CannotTellReason, FewRunsOutcome, FewRunsRule, FewRunsVerdict, ThresholdOutcome,
-    autocorrelation, detect_drift, few_runs_verdict, iqr, lag1_autocorrelation, lower_bound_rule,
-    mad, mad_scaled, mean, median, normal_cdf, normal_quantile, quantile, std_dev, student_t_cdf,
-    student_t_quantile, three_outcome_rule, two_sided_normal_p, variance, welch_t_test,
+    autocorrelation, detect_drift, exact_proportion_interval, few_runs_verdict, iqr,
+    lag1_autocorrelation, lower_bound_rule, mad, mad_scaled, mean, median, normal_cdf,
+    normal_quantile, quantile, std_dev, student_t_cdf, student_t_quantile, three_outcome_rule,
+    two_sided_normal_p, variance, welch_t_test,
 };
 
 /// `|got − want| ≤ rel·|want|` (or `≤ rel` when `want` is 0).
@@ -423,4 +424,30 @@ fn few_runs_serialises_like_the_source_schema() {
     }
     let back: FewRunsVerdict = serde_json::from_value(json).unwrap();
     assert_eq!(back, v);
+}
+
+#[test]
+fn exact_proportion_interval_is_clopper_pearson() {
+    // With α = 1 − level: low = st.beta.ppf(α/2, k, n − k + 1) (0 for k = 0) and
+    // high = st.beta.ppf(1 − α/2, k + 1, n − k) (1 for k = n).
+    let cases = [
+        // (k, n, level, low, high)
+        (0, 20, 0.95, 0.0, 0.1684334709830853),
+        (5, 20, 0.95, 0.08657146910143462, 0.49104587170795744),
+        (19, 20, 0.95, 0.7512672372279723, 0.9987349105020502),
+        (3, 10, 0.90, 0.0872644339141503, 0.6066242161054123),
+        (17, 40, 0.99, 0.2307905498287123, 0.6373783434032138),
+        (40, 40, 0.99, 0.8759397804706243, 1.0),
+    ];
+    for (k, n, level, low, high) in cases {
+        let p = exact_proportion_interval(k, n, level).unwrap();
+        // statrs' Beta quantile agrees with SciPy's to about 1e-14 here.
+        close(p.low, low, 1e-12);
+        close(p.high, high, 1e-12);
+        assert_eq!((p.successes, p.trials, p.level), (k, n, level));
+        close(p.proportion, k as f64 / n as f64, 0.0);
+    }
+    assert!(exact_proportion_interval(0, 0, 0.95).is_err());
+    assert!(exact_proportion_interval(3, 2, 0.95).is_err());
+    assert!(exact_proportion_interval(1, 2, 1.0).is_err());
 }

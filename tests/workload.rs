@@ -540,6 +540,8 @@ mod pooled {
                 PoolOptions::default()
                     .this_test()
                     .first_stage(3)
+                    // Exactly the first stage: Stein's plan without a target.
+                    .decide(false)
                     .target(0.0, 0.0)
                     .seed(11)
                     .process_timeout(Duration::from_secs(120)),

@@ -193,7 +193,7 @@ pub struct Comparison {
     /// The sequential decision behind the verdict (rule `sequential`): every look, why it
     /// stopped, the margin; `null` under the other rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub decision: Option<stats::SequentialDecision>,
+    pub decision: Option<crate::decide::Decision>,
 }
 
 impl Comparison {

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use rtcompare::env::Environment;
 use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use rtcompare::rng::{Rng, derive_seed, resolve_seed};
-use rtcompare::stats::{self, DecisionEnd, MINIMUM_DATA_POINTS, SequentialDecision};
+use rtcompare::stats::{self, DecisionEnd, MINIMUM_DATA_POINTS};
 
 use crate::analysis::{
     self, AnalysisOptions, CommandAnalysis, Compared, Floor, Rule, SideSummary, Warning,
@@ -199,7 +199,7 @@ struct Collected {
     warmup_done: usize,
     /// Each comparison's sequential decision, once measuring stopped (empty under `--runs`
     /// and `--precision`; `None` for a comparison never looked at).
-    decisions: Vec<Option<SequentialDecision>>,
+    decisions: Vec<Option<decide::Decision>>,
 }
 
 impl Collected {
@@ -637,16 +637,14 @@ impl Stopping {
         out_of_time: bool,
     ) -> Result<Option<StopReason>> {
         let args = plan.args;
-        if n == decide::BLOCK && self.decisions.is_none() {
-            let block_s = self.started.elapsed().as_secs_f64();
-            let blocks =
-                decide::planned_blocks(block_s, args.max_time.as_secs_f64(), args.max_runs);
-            let margin = args.threshold;
+        if n == decide::PLAN_ROUNDS && self.decisions.is_none() {
+            let plan_s = self.started.elapsed().as_secs_f64();
+            let rounds = decide::planned_rounds(plan_s, args.max_time.as_secs_f64(), args.max_runs);
             self.decisions = Some(Decisions::new(
                 m.main.len() - 1,
                 plan.opts.level,
-                margin,
-                blocks,
+                args.threshold,
+                rounds,
             ));
         }
         let Some(decisions) = self.decisions.as_mut() else {
@@ -658,12 +656,14 @@ impl Stopping {
         let reference = m.series(0);
         let others: Vec<Vec<f64>> = (1..m.main.len()).map(|c| m.series(c)).collect();
         let others: Vec<&[f64]> = others.iter().map(Vec::as_slice).collect();
-        Ok(match decisions.look(&reference, &others, out_of_time)? {
-            Some(DecisionEnd::Decided) => Some(StopReason::Decided),
-            Some(DecisionEnd::LastLook) => Some(StopReason::LastLook),
-            Some(_) => Some(StopReason::MaxTime),
-            None => None,
-        })
+        Ok(
+            match decisions.look(&reference, &others, &plan.opts, out_of_time)? {
+                Some(DecisionEnd::Decided) => Some(StopReason::Decided),
+                Some(DecisionEnd::LastLook) => Some(StopReason::LastLook),
+                Some(_) => Some(StopReason::MaxTime),
+                None => None,
+            },
+        )
     }
 }
 

@@ -1,13 +1,15 @@
 //! Everything that touches the clock, the operating system or the hardware: the instrument,
 //! the candidates and their batches, calibration, the interleaved collection of paired
-//! samples, the cache mode (cold runs evict the caches before every batch), hardware counters,
-//! the counting allocator, CPU pinning and the environment stamp.
+//! samples, the cache mode (cold runs evict the caches before every batch), hardware counters
+//! and CPU pinning.
 //!
 //! Nothing here decides a verdict: measurement hands plain samples to [`stats`](crate::stats)
 //! and [`compare`](mod@crate::compare) and keeps no opinion about them. Inside the package the
-//! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `counters`, `alloc`, `pin` and
-//! `env` stand alone, and `cache` uses only `alloc`. `alloc.rs` and `env.rs` live in this
-//! folder but are declared at the crate root ([`crate::alloc`], [`crate::env`]), their one path.
+//! order is `clock` ← `candidate` ← `calibrate` ← `collect`; `counters` and `pin` stand alone,
+//! and `cache` uses only the counting allocator. Two modules of this layer are declared at the
+//! crate root, where users' code names them: the counting allocator ([`crate::alloc`], which
+//! `cache`, `candidate` and `collect` read, so it sits below this folder) and the environment
+//! stamp ([`crate::env`], which reads `cache` and `pin`, so it sits above it).
 
 pub mod cache;
 pub mod calibrate;

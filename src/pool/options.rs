@@ -215,7 +215,8 @@ impl PoolOptions {
         self
     }
     /// Sets the precision target ([`target_abs`](Self::target_abs),
-    /// [`target_rel`](Self::target_rel)); `(0, 0)` runs exactly the first stage.
+    /// [`target_rel`](Self::target_rel)) of Stein's plan, used with `.decide(false)`; there
+    /// `(0, 0)` runs exactly the first stage. Deciding (the default) does not read it.
     pub fn target(mut self, abs: f64, rel: f64) -> Self {
         self.target_abs = abs;
         self.target_rel = rel;

@@ -1,6 +1,6 @@
-//! What people look at while and after a comparison runs: a self-contained HTML report
-//! (feature `html`, on by default) and the terminal progress (`rtcompare::progress`, feature
-//! `progress`).
+//! What people look at after a comparison runs: a self-contained HTML report (feature `html`,
+//! on by default). The terminal progress shown while it runs is `rtcompare::progress` (feature
+//! `progress`), a module of its own at the crate root.
 //!
 //! [`Report::to_html`](crate::Report::to_html) draws one page of five panels, each with one
 //! inline SVG figure: the answer on a number line against the noise floor and the thresholds,

@@ -122,13 +122,18 @@ impl<Base: Structure> Suite<Base> {
     }
 
     /// Pools every cell over exactly `k` processes (at least 3): [`PoolOptions::default`]
-    /// with a first stage of `k` and no precision target. `k` of 0 or 1 runs every cell in
+    /// with a first stage of `k`, Stein's plan (not the decision) and no precision target. `k` of 0 or 1 runs every cell in
     /// this process (the default).
     pub fn processes(self, k: usize) -> Self {
         if k <= 1 {
             return Suite { pool: None, ..self };
         }
-        self.pool(PoolOptions::default().first_stage(k).target(0.0, 0.0))
+        self.pool(
+            PoolOptions::default()
+                .first_stage(k)
+                .decide(false)
+                .target(0.0, 0.0),
+        )
     }
 
     /// Pools every cell with these options (first stage, cap, precision target, timeout,

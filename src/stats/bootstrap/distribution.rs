@@ -3,8 +3,9 @@
 //! that build it.
 
 use super::engine::Run;
-use super::{Confidences, Estimate, EstimateOptions, ThresholdConfidence, TieSplit};
-use crate::stats::select::{cmp_f64, midpoint, quantile_sorted};
+use super::estimate::{Confidences, Estimate, ThresholdConfidence, TieSplit};
+use super::options::EstimateOptions;
+use crate::stats::summaries::select::{cmp_f64, midpoint, quantile_sorted};
 use crate::{Error, Result};
 
 /// The bootstrap distribution of the relative difference: the sorted replicate deltas of one
@@ -47,7 +48,7 @@ impl BootstrapDistribution {
     ///   names the replicate).
     ///
     /// [`MINIMUM_DATA_POINTS`]: crate::stats::MINIMUM_DATA_POINTS
-    /// [`MAX_RESAMPLES`]: super::MAX_RESAMPLES
+    /// [`MAX_RESAMPLES`]: crate::stats::MAX_RESAMPLES
     pub fn new(a: &[f64], b: &[f64], opts: &EstimateOptions) -> Result<Self> {
         let run = Run::draw(a, b, opts)?;
         let mut sorted = run.replicates;
@@ -139,7 +140,7 @@ impl BootstrapDistribution {
     /// The replicate deltas in ascending order (for the order in which they were drawn, use
     /// [`bootstrap_replicates`]).
     ///
-    /// [`bootstrap_replicates`]: super::bootstrap_replicates
+    /// [`bootstrap_replicates`]: crate::stats::bootstrap_replicates
     pub fn sorted_replicates(&self) -> &[f64] {
         &self.sorted
     }
@@ -236,7 +237,7 @@ pub fn estimate_with_ties(
 mod tests {
     use super::*;
     use crate::stats::bootstrap::test_data::{A, B, opts};
-    use crate::stats::bootstrap::{bootstrap_replicates, relative_difference};
+    use crate::stats::{bootstrap_replicates, relative_difference};
 
     /// Reference C.16 / E.3: the data force these values for any correct generator.
     #[test]

@@ -1,12 +1,12 @@
 //! The resampling engine: the statistic δ on the data, and the replicates of it that one
 //! generator draws, each replicate's median found by counting draws per rank.
 
-use super::EstimateOptions;
+use super::options::EstimateOptions;
+use super::resample::{effective_block_length, for_each_block};
 use crate::rng::Rng;
 use crate::stats::MINIMUM_DATA_POINTS;
 use crate::stats::check;
-use crate::stats::resample::{effective_block_length, for_each_block};
-use crate::stats::select::{cmp_f64, median_in_place, midpoint};
+use crate::stats::summaries::select::{cmp_f64, median_in_place, midpoint};
 use crate::{Error, Result};
 
 /// `δ = 1 − median(a) / median(b)`: the relative difference of the medians (positive: A
@@ -283,7 +283,7 @@ impl CountingMedian {
 /// # Ok::<(), rtcompare::Error>(())
 /// ```
 ///
-/// [`BootstrapDistribution::new`]: super::BootstrapDistribution::new
+/// [`BootstrapDistribution::new`]: crate::stats::BootstrapDistribution::new
 pub fn bootstrap_replicates(a: &[f64], b: &[f64], opts: &EstimateOptions) -> Result<Vec<f64>> {
     Ok(Run::draw(a, b, opts)?.replicates)
 }
@@ -292,8 +292,8 @@ pub fn bootstrap_replicates(a: &[f64], b: &[f64], opts: &EstimateOptions) -> Res
 mod tests {
     use super::*;
     use crate::stats::bootstrap::test_data::{A, B, opts};
-    use crate::stats::bootstrap::{MAX_RESAMPLES, confidences_for, estimate_difference};
-    use crate::stats::resample::{moving_block_indices, paired_resample_into, resample_into};
+    use crate::stats::{MAX_RESAMPLES, confidences_for, estimate_difference};
+    use crate::stats::{moving_block_indices, paired_resample_into, resample_into};
 
     #[test]
     fn bad_input_is_a_typed_error() {

@@ -27,7 +27,7 @@ use std::fmt;
 /// # Ok::<(), rtcompare::Error>(())
 /// ```
 ///
-/// [`confidences_for`]: super::confidences_for
+/// [`confidences_for`]: crate::stats::confidences_for
 pub fn speedup_to_threshold(times_faster: f64) -> Result<f64> {
     if times_faster > 0.0 && times_faster.is_finite() {
         Ok(1.0 - 1.0 / times_faster)
@@ -68,7 +68,7 @@ pub struct Estimate {
     /// Block length asked for, after the default (0 is recorded as 1, single draws). Each
     /// input uses [`effective_block_length`] of it, at most half its length.
     ///
-    /// [`effective_block_length`]: crate::stats::resample::effective_block_length
+    /// [`effective_block_length`]: crate::stats::effective_block_length
     pub block_length: usize,
     /// Whether whole pairs were resampled.
     pub paired: bool,
@@ -76,7 +76,7 @@ pub struct Estimate {
     /// [`Estimate::from_interval`]): pass it back in [`EstimateOptions::seed`] to reproduce
     /// this estimate exactly.
     ///
-    /// [`EstimateOptions::seed`]: super::EstimateOptions::seed
+    /// [`EstimateOptions::seed`]: crate::stats::EstimateOptions::seed
     pub seed: u64,
 }
 
@@ -299,7 +299,7 @@ impl TryFrom<Vec<ThresholdConfidence>> for Confidences {
     /// confidence in [0, 1] (as [`confidences_for`] produces them); anything else is
     /// [`Error::InvalidOption`]. Used when deserialising.
     ///
-    /// [`confidences_for`]: super::confidences_for
+    /// [`confidences_for`]: crate::stats::confidences_for
     fn try_from(entries: Vec<ThresholdConfidence>) -> Result<Self> {
         for (i, e) in entries.iter().enumerate() {
             if e.threshold.is_nan() {
@@ -344,7 +344,7 @@ pub struct TieSplit {
 mod tests {
     use super::*;
     use crate::stats::bootstrap::test_data::{A, B, opts};
-    use crate::stats::bootstrap::{confidences_for, estimate_difference};
+    use crate::stats::{confidences_for, estimate_difference};
 
     #[test]
     fn at_matches_within_relative_1e9() {

@@ -48,7 +48,7 @@ pub struct EstimateOptions {
     /// Seed of the generator; 0 draws one (see [`crate::rng::resolve_seed`]). The seed used
     /// is recorded in [`Estimate::seed`].
     ///
-    /// [`Estimate::seed`]: super::Estimate::seed
+    /// [`Estimate::seed`]: crate::stats::Estimate::seed
     pub seed: u64,
     /// `true` when `a[i]` and `b[i]` were measured together: whole pairs are resampled and
     /// the statistic is the median of the ratios `a[i] / b[i]`. Requires equal lengths.
@@ -137,8 +137,8 @@ impl EstimateOptions {
 
 #[cfg(test)]
 mod tests {
-    use crate::stats::bootstrap::estimate_difference;
     use crate::stats::bootstrap::test_data::{A, B, opts};
+    use crate::stats::estimate_difference;
 
     #[test]
     fn zero_level_and_resamples_mean_the_defaults() {

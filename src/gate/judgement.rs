@@ -1,0 +1,155 @@
+//! An expectation decided on a report or on a result pooled across processes: pure functions
+//! of the interval, the noise floor and the verdict, so that a gate's pass or fail can be
+//! recomputed from the report it records.
+
+use crate::Verdict;
+use crate::compare::gate_record::Expectation;
+use crate::compare::report::Report;
+use crate::display::Pct;
+use crate::stats::{Estimate, Pooled, lower_bound_rule};
+
+/// Decides an expectation on a report: `(passed, explanation)`. Pure.
+pub fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
+    judge_on(
+        expectation,
+        &report.estimate,
+        report.noise_floor,
+        report.resolved,
+        report.verdict,
+    )
+}
+
+/// Decides an expectation on a result pooled across processes: its interval, floor and
+/// verdict, by the same rules as [`judge`]. Pure.
+pub fn judge_pooled(expectation: &Expectation, pooled: &Pooled) -> (bool, String) {
+    let Ok(e) = Estimate::from_interval(pooled.delta, pooled.low, pooled.high, pooled.level) else {
+        return (
+            false,
+            format!("the pooled result is not a valid interval: {pooled}"),
+        );
+    };
+    let (passed, why) = judge_on(
+        expectation,
+        &e,
+        pooled.noise_floor,
+        pooled.resolved,
+        pooled.verdict,
+    );
+    (
+        passed,
+        format!("pooled over {} processes: {why}", pooled.processes),
+    )
+}
+
+fn judge_on(
+    expectation: &Expectation,
+    e: &Estimate,
+    floor: f64,
+    resolved: bool,
+    verdict: Verdict,
+) -> (bool, String) {
+    // Slowdown of the candidate = −δ, with interval [−high, −low].
+    let (slow_low, slow_high) = (-e.high, -e.low);
+    let interval = format!(
+        "slowdown {:+.2}% [{:+.2}%, {:+.2}%], noise floor {}",
+        -100.0 * e.delta,
+        100.0 * slow_low,
+        100.0 * slow_high,
+        Pct(floor)
+    );
+    match *expectation {
+        Expectation::NotSlower { budget } => {
+            let bar = budget.max(floor);
+            if slow_low > bar && resolved {
+                (
+                    false,
+                    format!(
+                        "the candidate is slower by more than the budget: the whole interval of \
+                         the slowdown lies above both the {} budget and the noise floor ({interval})",
+                        Pct(budget)
+                    ),
+                )
+            } else if let Verdict::CannotTell(reason) = verdict {
+                (
+                    true,
+                    format!(
+                        "cannot tell ({reason}); \"cannot tell\" passes a not-slower gate ({interval})"
+                    ),
+                )
+            } else {
+                (
+                    true,
+                    format!(
+                        "no evidence of a slowdown beyond the {} budget ({interval})",
+                        Pct(budget)
+                    ),
+                )
+            }
+        }
+        Expectation::Faster { by } => {
+            let lower = lower_bound_rule(e.low, by);
+            let accepted = lower.is_ok_and(|d| d.accepted);
+            match verdict {
+                Verdict::AFaster if accepted => (
+                    true,
+                    format!(
+                        "the candidate needs at least {} less time: the interval's lower bound \
+                         ({}) clears it ({interval})",
+                        Pct(by),
+                        Pct(e.low)
+                    ),
+                ),
+                Verdict::AFaster => (
+                    false,
+                    format!(
+                        "the candidate is faster, but the interval's lower bound of the time saved \
+                         ({}) does not clear {}: the speedup is real and smaller than claimed, or \
+                         the interval is too wide; measure longer ({interval})",
+                        Pct(e.low),
+                        Pct(by)
+                    ),
+                ),
+                Verdict::BFaster => (
+                    false,
+                    format!("the candidate is slower than the baseline ({interval})"),
+                ),
+                Verdict::CannotTell(reason) => (
+                    false,
+                    format!(
+                        "cannot tell, so a claimed speedup is not established: {reason} ({interval})"
+                    ),
+                ),
+            }
+        }
+        Expectation::Equivalent { margin } => {
+            let inside = e.low > -margin && e.high < margin;
+            if inside && floor < margin {
+                (
+                    true,
+                    format!(
+                        "the whole interval lies within ±{} and the noise floor is below it ({interval})",
+                        Pct(margin)
+                    ),
+                )
+            } else if !inside {
+                (
+                    false,
+                    format!(
+                        "the interval reaches beyond ±{}, so equivalence is not established ({interval})",
+                        Pct(margin)
+                    ),
+                )
+            } else {
+                (
+                    false,
+                    format!(
+                        "the noise floor ({}) is not below the ±{} margin, so this setup cannot \
+                         establish equivalence that tight ({interval})",
+                        Pct(floor),
+                        Pct(margin)
+                    ),
+                )
+            }
+        }
+    }
+}

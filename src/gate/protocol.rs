@@ -1,0 +1,232 @@
+//! A gate's stages: take the process-wide lock, measure (one comparison in this process, or a
+//! pool of processes), judge the expectation, record the report as JSON, and decide whether a
+//! failure stands (not in a debug build, not under an emulator).
+
+use std::sync::Mutex;
+
+use super::artifact::{file_stem, report_dir, write_json};
+use super::failure::GateFailure;
+use super::judgement::{judge, judge_pooled};
+use super::options::{EFFORT_ENV, GATE_ENV, GateOptions, effort_from_env, gate_name};
+use super::skip::{Skip, skip_reason, unallowed_instrumentation};
+use crate::Error;
+use crate::compare::gate_record::{Expectation, GateInfo};
+use crate::compare::report::Report;
+use crate::compare::{CompareOptions, compare};
+use crate::measure::candidate::Candidate;
+use crate::pool::{self, PoolOptions};
+
+/// Anything a gate can measure: a [`Candidate`], or a closure performing **one** operation
+/// (wrapped with [`Candidate::from_fn`]).
+pub trait IntoCandidate<'a> {
+    /// The candidate, named `default_name` if it has no name of its own.
+    fn into_candidate(self, default_name: &str) -> Candidate<'a>;
+}
+
+impl<'a> IntoCandidate<'a> for Candidate<'a> {
+    fn into_candidate(self, _: &str) -> Candidate<'a> {
+        self
+    }
+}
+
+impl<'a, F, R> IntoCandidate<'a> for F
+where
+    F: FnMut() -> R + 'a,
+{
+    fn into_candidate(self, default_name: &str) -> Candidate<'a> {
+        Candidate::from_fn(default_name, self)
+    }
+}
+
+/// The process-wide lock that keeps gates (and [`compare_exclusive`]) from measuring at the same
+/// time.
+static MEASURING: Mutex<()> = Mutex::new(());
+
+/// [`compare`](crate::compare()) holding the process-wide measuring lock, so that no other gate
+/// in this process measures at the same time.
+pub fn compare_exclusive(
+    a: Candidate<'_>,
+    b: Candidate<'_>,
+    options: &CompareOptions,
+) -> crate::Result<Report> {
+    let _guard = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    compare(a, b, options)
+}
+
+/// Measures `candidate` against `baseline` and checks `expectation`, always measuring.
+///
+/// Returns the report when the expectation holds, and [`GateFailure`] when it does not or when
+/// the comparison failed. In a debug build that was not forced, a failed expectation is returned
+/// as `Ok` with a notice on stderr (never a false failure); use [`run`] or the macros to skip such
+/// gates instead. Likewise under Valgrind or QEMU user mode without
+/// [`CompareOptions::allow_instrumented`]: `check` measures anyway (the report's first warning
+/// says the timings mean nothing) and returns a failed expectation as `Ok` with a notice. Bad
+/// expectations (a negative budget, a margin outside (0, 1)) are
+/// [`GateFailure::Measurement`] with [`Error::OutOfRange`].
+#[track_caller]
+pub fn check<'a>(
+    candidate: impl IntoCandidate<'a>,
+    baseline: impl IntoCandidate<'a>,
+    expectation: Expectation,
+    options: &GateOptions,
+) -> Result<Report, GateFailure> {
+    let caller = std::panic::Location::caller();
+    check_at(None, caller, candidate, baseline, expectation, options)
+}
+
+/// [`check`], with the pool's key when [`run`] has already counted it.
+fn check_at<'a>(
+    key: Option<String>,
+    caller: &std::panic::Location<'_>,
+    candidate: impl IntoCandidate<'a>,
+    baseline: impl IntoCandidate<'a>,
+    expectation: Expectation,
+    options: &GateOptions,
+) -> Result<Report, GateFailure> {
+    let name = gate_name(options);
+    let fail = |error| GateFailure::Measurement {
+        name: name.clone(),
+        error,
+    };
+    expectation.check().map_err(fail)?;
+    let effort = options.effort.unwrap_or_else(effort_from_env);
+    let instrumented = unallowed_instrumentation(options);
+    let opts = effort
+        .apply(options.compare.clone())
+        .allow_instrumented(options.compare.allow_instrumented || instrumented.is_some());
+    let (mut report, pooled) = if options.processes > 1 {
+        let pool_options = PoolOptions::default()
+            .this_test()
+            .first_stage(options.processes)
+            .max_processes(options.processes)
+            .target(0.0, 0.0)
+            // A gate runs exactly its processes and judges them with its own rule.
+            .decide(false)
+            .compare(opts.clone());
+        let key = key.unwrap_or_else(|| pool::enter(&pool::base_key(&pool_options, caller)));
+        let run = pool::run_keyed(&key, &pool_options, move |ctx| {
+            let a = candidate.into_candidate("candidate");
+            let b = baseline.into_candidate("baseline");
+            compare_exclusive(a, b, ctx.options())
+        })
+        .map_err(&fail)?;
+        if run.reports.is_empty() {
+            // A pool child started for another pool passed through this one.
+            return Err(fail(Error::invalid_option(
+                "processes",
+                "this process is a pool child started for another pooled comparison, so this \
+                 gate did not measure; gate::run and the gate macros pass such gates by",
+            )));
+        }
+        // The report kept is the process whose delta is the median; the gate rests on the
+        // pooled result, carried beside it.
+        let mut by_delta: Vec<&Report> = run.reports.iter().collect();
+        by_delta.sort_by(|x, y| x.estimate.delta.total_cmp(&y.estimate.delta));
+        let median = by_delta[by_delta.len() / 2].clone();
+        (median, Some(run.pooled))
+    } else {
+        let a = candidate.into_candidate("candidate");
+        let b = baseline.into_candidate("baseline");
+        (compare_exclusive(a, b, &opts).map_err(fail)?, None)
+    };
+    let (passed, explanation) = match &pooled {
+        Some(p) => judge_pooled(&expectation, p),
+        None => judge(&expectation, &report),
+    };
+    let mut info = GateInfo {
+        name: name.clone(),
+        expectation,
+        effort,
+        effort_env: std::env::var(EFFORT_ENV).ok(),
+        gate_env: std::env::var(GATE_ENV).ok(),
+        passed,
+        explanation: explanation.clone(),
+        json_path: None,
+        pooled,
+    };
+    if options.write_json.unwrap_or(true) {
+        let path = report_dir().join(format!("{}.json", file_stem(&name)));
+        info.json_path = Some(path.display().to_string());
+        report.context.gate = Some(info.clone());
+        // A report that cannot be written is worth a notice, not a failed gate.
+        if let Err(e) = write_json(&path, &report) {
+            eprintln!(
+                "rtcompare gate {name:?}: could not write {}: {e}",
+                path.display()
+            );
+            info.json_path = None;
+        }
+    }
+    report.context.gate = Some(info);
+    if passed {
+        return Ok(report);
+    }
+    if let Some(tool) = instrumented {
+        eprintln!(
+            "rtcompare gate {name:?} would FAIL ({explanation}), but it ran under {tool}, whose \
+             timings mean nothing: not failing. Run the test natively to enforce it."
+        );
+        return Ok(report);
+    }
+    if cfg!(debug_assertions) && skip_reason(options) == Err(Skip::DebugBuild) {
+        eprintln!(
+            "rtcompare gate {name:?} would FAIL ({explanation}), but this is a debug build: not \
+             failing. Run `cargo test --release` to enforce it."
+        );
+        return Ok(report);
+    }
+    Err(GateFailure::Expectation {
+        expectation,
+        explanation,
+        report: Box::new(report),
+    })
+}
+
+/// Like [`check`], but first applies the skip policy: `Ok(None)` (with a message on stderr)
+/// when the gate is turned off or this is a debug build that was not forced.
+#[track_caller]
+pub fn run<'a>(
+    candidate: impl IntoCandidate<'a>,
+    baseline: impl IntoCandidate<'a>,
+    expectation: Expectation,
+    options: &GateOptions,
+) -> Result<Option<Report>, GateFailure> {
+    let caller = std::panic::Location::caller();
+    // A pooled gate is counted as its pool would count it, so that a gate in a loop finds
+    // its own children (see `pool::run`).
+    let key = (options.processes > 1).then(|| pool::enter(&pool::call_site(caller)));
+    // A pool child started for another pool passes this gate without measuring.
+    let elsewhere = match &key {
+        Some(key) => pool::is_child_for(key) == Some(false),
+        None => pool::is_child_for("").is_some(),
+    };
+    if elsewhere {
+        return Ok(None);
+    }
+    if let Err(skip) = skip_reason(options) {
+        eprintln!("rtcompare gate {:?} skipped: {skip}", gate_name(options));
+        return Ok(None);
+    }
+    check_at(key, caller, candidate, baseline, expectation, options).map(Some)
+}
+
+/// The body of the assertion macros: [`run`], panicking with the full [`GateFailure`] message
+/// on failure and printing a one-line summary on success.
+#[track_caller]
+pub fn assert_gate<'a>(
+    candidate: impl IntoCandidate<'a>,
+    baseline: impl IntoCandidate<'a>,
+    expectation: Expectation,
+    options: &GateOptions,
+) -> Option<Report> {
+    match run(candidate, baseline, expectation, options) {
+        Ok(Some(report)) => {
+            if let Some(g) = &report.context.gate {
+                eprintln!("rtcompare gate {:?} passed: {}", g.name, g.explanation);
+            }
+            Some(report)
+        }
+        Ok(None) => None,
+        Err(failure) => panic!("{failure}"),
+    }
+}

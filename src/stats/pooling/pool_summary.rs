@@ -1,0 +1,177 @@
+//! The pooled result's `Display`: the plain-language summary, one section per method in the
+//! order it prints them.
+
+use std::fmt;
+
+use super::pool::{HIGH_I2, Pooled};
+use super::pool_plan::PlanEnd;
+use crate::display::{Pct, Share};
+use crate::stats::{Unresolved, Verdict};
+
+impl fmt::Display for Pooled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_estimate(f)?;
+        self.fmt_processes(f)?;
+        self.fmt_plan(f)?;
+        self.fmt_verdict(f)
+    }
+}
+
+impl Pooled {
+    /// The pooled difference with its interval, or its modes when the processes fall into several.
+    fn fmt_estimate(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rule = if self.first_stage > 0 {
+            format!(
+                "Stein two-stage interval, first stage {} processes",
+                self.first_stage
+            )
+        } else {
+            "t interval".to_string()
+        };
+        if self.modes.is_empty() {
+            writeln!(
+                f,
+                "Pooled over {} processes: A needs {} {} time than B, {:.0}% interval [{}, {}] \
+                 ({rule}).",
+                self.processes,
+                Pct(self.delta.abs()),
+                if self.delta >= 0.0 { "less" } else { "more" },
+                100.0 * self.level,
+                Pct(self.low),
+                Pct(self.high)
+            )?;
+        } else {
+            writeln!(
+                f,
+                "Pooled over {} processes, which fall into {} modes; their mean ({}, {:.0}% \
+                 interval [{}, {}], {rule}) is not a typical difference:",
+                self.processes,
+                self.modes.len(),
+                Pct(self.delta),
+                100.0 * self.level,
+                Pct(self.low),
+                Pct(self.high)
+            )?;
+            for m in &self.modes {
+                writeln!(
+                    f,
+                    "  {:.0}% of the processes: δ around {} (from {} to {})",
+                    100.0 * m.share,
+                    Pct(m.centre),
+                    Pct(m.low),
+                    Pct(m.high)
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// How the processes scatter, their floor, their deltas, their drift and their failures.
+    fn fmt_processes(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Processes scatter {:.1} times as widely as one process's own interval says \
+             (between {}, within {}); I² = {}{}.",
+            self.inflation,
+            Pct(self.spread_between),
+            Pct(self.spread_within),
+            Share(self.i2),
+            if self.i2 > HIGH_I2 {
+                " (most of the variation is between processes, which the pooled interval \
+                 accounts for)"
+            } else {
+                ""
+            }
+        )?;
+        if self.validated {
+            writeln!(
+                f,
+                "Noise floor across processes: {} (harness bias {}).",
+                Pct(self.noise_floor),
+                Pct(self.bias)
+            )?;
+        } else {
+            writeln!(f, "Noise floor: unknown (not every process was validated).")?;
+        }
+        f.write_str("Per-process deltas:")?;
+        for d in &self.deltas {
+            write!(f, " {:+.2}%", 100.0 * d)?;
+        }
+        writeln!(f)?;
+        if let Some(d) = &self.drift {
+            writeln!(f, "Over the process index: {d}.")?;
+        }
+        if self.failed_processes > 0 {
+            writeln!(
+                f,
+                "{} of {} processes started failed ({} by timeout or deadline) and are not \
+                 pooled.",
+                self.failed_processes,
+                self.processes + self.failed_processes,
+                self.timed_out_processes
+            )?;
+        }
+        Ok(())
+    }
+
+    /// How the plan ended: the target met, out of reach, or the cap.
+    fn fmt_plan(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(d) = &self.decision {
+            writeln!(f, "{d}.")?;
+        }
+        match (self.plan_end, self.target_met) {
+            (Some(PlanEnd::Met), _) | (None, Some(true)) => writeln!(
+                f,
+                "The precision target was met with {} processes (the plan asked for {}).",
+                self.processes, self.planned_processes
+            )?,
+            (Some(end), _) => writeln!(
+                f,
+                "{}{} (the plan asked for {} processes; {} ran).",
+                end.to_string()[..1].to_uppercase(),
+                &end.to_string()[1..],
+                self.planned_processes,
+                self.processes
+            )?,
+            (None, Some(false)) => writeln!(
+                f,
+                "The precision target was NOT met: the plan asked for {} processes and {} \
+                 ran.",
+                self.planned_processes, self.processes
+            )?,
+            (None, None) => {}
+        }
+        Ok(())
+    }
+
+    /// The verdict, in words that say what would narrow an undecided pool, and the warnings.
+    fn fmt_verdict(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.verdict {
+            // The generic advice (more samples) does not help when the width is the
+            // processes' scatter: only more processes narrow it.
+            Verdict::CannotTell(Unresolved::IntervalContainsZero { low, high })
+                if self.i2 >= HIGH_I2 =>
+            {
+                writeln!(
+                    f,
+                    "Verdict: CANNOT TELL. its interval [{}, {}] contains zero, so these {} \
+                     processes do not separate A from B; most of its width is the processes' \
+                     scatter (I² = {:.2}), so more processes would narrow it, and more samples \
+                     in each would not.",
+                    Pct(low),
+                    Pct(high),
+                    self.processes,
+                    self.i2
+                )?;
+            }
+            _ => writeln!(f, "Verdict: {}.", self.verdict)?,
+        }
+        if !self.warnings.is_empty() {
+            writeln!(f, "Warnings:")?;
+            for w in &self.warnings {
+                writeln!(f, "  - {w} [{}]", w.code())?;
+            }
+        }
+        Ok(())
+    }
+}
