@@ -179,16 +179,16 @@ impl Decisions {
                 ..*opts
             };
             let r = analysis::estimate(reference, other, &at)?.ratio();
-            // Settled: the rule without a floor makes a claim or finds equivalence.
+            // Settled: the rule ([`judge`]) without a floor makes a claim or finds
+            // equivalence against the margin.
             let judged = judge::judge(bounds(r.low, r.high), Bar::budget(self.margin), true);
-            let settled = !matches!(judged, Judgement::Short { .. });
             self.looks[c].push(Look {
                 rounds,
                 alpha: share,
                 ratio: r.ratio,
                 low: r.low,
                 high: r.high,
-                settled,
+                settled: !matches!(judged, Judgement::Short { .. }),
             });
         }
         self.next = ((rounds as f64 * LOOK_GROWTH).ceil() as usize).min(self.max_rounds);
@@ -259,20 +259,21 @@ pub fn verdict(
         look.rounds,
         1.0 - look.alpha
     );
+    let against = format!(
+        "the tolerance {:.2} % (the larger of the {:.2} % threshold and the {:.2} % A/A floor)",
+        pct(bar.tolerance()),
+        pct(threshold),
+        pct(noise)
+    );
     let b = bounds(low, high);
+    let allows = pct(b.at_most);
     let (outcome, reason) = match judge::judge(b, bar, true) {
         Judgement::Clears { claim, .. } => {
             let outcome = analysis::outcome_of(claim);
+            let word = outcome.word();
             (
                 outcome,
-                format!(
-                    "B is {}: {interval} lies beyond the tolerance {:.2} % (the larger of the \
-                     {:.2} % threshold and the {:.2} % A/A floor)",
-                    outcome.word(),
-                    pct(bar.tolerance()),
-                    pct(threshold),
-                    pct(noise)
-                ),
+                format!("B is {word}: {interval} lies beyond {against}"),
             )
         }
         Judgement::Equivalent => (
@@ -285,12 +286,9 @@ pub fn verdict(
         Judgement::Short { .. } => (
             CommandOutcome::CannotTell,
             format!(
-                "cannot tell below ±{:.2} %: {interval} neither lies inside ±{:.2} % nor \
-                 beyond the tolerance {:.2} %; it rules out any change beyond ±{:.2} %",
-                pct(b.at_most),
-                pct(threshold),
-                pct(bar.tolerance()),
-                pct(b.at_most)
+                "cannot tell below ±{allows:.2} %: {interval} neither lies inside ±{:.2} % nor \
+                 beyond {against}; it rules out any change beyond ±{allows:.2} %",
+                pct(threshold)
             ),
         ),
     };

@@ -3,7 +3,7 @@
 //! the reader of both layouts ([`parse`]).
 //!
 //! **Why one file.** The layout is one concept: the types that make it, the constructor that
-//! stamps it ([`CmdResult::new`]) and the reader that turns schema 1 into it all change
+//! stamps it (`CmdResult::new`) and the reader that turns schema 1 into it all change
 //! together when `schema_version` moves.
 
 use std::path::PathBuf;

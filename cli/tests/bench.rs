@@ -165,8 +165,11 @@ fn a_slower_working_tree_is_a_proven_regression() {
         page.contains("<svg") && page.contains("Sequential decision"),
         "{page}"
     );
-    // Twice the steps: δ = 1 − head/baseline near −1.
-    assert!(work["high"].as_f64().unwrap() < -0.5, "{stdout}");
+    // Twice the steps: δ = 1 − head/baseline near −1. The point estimate is checked, not the
+    // interval's end: at the first look, three pairs at the Bonferroni level over three
+    // benchmarks give an interval whose width the machine sets (once [−173 %, −48 %]).
+    assert!(work["delta"].as_f64().unwrap() < -0.5, "{stdout}");
+    assert!(work["high"].as_f64().unwrap() < -0.05, "{stdout}");
     // Each build's workers read their own revision's data file (2,000 steps at the
     // baseline, 4,000 in the working tree), as cargo bench would run them.
     let data = rows.iter().find(|r| r["name"] == "data").unwrap();
