@@ -407,7 +407,7 @@ impl Builds<'_, '_> {
                 Ok(v) => v,
                 // A relink cut short by the signal that cancelled the run is no layout's fault.
                 Err(_) if self.cancelled() => {
-                    return Err(Halt::Stopped(Stopped::Interrupted, INTERRUPTED.to_string()));
+                    return Err(Halt::interrupted());
                 }
                 Err(e) => return Err(Halt::Stopped(Stopped::LayoutFailed, e.to_string())),
             };
@@ -432,7 +432,7 @@ impl Builds<'_, '_> {
             // A signal that ends the workers as well as the run (Ctrl-C reaches the whole
             // process group) shows first as a worker's death: the token decides.
             if self.cancelled() || matches!(e, Error::Cancelled { .. }) {
-                return Err(Halt::Stopped(Stopped::Interrupted, INTERRUPTED.to_string()));
+                return Err(Halt::interrupted());
             }
             let failure = PairFailure::of(k, variant, &e);
             if !retried.is_empty() {
@@ -586,6 +586,14 @@ pub(super) enum Halt {
     Failed(PairFailure),
     /// The run stops, and why.
     Stopped(Stopped, String),
+}
+
+impl Halt {
+    /// The halt of a cancelled run.
+    pub(super) fn interrupted() -> Halt {
+        let (how, why) = interrupted();
+        Halt::Stopped(how, why)
+    }
 }
 
 /// What one benchmark came to.

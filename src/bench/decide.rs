@@ -22,7 +22,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::builds::{Builds, Halt, Outcome, Ran, interrupted, pool_pairs};
+use super::builds::{Builds, Halt, Outcome, Ran, pool_pairs};
 use super::options::BuildsOptions;
 use super::run::PairFailure;
 use crate::rng::{Rng, derive_seed};
@@ -53,7 +53,7 @@ pub(super) fn suite(
     let mut stopped = false;
     for d in &mut all {
         if b.cancelled() {
-            d.halt = Some(Halt::Stopped(interrupted().0, interrupted().1));
+            d.halt = Some(Halt::interrupted());
             stopped = true;
         }
         if stopped {
@@ -79,7 +79,7 @@ pub(super) fn suite(
             break;
         }
         if b.cancelled() {
-            next.halt = Some(Halt::Stopped(interrupted().0, interrupted().1));
+            next.halt = Some(Halt::interrupted());
             break;
         }
         next.stage(b, left);
@@ -222,7 +222,7 @@ impl<'n> Deciding<'n> {
     fn pooled(&self, o: &BuildsOptions) -> Result<Pooled, Halt> {
         let Some(last) = self.looks.last().copied() else {
             // The run stopped before its first look: what it measured, undecided.
-            return Err(Halt::Stopped(interrupted().0, interrupted().1));
+            return Err(Halt::interrupted());
         };
         let level = (1.0 - last.alpha).clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
         let reports = &self.ran.reports;
