@@ -20,7 +20,7 @@ use rtcompare::stats::{
 use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
 
 use crate::error::Result;
-use crate::judge::{self, Bar, Bounds, Claim, Judgement};
+use rtcompare::stats::{Bar, Bounds, Claim, Judgement, judge};
 
 /// Default `--threshold`: 0.02. A difference is claimed only when its interval's lower bound
 /// exceeds 2 %, the default of the benchmark runner whose discipline the tool follows.
@@ -345,10 +345,7 @@ fn bootstrap_analysis(
     opts: &AnalysisOptions,
 ) -> Result<CommandAnalysis> {
     let est = estimate(a, b, opts)?;
-    let bar = Bar {
-        threshold: opts.threshold,
-        floor: floor.map_or(0.0, |f| f.floor),
-    };
+    let bar = Bar::threshold(opts.threshold).with_floor(floor.map_or(0.0, |f| f.floor));
     let ratio = est.ratio();
     // δ = 1 exactly, a median of A of 0, makes the ratio infinite; only imported times
     // of 0 can do that, and JSON has no number for it.
@@ -387,7 +384,7 @@ fn bootstrap_analysis(
 
 /// The bootstrap rule's outcome and its reason: the library's verdict on whether the interval
 /// shows a difference at all (zero excluded, beyond the A/A floor), then the lower-bound rule
-/// ([`judge`](crate::judge)) on its size ([`bootstrap_bounds`]).
+/// ([`judge`](rtcompare::stats::judge)) on its size ([`bootstrap_bounds`]).
 fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
     if let Verdict::CannotTell(why) = decide(est, bar.floor, 0.0) {
         return (CommandOutcome::CannotTell, why.to_string());
@@ -403,7 +400,7 @@ fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
             100.0 * bar.floor
         )
     };
-    match judge::judge(bounds, bar, false) {
+    match judge(bounds, bar, false) {
         Judgement::Clears { claim, bound } => {
             let outcome = outcome_of(claim);
             (outcome, clears(outcome.word(), bound))
@@ -424,7 +421,9 @@ fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
             ),
         ),
         // The library's verdict passed: the interval excludes zero on one side.
-        Judgement::Short { leaning: None } | Judgement::Equivalent => (
+        Judgement::Short { leaning: None }
+        | Judgement::Equivalent
+        | Judgement::FloorAboveMargin => (
             CommandOutcome::CannotTell,
             "the interval does not lean towards either command".into(),
         ),
@@ -435,11 +434,12 @@ fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
 /// 1 − A/B scale, faster by 1 − the ratio's upper end on the 1 − B/A scale (each relative to
 /// the slower command's time).
 pub(crate) fn bootstrap_bounds(est: &Estimate) -> Bounds {
-    Bounds {
-        slower_by: est.low,
-        faster_by: 1.0 - est.ratio().high,
-        at_most: est.low.abs().max(est.high.abs()),
-    }
+    Bounds::new(
+        est.low,
+        1.0 - est.ratio().high,
+        est.low.abs().max(est.high.abs()),
+    )
+    .unwrap_or_else(|_| Bounds::unbounded())
 }
 
 /// The outcome that makes `claim` about B.

@@ -36,7 +36,7 @@ use rtcompare::stats::{self, DecisionEnd, Spending};
 
 use crate::analysis::{self, AnalysisOptions, CommandOutcome, VerdictSummary};
 use crate::error::Result;
-use crate::judge::{self, Bar, Bounds, Judgement};
+use rtcompare::stats::{Bar, Bounds, Judgement, Scale, judge};
 
 /// Rounds timed before the plan is fixed: 4.
 pub const PLAN_ROUNDS: usize = 4;
@@ -181,7 +181,7 @@ impl Decisions {
             let r = analysis::estimate(reference, other, &at)?.ratio();
             // Settled: the rule ([`judge`]) without a floor makes a claim or finds
             // equivalence against the margin.
-            let judged = judge::judge(bounds(r.low, r.high), Bar::budget(self.margin), true);
+            let judged = judge(bounds(r.low, r.high), Bar::threshold(self.margin), true);
             self.looks[c].push(Look {
                 rounds,
                 alpha: share,
@@ -228,11 +228,8 @@ impl Decisions {
 /// (relative to A's time): B slower by `low − 1`, faster by `1 − high`, and no change beyond
 /// the larger distance from 1.
 pub(crate) fn bounds(low: f64, high: f64) -> Bounds {
-    Bounds {
-        slower_by: low - 1.0,
-        faster_by: 1.0 - high,
-        at_most: (high - 1.0).max(1.0 - low),
-    }
+    Bounds::of_interval(low - 1.0, high - 1.0, Scale::Slowdown)
+        .unwrap_or_else(|_| Bounds::unbounded())
 }
 
 /// The verdict of `decision`'s last look: B's time over A's with the look's interval, judged
@@ -247,10 +244,7 @@ pub fn verdict(
 ) -> Option<VerdictSummary> {
     let look = decision.looks.last()?;
     let (ratio, low, high) = (look.ratio, look.low, look.high);
-    let bar = Bar {
-        threshold,
-        floor: noise,
-    };
+    let bar = Bar::threshold(threshold).with_floor(noise);
     let pct = |x: f64| 100.0 * x;
     let interval = format!(
         "the interval [{low:.4}, {high:.4}] on B's time over A's, at look {} of the sequential \
@@ -267,7 +261,7 @@ pub fn verdict(
     );
     let b = bounds(low, high);
     let allows = pct(b.at_most);
-    let (outcome, reason) = match judge::judge(b, bar, true) {
+    let (outcome, reason) = match judge(b, bar, true) {
         Judgement::Clears { claim, .. } => {
             let outcome = analysis::outcome_of(claim);
             let word = outcome.word();
@@ -283,7 +277,7 @@ pub fn verdict(
                 pct(threshold)
             ),
         ),
-        Judgement::Short { .. } => (
+        Judgement::Short { .. } | Judgement::FloorAboveMargin => (
             CommandOutcome::CannotTell,
             format!(
                 "cannot tell below ±{allows:.2} %: {interval} neither lies inside ±{:.2} % nor \

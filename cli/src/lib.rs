@@ -10,7 +10,7 @@
 //!
 //! The binary is a thin `main` over [`run`]: clap parses the command line ([`cli`]), `plan`
 //! checks all of it before anything runs, and the subcommand measures (`session` for `cmd`,
-//! `git`, `selftest`; `bench`; `combine`), judges with one rule (`judge`) in one vocabulary
+//! `git`, `selftest`; `bench`; `combine`), judges with the library's one rule ([`rtcompare::stats::judge`]) in one vocabulary
 //! (`words`), and writes through [`export`]. Public are the parts tests and users read: the
 //! analysis ([`analysis`]), the command line, the error, the JSON layout ([`result`]) and the
 //! HTML page ([`export::html::page`]).
@@ -34,7 +34,6 @@ pub(crate) mod files;
 pub(crate) mod git;
 pub(crate) mod history;
 pub(crate) mod hyperfine;
-pub(crate) mod judge;
 pub(crate) mod plan;
 pub(crate) mod process;
 pub(crate) mod progress;

@@ -17,8 +17,8 @@ use rtcompare::stats;
 
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
 use crate::error::{CliError, Result};
-use crate::judge;
 use crate::process::Measured;
+use rtcompare::stats::{Bar, Bounds, judge};
 
 /// Version of the JSON result's layout (`schema_version`). Readers should check it: 2 holds
 /// every command in `commands` and every verdict in `comparisons`, and nothing twice; 1 also
@@ -200,7 +200,7 @@ impl Comparison {
     /// What this comparison's interval guarantees, on the scale of the rule that judged it:
     /// the bootstrap rule's estimate, the sequential rule's last look; `None` under the
     /// few-runs rule, which has no interval.
-    pub(crate) fn bounds(&self) -> Option<judge::Bounds> {
+    pub(crate) fn bounds(&self) -> Option<Bounds> {
         match self.rule {
             Rule::Bootstrap => self.estimate.as_ref().map(analysis::bootstrap_bounds),
             Rule::Sequential => Some(crate::decide::bounds(self.verdict.low?, self.verdict.high?)),
@@ -464,7 +464,7 @@ impl CmdResult {
         self.comparisons.iter().any(|c| {
             c.verdict.outcome.is_regression()
                 && c.bounds()
-                    .is_none_or(|b| judge::judge(b, judge::Bar::budget(budget), false).is_slower())
+                    .is_none_or(|b| judge(b, Bar::threshold(budget), false).is_slower())
         })
     }
 }

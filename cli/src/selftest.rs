@@ -29,8 +29,8 @@ use crate::commands::Pair;
 use crate::error::{CliError, Result};
 use crate::export::Exporter;
 use crate::export::json::Json;
-use crate::judge::Claim;
 use crate::session;
+use rtcompare::stats::Claim;
 
 /// One bar's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

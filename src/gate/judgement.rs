@@ -6,7 +6,7 @@ use crate::Verdict;
 use crate::compare::gate_record::Expectation;
 use crate::compare::report::Report;
 use crate::display::Pct;
-use crate::stats::{Estimate, Pooled, lower_bound_rule};
+use crate::stats::{self, Bar, Bounds, Claim, Estimate, Judgement, Pooled, Scale};
 
 /// Decides an expectation on a report: `(passed, explanation)`. Pure.
 pub fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
@@ -57,10 +57,25 @@ fn judge_on(
         100.0 * slow_high,
         Pct(floor)
     );
+    // The gate's candidate is A, so δ = 1 − A/B reads as a speedup of the candidate; the
+    // expectation's own size is the bar's threshold and the report's floor its floor.
+    let (threshold, equivalence) = match *expectation {
+        Expectation::NotSlower { budget } => (budget, false),
+        Expectation::Faster { by } => (by, false),
+        Expectation::Equivalent { margin } => (margin, true),
+    };
+    let judgement = match (
+        Bounds::of_interval(e.low, e.high, Scale::Speedup),
+        Bar::new(threshold, floor),
+    ) {
+        (Ok(bounds), Ok(bar)) => stats::judge(bounds, bar, equivalence),
+        (Err(err), _) | (_, Err(err)) => {
+            return (false, format!("the gate cannot judge: {err} ({interval})"));
+        }
+    };
     match *expectation {
         Expectation::NotSlower { budget } => {
-            let bar = budget.max(floor);
-            if slow_low > bar && resolved {
+            if judgement.is_slower() && resolved {
                 (
                     false,
                     format!(
@@ -87,14 +102,13 @@ fn judge_on(
             }
         }
         Expectation::Faster { by } => {
-            let lower = lower_bound_rule(e.low, by);
-            let accepted = lower.is_ok_and(|d| d.accepted);
+            let accepted = judgement.claim() == Some(Claim::Faster);
             match verdict {
                 Verdict::AFaster if accepted => (
                     true,
                     format!(
                         "the candidate needs at least {} less time: the interval's lower bound \
-                         ({}) clears it ({interval})",
+                         ({}) clears it and the noise floor ({interval})",
                         Pct(by),
                         Pct(e.low)
                     ),
@@ -103,10 +117,11 @@ fn judge_on(
                     false,
                     format!(
                         "the candidate is faster, but the interval's lower bound of the time saved \
-                         ({}) does not clear {}: the speedup is real and smaller than claimed, or \
-                         the interval is too wide; measure longer ({interval})",
+                         ({}) does not clear {} (the claim, or the noise floor if larger): the \
+                         speedup is real and smaller than claimed, or the interval is too wide; \
+                         measure longer ({interval})",
                         Pct(e.low),
-                        Pct(by)
+                        Pct(by.max(floor))
                     ),
                 ),
                 Verdict::BFaster => (
@@ -121,35 +136,30 @@ fn judge_on(
                 ),
             }
         }
-        Expectation::Equivalent { margin } => {
-            let inside = e.low > -margin && e.high < margin;
-            if inside && floor < margin {
-                (
-                    true,
-                    format!(
-                        "the whole interval lies within ±{} and the noise floor is below it ({interval})",
-                        Pct(margin)
-                    ),
-                )
-            } else if !inside {
-                (
-                    false,
-                    format!(
-                        "the interval reaches beyond ±{}, so equivalence is not established ({interval})",
-                        Pct(margin)
-                    ),
-                )
-            } else {
-                (
-                    false,
-                    format!(
-                        "the noise floor ({}) is not below the ±{} margin, so this setup cannot \
-                         establish equivalence that tight ({interval})",
-                        Pct(floor),
-                        Pct(margin)
-                    ),
-                )
-            }
-        }
+        Expectation::Equivalent { margin } => match judgement {
+            Judgement::Equivalent => (
+                true,
+                format!(
+                    "the whole interval lies within ±{} and the noise floor is below it ({interval})",
+                    Pct(margin)
+                ),
+            ),
+            Judgement::FloorAboveMargin => (
+                false,
+                format!(
+                    "the noise floor ({}) is not below the ±{} margin, so this setup cannot \
+                     establish equivalence that tight ({interval})",
+                    Pct(floor),
+                    Pct(margin)
+                ),
+            ),
+            _ => (
+                false,
+                format!(
+                    "the interval reaches beyond ±{}, so equivalence is not established ({interval})",
+                    Pct(margin)
+                ),
+            ),
+        },
     }
 }

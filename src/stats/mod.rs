@@ -26,7 +26,7 @@
 //! | [`intervals`] | How precisely is one quantity known: a mean of correlated readings, a rate, a proportion? | [`batch_means()`], [`harmonic_mean_interval`], [`proportion_interval`], [`work_rate()`] |
 //! | [`series`] | Did the series hold still: neighbours alike, a trend, a shift, a warm-up? | [`lag1_autocorrelation`], [`detect_drift`], [`change_points()`], [`warm_up`] |
 //! | [`plans`] | How many readings are enough? | [`required_batches`], [`WidthTarget`], [`samples_per_system`] |
-//! | [`verdicts`] | What can be concluded, and what must a difference clear first? | [`Verdict`], [`decide`], [`aa_noise_floor`], [`three_outcome_rule`], [`few_runs_verdict`], [`sequential_look`] |
+//! | [`verdicts`] | What can be concluded, and what must a difference clear first? | [`Verdict`], [`decide`], [`aa_noise_floor`], [`judge`], [`three_outcome_rule`], [`few_runs_verdict`], [`sequential_look`] |
 //! | [`pooling`] | What do many processes, machines or comparisons say together? | [`combine`], [`combine_staged`], [`plan_processes`], [`combine_machines`], [`holm`] |
 //!
 //! # Distributions
@@ -149,6 +149,7 @@ pub use verdicts::few_runs::{
     FEW_RUNS_FLOOR_NS, FEW_RUNS_MIN_RUNS, FEW_RUNS_PARITY, FewRunsOutcome, FewRunsRule,
     FewRunsVerdict, few_runs_verdict,
 };
+pub use verdicts::judge::{Bar, Bounds, Claim, Judgement, Scale, judge};
 pub use verdicts::sequential::{
     DecisionEnd, SequentialDecision, SequentialLook, SequentialOptions, SequentialOutcome,
     Spending, sequential_look, spent,

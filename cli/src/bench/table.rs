@@ -9,9 +9,9 @@ use rtcompare::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
 use rtcompare::stats::DecisionEnd;
 
 use crate::analysis::CommandOutcome;
-use crate::judge;
 use crate::units::duration;
 use crate::words::status_word;
+use rtcompare::stats::{Bar, Bounds, Scale, judge};
 
 /// Version of the JSON `rtcompare bench --json` writes.
 pub const BENCH_JSON_VERSION: u32 = 1;
@@ -108,11 +108,15 @@ impl BenchRow {
         }
     }
 
-    /// The gate ([`judge::regression`]): resolved, and the whole interval of the head's
+    /// The gate ([`judge`]): resolved, and the whole interval of the head's
     /// slowdown beyond `budget` (δ = 1 − head/baseline: its upper end below −budget).
     pub(super) fn beyond(&self, budget: f64) -> bool {
         match (self.low, self.high) {
-            (Some(low), Some(high)) => judge::regression(self.resolved, low, high, false, budget),
+            (Some(low), Some(high)) => {
+                self.resolved
+                    && Bounds::of_interval(low, high, Scale::Speedup)
+                        .is_ok_and(|b| judge(b, Bar::threshold(budget), false).is_slower())
+            }
             _ => false,
         }
     }

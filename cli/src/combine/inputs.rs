@@ -15,7 +15,7 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use rtcompare::pool::POOL_SCHEMA_VERSION;
-use rtcompare::stats::MachineEstimate;
+use rtcompare::stats::{MachineEstimate, Scale};
 
 use crate::bench::BENCH_JSON_VERSION;
 use crate::error::{CliError, Result};
@@ -62,13 +62,13 @@ impl Kind {
         }
     }
 
-    /// Whether a positive δ of this kind means the candidate (the command, the head; B of a
-    /// pooled compare) is slower than the baseline: the one place that knows each kind's sign,
-    /// so that judging needs no sign of its own.
-    pub fn positive_is_slower(self) -> bool {
+    /// Which way this kind's δ points for the candidate (the command, the head; B of a
+    /// pooled compare): the one place that knows each kind's sign, so that judging needs no
+    /// sign of its own.
+    pub fn scale(self) -> Scale {
         match self {
-            Kind::Cmd => true,
-            Kind::Bench | Kind::Pooled => false,
+            Kind::Cmd => Scale::Slowdown,
+            Kind::Bench | Kind::Pooled => Scale::Speedup,
         }
     }
 }

@@ -13,7 +13,8 @@ use rtcompare::stats::{MIN_MACHINES, MachineEstimate, MachinesPooled, combine_ma
 
 use super::inputs::{Kind, Machine, MachineFile};
 use crate::error::{CliError, Result};
-use crate::{judge, words};
+use crate::words;
+use rtcompare::stats::{Bar, Bounds, judge};
 
 /// Version of the JSON `rtcompare combine --json` writes.
 pub const COMBINE_JSON_VERSION: u32 = 1;
@@ -86,13 +87,9 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
         let pooled = combine_machines(&per_machine, 0.95)?;
         // The gate, in the inputs' own sign.
         let regression = budget.is_some_and(|b| {
-            judge::regression(
-                pooled.resolved,
-                pooled.low,
-                pooled.high,
-                first.kind.positive_is_slower(),
-                b,
-            )
+            pooled.resolved
+                && Bounds::of_interval(pooled.low, pooled.high, first.kind.scale())
+                    .is_ok_and(|bounds| judge(bounds, Bar::threshold(b), false).is_slower())
         });
         results.push(CombinedResult {
             name: compared.label.clone(),

@@ -78,6 +78,34 @@
 //! # Ok::<(), rtcompare::Error>(())
 //! ```
 //!
+//! # The judge
+//!
+//! One rule decides every claim about a candidate against its baseline, whatever measured it:
+//! the cargo-test gates ([`crate::gate`]), the sequential looks, and the command line's `cmd`,
+//! `bench` and `combine`. [`judge`] takes the interval's [`Bounds`] (how large a change it
+//! guarantees each way, at its least favourable end), a [`Bar`] (a threshold fixed before
+//! measuring, which is a gate's budget, a claimed speedup or a margin of equivalence, and the
+//! A/A floor) and whether equivalence is asked about, and returns a [`Judgement`]: the claim
+//! with its bound, equivalent, or why there is none.
+//!
+//! The bound, never the point estimate, must clear the larger of the threshold and the floor:
+//! an interval that excludes zero but reaches below the bar is a real difference too small to
+//! claim. Each caller turns its interval into bounds once, naming which way its δ points
+//! ([`Scale`]), so no caller flips a sign to ask the rule. [`decide`] stays the verdict of a
+//! symmetric comparison (A against B, no baseline); the judge names roles.
+//!
+//! ```
+//! use rtcompare::stats::{Bar, Bounds, Judgement, Scale, judge};
+//!
+//! // A regression gate with a 5 % budget over an interval of the slowdown of [6 %, 10 %].
+//! let b = Bounds::of_interval(0.06, 0.10, Scale::Slowdown)?;
+//! assert!(judge(b, Bar::new(0.05, 0.0)?, false).is_slower());
+//! // Equivalence within ±2 %, on a setup whose identical code differs by 3 %: not shown.
+//! let tight = Bounds::of_interval(-0.01, 0.01, Scale::Slowdown)?;
+//! assert_eq!(judge(tight, Bar::new(0.02, 0.03)?, true), Judgement::FloorAboveMargin);
+//! # Ok::<(), rtcompare::Error>(())
+//! ```
+//!
 //! # Few runs
 //!
 //! A verdict for a handful of whole-process runs: win, parity or loss.
@@ -159,5 +187,6 @@ use crate::stats::{check, dist};
 pub(super) mod aa_floor;
 pub(super) mod decision;
 pub(super) mod few_runs;
+pub(super) mod judge;
 pub(super) mod sequential;
 pub(super) mod verdict;

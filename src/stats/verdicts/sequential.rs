@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use super::check;
 use super::dist::student_t_quantile;
+use super::judge::{Bar, Bounds, Claim, Judgement, Scale, judge};
 use crate::{Error, Result};
 
 /// The shape of the alpha-spending function: how much of α the early looks may use.
@@ -241,18 +242,27 @@ pub fn sequential_look(
         (mean - t * se, mean + t * se)
     };
     let m = o.margin;
-    let outcome = if low > 0.0 {
-        SequentialOutcome::Faster {
-            beyond_margin: low > m,
+    // The judge, asked twice: first whether the interval excludes zero (a look stops at any
+    // real difference, and the pooled verdict then judges its size against the margin and
+    // the floors), then whether it lies inside ±m. The first side is the candidate here.
+    let bounds = Bounds::of_interval(low, high, Scale::Speedup)?;
+    let outcome = match judge(bounds, Bar::threshold(0.0), false) {
+        Judgement::Clears {
+            claim: Claim::Faster,
+            bound,
+        } => SequentialOutcome::Faster {
+            beyond_margin: bound > m,
+        },
+        Judgement::Clears {
+            claim: Claim::Slower,
+            bound,
+        } => SequentialOutcome::Slower {
+            beyond_margin: bound > m,
+        },
+        _ if judge(bounds, Bar::threshold(m), true) == Judgement::Equivalent => {
+            SequentialOutcome::Equivalent
         }
-    } else if high < 0.0 {
-        SequentialOutcome::Slower {
-            beyond_margin: high < -m,
-        }
-    } else if low > -m && high < m {
-        SequentialOutcome::Equivalent
-    } else {
-        SequentialOutcome::Undecided
+        _ => SequentialOutcome::Undecided,
     };
     Ok(SequentialLook {
         n,

@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::judge::{Bar, Bounds, Claim, Scale, judge};
 use crate::{Error, Result};
 
 /// Why [`three_outcome_rule`] could not call a winner. The two main reasons look alike in a
@@ -246,8 +247,11 @@ impl fmt::Display for LowerBoundDecision {
 pub fn lower_bound_rule(low: f64, threshold: f64) -> Result<LowerBoundDecision> {
     finite("low", low)?;
     threshold_ok(threshold)?;
+    // The judge's rule with the speedup's lower end as the only bound that matters.
+    let bounds = Bounds::of_interval(low, f64::INFINITY, Scale::Speedup)?;
+    let accepted = judge(bounds, Bar::new(threshold, 0.0)?, false).claim() == Some(Claim::Faster);
     Ok(LowerBoundDecision {
-        accepted: low > threshold,
+        accepted,
         lower_bound: low,
         threshold,
         margin: (low - threshold).clamp(-f64::MAX, f64::MAX),
