@@ -11,16 +11,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
 use rtcompare::stats::{
-    self, DRIFT_LEVEL, DRIFT_MIN_SAMPLES, Estimate, EstimateOptions, FewRunsOutcome, FewRunsRule,
-    FewRunsVerdict, MINIMUM_DATA_POINTS, Verdict, aa_noise_floor, auto_block_length, decide,
-    detect_drift, estimate_difference, few_runs_verdict, lag1_autocorrelation,
+    self, Bar, Bounds, Claim, DRIFT_LEVEL, DRIFT_MIN_SAMPLES, Estimate, EstimateOptions,
+    FewRunsOutcome, FewRunsRule, FewRunsVerdict, Judgement, MINIMUM_DATA_POINTS, Verdict,
+    aa_noise_floor, decide, detect_drift, estimate_difference, few_runs_verdict, judge,
+    ratio_block_length,
 };
 
-use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
-
 use crate::error::Result;
-use rtcompare::stats::{Bar, Bounds, Claim, Judgement, judge};
 
 /// Default `--threshold`: 0.02. A difference is claimed only when its interval's lower bound
 /// exceeds 2 %, the default of the benchmark runner whose discipline the tool follows.
@@ -257,23 +256,15 @@ pub fn estimate(a: &[f64], b: &[f64], opts: &AnalysisOptions) -> Result<Estimate
     )?)
 }
 
-/// The bootstrap's block length for the paired series `a` and `b`: blocks of
-/// [`auto_block_length`] consecutive pairs when the lag-1 autocorrelation of the paired
-/// ratios exceeds the library's [`AUTOCORRELATION_THRESHOLD`] (0.2), else single pairs.
-///
-/// The ratios, not each series: the paired bootstrap resamples ratios, so their dependence is
-/// what it must keep. `compare()` looks at the larger of A's and B's own lag-1 instead, which a
-/// drift common to both raises although it cancels in the ratios; and for a command whose runs
-/// alternate between two times, blocks of two then hold one of each and the interval comes
-/// out far too narrow: with that rule, `many::a_wide_interval_of_any_comparison_is_warned_about_by_name`
-/// saw C (20 ms and 80 ms in turn) at ±4.8 %, where its test expects more than ±20 %. The
-/// library's rule should follow this one.
+/// The bootstrap's block length for the paired series `a` and `b`: the library's rule
+/// ([`ratio_block_length`] of the pairs' ratios B/A against [`AUTOCORRELATION_THRESHOLD`]),
+/// the one `compare()` and the service mode use. The ratios, not each series: for a command
+/// whose runs alternate between two times, a drift common to both raises each series' lag-1
+/// and blocks of two would hold one of each, leaving the interval far too narrow
+/// (`many::a_wide_interval_of_any_comparison_is_warned_about_by_name`).
 pub fn block_length(a: &[f64], b: &[f64]) -> usize {
-    let ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
-    match lag1_autocorrelation(&ratios) {
-        Ok(r) if r > AUTOCORRELATION_THRESHOLD => auto_block_length(ratios.len()),
-        _ => 1,
-    }
+    let ratios: Vec<f64> = a.iter().zip(b).map(|(a, b)| b / a).collect();
+    ratio_block_length(&ratios, AUTOCORRELATION_THRESHOLD)
 }
 
 /// Decides on the paired wall times `a` and `b` (ns, `a[i]` and `b[i]` from pair `i`) with

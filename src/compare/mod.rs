@@ -13,9 +13,10 @@
 //!    run alternately for hundreds of batches, so the second warm-up goes by count alone;
 //!    without validation it lasts the full warm-up duration.
 //! 4. **Drift tests** on A, on B and on the ratio B/A of each pair.
-//! 5. **Resampling scheme**: if the larger lag-1 autocorrelation of the two measured series
-//!    exceeds [`AUTOCORRELATION_THRESHOLD`] (0.2), whole pairs are resampled in blocks of
-//!    [`auto_block_length`] (5 for 101 pairs); otherwise single pairs.
+//! 5. **Resampling scheme**: if the lag-1 autocorrelation of the pairs' ratios B/A exceeds
+//!    [`AUTOCORRELATION_THRESHOLD`] (0.2), whole pairs are resampled in blocks of
+//!    [`auto_block_length`](stats::auto_block_length) (5 for 101 pairs); otherwise single pairs
+//!    ([`ratio_block_length`](stats::ratio_block_length)).
 //! 6. **The paired estimate** δ = 1 − median(Aᵢ/Bᵢ) with its percentile interval, the
 //!    confidences at the requested thresholds (from the same replicates), the quantization step
 //!    and the **verdict**: resolved only when the interval excludes zero, |δ| exceeds the noise
@@ -62,7 +63,7 @@ use crate::measure::pin::PinGuard;
 use crate::rng::{derive_seed, resolve_seed};
 use crate::stats::{
     self, BootstrapDistribution, DriftReport, Estimate, EstimateOptions, Verdict, WidthDecision,
-    WidthTarget, auto_block_length, decide, detect_drift, lag1_autocorrelation,
+    WidthTarget, decide, detect_drift, lag1_autocorrelation,
 };
 
 pub use options::CompareOptions;
@@ -526,11 +527,7 @@ impl PairAnalysis {
         let autocorrelation_a = lag1_autocorrelation(a)?;
         let autocorrelation_b = lag1_autocorrelation(b)?;
         let autocorrelation = autocorrelation_a.max(autocorrelation_b);
-        let block_length = if autocorrelation > AUTOCORRELATION_THRESHOLD {
-            auto_block_length(a.len())
-        } else {
-            1
-        };
+        let block_length = stats::ratio_block_length(&ratios, AUTOCORRELATION_THRESHOLD);
         let opts = EstimateOptions::default()
             .level(o.level)
             .resamples(o.resamples)

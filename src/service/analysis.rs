@@ -309,10 +309,7 @@ pub(crate) fn paired_percentile(
         .iter()
         .map(|unit| unit.iter().map(|&(a, b)| q(a) / q(b)).sum::<f64>() / unit.len() as f64)
         .collect();
-    let block = match stats::lag1_autocorrelation(&ratios) {
-        Ok(r) if r > AUTOCORRELATION_THRESHOLD => auto_block_length(ratios.len()),
-        _ => 1,
-    };
+    let block = stats::ratio_block_length(&ratios, AUTOCORRELATION_THRESHOLD);
     let (delta, reps) = paired_pooled(windows, ab, p, resamples, block, seed)?;
     let alpha = (1.0 - level) / 2.0;
     let estimate = Estimate {

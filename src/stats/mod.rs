@@ -91,7 +91,7 @@ pub use bootstrap::estimate::{
 pub use bootstrap::options::{DEFAULT_LEVEL, DEFAULT_RESAMPLES, EstimateOptions, MAX_RESAMPLES};
 pub use bootstrap::resample::{
     auto_block_length, bootstrap_indices, effective_block_length, moving_block_indices,
-    paired_resample_into, resample_into,
+    paired_resample_into, ratio_block_length, resample_into,
 };
 pub use dist::{
     normal_cdf, normal_quantile, student_t_cdf, student_t_quantile, two_sided_normal_p,

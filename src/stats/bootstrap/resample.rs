@@ -28,6 +28,35 @@ pub fn auto_block_length(n: usize) -> usize {
     ((n as f64).cbrt().round() as usize).max(1)
 }
 
+/// The block length of a paired bootstrap of the pairs whose ratios (B/A per pair, in the
+/// order measured) are `ratios`: [`auto_block_length`] of their count when their lag-1
+/// autocorrelation exceeds `threshold` (the crate uses
+/// [`AUTOCORRELATION_THRESHOLD`](crate::compare::AUTOCORRELATION_THRESHOLD), 0.2), else 1.
+///
+/// The ratios, not each side's series, decide: noise common to both sides (the machine
+/// slowing down, a neighbour's load) raises the lag-1 of A and of B alike but cancels in their
+/// ratio, which is what a paired estimate is read from; blocks chosen on A or B alone would
+/// widen intervals for a correlation the estimate never sees. The same rule serves
+/// [`compare()`](crate::compare()), the service mode's windows and the command line.
+///
+/// Never fails: ratios whose autocorrelation is undefined (fewer than three, or a NaN or
+/// infinite ratio, as a batch timed at 0 ns makes) give 1.
+///
+/// ```
+/// use rtcompare::stats::ratio_block_length;
+/// // Ratios that alternate: negatively correlated, single pairs.
+/// assert_eq!(ratio_block_length(&[1.0, 1.1, 1.0, 1.1, 1.0, 1.1, 1.0, 1.1], 0.2), 1);
+/// // Ratios that wander in runs of four: blocks of ⌊∛16⌉ = 3 pairs.
+/// let runs: Vec<f64> = (0..16).map(|i| if (i / 4) % 2 == 0 { 1.0 } else { 1.2 }).collect();
+/// assert_eq!(ratio_block_length(&runs, 0.2), 3);
+/// ```
+pub fn ratio_block_length(ratios: &[f64], threshold: f64) -> usize {
+    match crate::stats::lag1_autocorrelation(ratios) {
+        Ok(r) if r > threshold => auto_block_length(ratios.len()),
+        _ => 1,
+    }
+}
+
 /// The block length actually used for an input of `n` values when `block_length` is asked
 /// for: `0` and `1` give 1 (single draws); a length above `n / 2` is shortened to `n / 2`,
 /// and the result is never below 1.
@@ -253,6 +282,37 @@ pub(crate) fn for_each_block(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slowdown_common_to_both_sides_gets_no_blocks_and_a_wandering_ratio_does() {
+        // The machine slows down by 30 % over 101 pairs, alike for both sides; B is 5 %
+        // slower with independent noise of ±1 %. Each side's lag-1 is near 1, the ratios'
+        // near 0: single pairs.
+        let mut rng = Rng::new(11);
+        let a: Vec<f64> = (0..101)
+            .map(|i| 100.0 * (1.0 + 0.3 * i as f64 / 100.0) * (1.0 + 0.01 * rng.next_normal()))
+            .collect();
+        let b: Vec<f64> = a
+            .iter()
+            .map(|x| 1.05 * x * (1.0 + 0.01 * rng.next_normal()))
+            .collect();
+        assert!(crate::stats::lag1_autocorrelation(&a).unwrap() > 0.5);
+        let ratios: Vec<f64> = b.iter().zip(&a).map(|(b, a)| b / a).collect();
+        assert_eq!(ratio_block_length(&ratios, 0.2), 1);
+        // A ratio that itself wanders (B's own state persists over neighbouring pairs) gets
+        // blocks of ⌊∛101⌉ = 5.
+        let mut state = 0.0;
+        let wandering: Vec<f64> = (0..101)
+            .map(|_| {
+                state = 0.8 * state + 0.01 * rng.next_normal();
+                1.05 + state
+            })
+            .collect();
+        assert_eq!(ratio_block_length(&wandering, 0.2), 5);
+        // Undefined autocorrelations give single pairs.
+        assert_eq!(ratio_block_length(&[1.0, f64::INFINITY, 1.0, 1.1], 0.2), 1);
+        assert_eq!(ratio_block_length(&[1.0, 1.1], 0.2), 1);
+    }
 
     #[test]
     fn auto_block_length_breakpoints() {
