@@ -1,44 +1,37 @@
-//! The statistics behind the HTML page's figures that a result does not record, recomputed
-//! from its runs with its seed: the drift test of each series and of their ratio, the
-//! bootstrap replicates behind the interval, and quantiles of each command's A/A bootstrap.
-//! They are computed here, once, before anything is drawn, so that the page only draws; the
-//! same runs and seed give the same figures, bit for bit.
+//! The statistics behind the HTML page's figures ([`Figures`]): the drift test of each
+//! series and of their ratio, quantiles of the bootstrap replicates behind the interval, and
+//! quantiles of each command's A/A bootstrap. They are computed here once, when a result is
+//! made (`CmdResult::new`) or, for a file written before results held them, when it is read
+//! (`result::parse`), and stored in each comparison; the page then draws only what the result
+//! holds and never calls the statistics. The same runs and seed give the same figures, bit for
+//! bit.
 
 use rtcompare::Estimate;
-use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, detect_drift};
+use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, Sample, detect_drift};
 
-/// How many quantiles of each A/A bootstrap distribution the page draws as dots (100): the
-/// floor is the 0.9 quantile of their absolute values, and a hundred dots show the spread
-/// without thousands of marks.
-pub const AA_QUANTILES: usize = 100;
+use crate::result::{AA_QUANTILES, CmdResult, CommandSide, Comparison, Figures, REPLICATE_STEPS};
 
-/// The figures' statistics of one comparison.
-#[derive(Debug, Clone)]
-pub(crate) struct PairFigures {
-    /// The drift test of the reference's runs, in the order run.
-    pub(crate) drift_a: DriftReport,
-    /// The drift test of the command's runs.
-    pub(crate) drift_b: DriftReport,
-    /// The drift test of the pairs' ratios.
-    pub(crate) drift_ratio: DriftReport,
-    /// The bootstrap replicates of δ behind the interval, sorted; empty without an estimate
-    /// (the few-runs rule) or when the series are too short.
-    pub(crate) replicates: Vec<f64>,
-    /// [`AA_QUANTILES`] quantiles of the reference's A/A bootstrap.
-    pub(crate) aa_a: Vec<f64>,
-    /// The same of the command's.
-    pub(crate) aa_b: Vec<f64>,
+/// The figures of comparison `c` of `r`, from its runs (picked as [`CmdResult::walls`] picks
+/// them), its estimate and the result's seed.
+pub(crate) fn of(r: &CmdResult, c: &Comparison) -> Figures {
+    let walls = |side| r.walls(c, side);
+    pair_figures(
+        (&walls(CommandSide::A), &walls(CommandSide::B)),
+        (&walls(CommandSide::A2), &walls(CommandSide::B2)),
+        c.estimate.as_ref(),
+        r.seed,
+    )
 }
 
 /// The figures of the comparison of `wa` (the reference's timed runs) with `wb` (the
 /// command's), with `wa2` and `wb2` their A/A partner runs, redrawn as `estimate` was (its
 /// level, replicates and block length; the defaults without one) at `seed`.
-pub(crate) fn pair_figures(
+fn pair_figures(
     (wa, wb): (&[f64], &[f64]),
     (wa2, wb2): (&[f64], &[f64]),
     estimate: Option<&Estimate>,
     seed: u64,
-) -> PairFigures {
+) -> Figures {
     let opts = match estimate {
         Some(e) => EstimateOptions::default()
             .paired(e.paired)
@@ -49,35 +42,49 @@ pub(crate) fn pair_figures(
         None => EstimateOptions::default().paired(true).seed(seed),
     };
     let ratios: Vec<f64> = wa.iter().zip(wb).map(|(a, b)| b / a).collect();
-    PairFigures {
+    let replicates = BootstrapDistribution::new(wa, wb, &opts)
+        .map(|d| d.sorted_replicates().to_vec())
+        .unwrap_or_default();
+    let steps: Vec<f64> = (0..=REPLICATE_STEPS)
+        .map(|i| i as f64 / REPLICATE_STEPS as f64)
+        .collect();
+    Figures {
         drift_a: drift(wa),
         drift_b: drift(wb),
         drift_ratio: drift(&ratios),
-        replicates: BootstrapDistribution::new(wa, wb, &opts)
-            .map(|d| d.sorted_replicates().to_vec())
-            .unwrap_or_default(),
-        aa_a: aa_quantiles(wa, wa2, &opts),
-        aa_b: aa_quantiles(wb, wb2, &opts),
+        replicates: replicates.len(),
+        replicate_quantiles: quantiles(&replicates, &steps),
+        aa_a_quantiles: aa_quantiles(wa, wa2, &opts),
+        aa_b_quantiles: aa_quantiles(wb, wb2, &opts),
     }
 }
 
+/// The drift test of `xs`; [`DriftReport::not_run`] (`n` = 0) when it cannot run (fewer than
+/// four values, or a non-finite one).
 fn drift(xs: &[f64]) -> DriftReport {
     detect_drift(xs).unwrap_or_else(|_| DriftReport::not_run())
 }
 
-/// [`AA_QUANTILES`] evenly spaced quantiles of the paired bootstrap of `x` against `y`, drawn
-/// as the floor was ([`aa_noise_floor`](rtcompare::stats::aa_noise_floor): single pairs, the
-/// seed, level and replicates of `opts`); empty when the series are too short.
+/// The library's type-7 quantiles of `xs` at each probability of `ps`; empty when `xs` is
+/// empty or holds a non-finite value (JSON has no number for those).
+fn quantiles(xs: &[f64], ps: &[f64]) -> Vec<f64> {
+    let Ok(s) = Sample::new(xs) else {
+        return Vec::new();
+    };
+    ps.iter().filter_map(|&p| s.quantile(p).ok()).collect()
+}
+
+/// [`AA_QUANTILES`] evenly spaced quantiles (at (i + ½)/[`AA_QUANTILES`]) of the paired
+/// bootstrap of `x` against `y`, drawn as the floor was
+/// ([`aa_noise_floor`](rtcompare::stats::aa_noise_floor): single pairs, the seed, level and
+/// replicates of `opts`); empty when the series are too short or differ in length.
 fn aa_quantiles(x: &[f64], y: &[f64], opts: &EstimateOptions) -> Vec<f64> {
     let o = opts.block_length(1).paired(true);
     let Ok(dist) = BootstrapDistribution::new(x, y, &o) else {
         return Vec::new();
     };
-    let s = dist.sorted_replicates();
-    (0..AA_QUANTILES)
-        .map(|i| {
-            let p = (i as f64 + 0.5) / AA_QUANTILES as f64;
-            s[((p * s.len() as f64) as usize).min(s.len() - 1)]
-        })
-        .collect()
+    let ps: Vec<f64> = (0..AA_QUANTILES)
+        .map(|i| (i as f64 + 0.5) / AA_QUANTILES as f64)
+        .collect();
+    quantiles(dist.sorted_replicates(), &ps)
 }

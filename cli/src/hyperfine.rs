@@ -227,6 +227,8 @@ pub fn analyse_import(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         floor: None,
         pairs,
         decision: None,
+        // Computed by `CmdResult::new`, which sees every run.
+        figures: None,
     };
     Ok(CmdResult::new(Parts {
         pairs,

@@ -1,6 +1,7 @@
 //! The JSON result of `rtcompare cmd` and `rtcompare git` (layout [`SCHEMA_VERSION`]): what a
-//! run, a command's summary, a comparison, `git`'s two trees and the whole result hold, and
-//! the reader of both layouts ([`parse`]).
+//! run, a command's summary, a comparison (with the [`Figures`] its HTML page draws), `git`'s
+//! two trees and the whole result hold, and the reader of both layouts ([`parse`]), which
+//! also fills in the figures of files written before comparisons held them.
 //!
 //! **Why one file.** The layout is one concept: the types that make it, the constructor that
 //! stamps it (`CmdResult::new`) and the reader that turns schema 1 into it all change
@@ -194,6 +195,12 @@ pub struct Comparison {
     /// stopped, the margin; `null` under the other rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<crate::decide::Decision>,
+    /// The statistics the HTML page draws for this comparison (drift tests, bootstrap
+    /// quantiles), computed once when the result was made. Always written; `null` or absent
+    /// only in files written before the field existed, and [`parse`] fills it in when it
+    /// reads such a file.
+    #[serde(default)]
+    pub figures: Option<Figures>,
 }
 
 impl Comparison {
@@ -207,6 +214,53 @@ impl Comparison {
             Rule::FewRuns => None,
         }
     }
+}
+
+/// How many equal steps of probability the bootstrap's replicates are summarised in (200):
+/// [`Figures::replicate_quantiles`] holds the quantiles at `i / 200` for `i` = 0 … 200, 201
+/// numbers. Why 200: the page draws them as a histogram of 60 bins, in which each quantile
+/// stands for 0.5 % of the replicates, a tenth of the tallest bar of a bell-shaped bootstrap
+/// (about 5 % of the replicates); the ends (0 and 1) keep the histogram's axis the span of
+/// every replicate; the tails of the 90, 95 and 99 % intervals fall on steps; and 201
+/// numbers take about 6 kB of the (pretty-printed) JSON where the 5,000 replicates of a
+/// default bootstrap would take 160 kB.
+pub const REPLICATE_STEPS: usize = 200;
+
+/// How many quantiles of each command's A/A bootstrap [`Figures`] holds (100, at
+/// `(i + ½) / 100`): the page draws them as dots beside the interval, and a hundred show the
+/// spread, and where its 0.9 quantile of |δ| (the floor) lies, without thousands of marks.
+pub const AA_QUANTILES: usize = 100;
+
+/// The statistics the HTML page draws for one comparison, beyond its verdict and its runs:
+/// computed once, with the library (`rtcompare::stats`), from the comparison's runs, its
+/// estimate's level, replicates and block length and the result's seed, when the result is
+/// made (or, for an older file, when it is read), so that the page only draws. The JSON
+/// field `figures` of each comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// The drift test (Spearman's rank correlation with the run's position) of the
+    /// reference's wall times in the order run (its halves' medians in ns); `n` = 0 when it
+    /// could not run (fewer than four runs, none in the file).
+    pub drift_a: stats::DriftReport,
+    /// The same of the command's wall times.
+    pub drift_b: stats::DriftReport,
+    /// The same of the pairs' ratios, the command's time over the reference's
+    /// (dimensionless).
+    pub drift_ratio: stats::DriftReport,
+    /// How many bootstrap replicates of δ behind the interval the quantiles summarise (the
+    /// estimate's `resamples`); 0 when none could be drawn (fewer than 11 pairs, or a time
+    /// of 0 that leaves δ undefined).
+    pub replicates: usize,
+    /// The type-7 quantiles of those replicates (δ, fractions) at `i / `[`REPLICATE_STEPS`]
+    /// for `i` = 0 … [`REPLICATE_STEPS`], ascending: the smallest, …, the median, …, the
+    /// largest. Empty with no replicates.
+    pub replicate_quantiles: Vec<f64>,
+    /// [`AA_QUANTILES`] quantiles (δ, fractions; ascending) of the reference's A/A bootstrap,
+    /// its runs against its partner runs, single pairs, as its floor was drawn. Empty with
+    /// `--no-validation` or too few pairs.
+    pub aa_a_quantiles: Vec<f64>,
+    /// The same of the command's A/A bootstrap.
+    pub aa_b_quantiles: Vec<f64>,
 }
 
 /// One command's hardware counts with `--counters`: the medians per run over its timed runs.
@@ -399,7 +453,7 @@ impl CmdResult {
         let (counters, command_counters) = parts
             .counters
             .map_or((None, Vec::new()), |(s, c)| (Some(s), c));
-        CmdResult {
+        let mut result = CmdResult {
             schema_version: SCHEMA_VERSION,
             tool: tool(),
             pairs: parts.pairs,
@@ -429,7 +483,48 @@ impl CmdResult {
             comparisons: parts.comparisons,
             stopped: None,
             stopped_message: None,
+        };
+        // The one place the figures are computed for a new result: the page only draws them.
+        result.fill_figures();
+        result
+    }
+
+    /// Computes the [`Figures`] of every comparison that has none (all of them in a new
+    /// result; in a file, those written before comparisons held them) and leaves the others
+    /// as they are.
+    fn fill_figures(&mut self) {
+        let missing: Vec<(usize, Figures)> = self
+            .comparisons
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.figures.is_none())
+            .map(|(i, c)| (i, crate::figures::of(self, c)))
+            .collect();
+        for (i, figures) in missing {
+            self.comparisons[i].figures = Some(figures);
         }
+    }
+
+    /// Wall times (ns), in the order run, of the runs of `side` that belong to comparison
+    /// `c`: `A` and `B` from [`runs`](Self::runs), `A2` and `B2` (the A/A partner runs) from
+    /// [`validation_runs`](Self::validation_runs). With more than one comparison every
+    /// non-reference command's runs are side B, so the command's own are picked by its index
+    /// (the reference's by 0); with one, the side alone tells them apart (also in files
+    /// written before runs carried their command). Empty when there are none.
+    pub(crate) fn walls(&self, c: &Comparison, side: CommandSide) -> Vec<f64> {
+        let command = match (side, self.comparisons.len() > 1) {
+            (_, false) => None,
+            (CommandSide::A | CommandSide::A2, true) => Some(0),
+            (CommandSide::B | CommandSide::B2, true) => Some(c.index),
+        };
+        let runs = match side {
+            CommandSide::A | CommandSide::B => &self.runs,
+            CommandSide::A2 | CommandSide::B2 => &self.validation_runs,
+        };
+        runs.iter()
+            .filter(|r| r.side == side && command.is_none_or(|i| r.command == i))
+            .map(|r| r.wall_ns as f64)
+            .collect()
     }
 
     /// The reference (the baseline every other command is compared with).
@@ -545,6 +640,7 @@ impl From<SchemaOne> for CmdResult {
                 floor: one.floor,
                 pairs: r.pairs,
                 decision: None,
+                figures: None,
             }]
         } else {
             r.comparisons
@@ -588,29 +684,36 @@ struct Version {
 
 /// Reads a `rtcompare cmd --json` result of either layout: returns the `schema_version` the
 /// file declares and the result in this layout ([`SCHEMA_VERSION`]; a schema-1 file is
-/// converted). Errors: the reason, in words, when the text is not such a result, has no
-/// version, or has one newer than this tool reads.
+/// converted). Upgrade step: a comparison without [`figures`](Comparison::figures) (every one
+/// of a schema-1 file, and of a schema-2 file written before the field existed) gets them
+/// computed here from its runs and the seed, as the result's maker would have, so that
+/// drawing never computes; figures the file holds are kept as written. Errors: the reason, in
+/// words, when the text is not such a result, has no version, or has one newer than this
+/// tool reads.
 pub fn parse(text: &str) -> std::result::Result<(u32, CmdResult), String> {
     let version = serde_json::from_str::<Version>(text)
         .map_err(|e| format!("not JSON: {e}"))?
         .schema_version
         .ok_or("no schema_version: not an `rtcompare cmd --json` result")?;
-    match version {
-        1 => parse_schema_one(text),
+    let (version, result) = match version {
+        1 => parse_schema_one(text)?,
         SCHEMA_VERSION => serde_json::from_str::<CmdResult>(text)
             .map(|r| (version, r))
-            .map_err(|e| incomplete(version, &e)),
-        newer => Err(format!(
-            "schema_version {newer} is newer than this rtcompare reads for `rtcompare cmd \
-             --json` results (up to {SCHEMA_VERSION}): read it with the rtcompare that wrote \
-             it, or a later one"
-        )),
-    }
+            .map_err(|e| incomplete(version, &e))?,
+        newer => {
+            return Err(format!(
+                "schema_version {newer} is newer than this rtcompare reads for `rtcompare cmd \
+                 --json` results (up to {SCHEMA_VERSION}): read it with the rtcompare that \
+                 wrote it, or a later one"
+            ));
+        }
+    };
+    Ok((version, upgraded(result)))
 }
 
 /// Reads a result that declares no version (`rtcompare combine` names such a file and keeps
-/// it from files that declare one) in whichever layout it has, this one or schema 1's.
-/// Errors: schema 1's reason, in words, when it has neither.
+/// it from files that declare one) in whichever layout it has, this one or schema 1's, with
+/// [`parse`]'s upgrade step. Errors: schema 1's reason, in words, when it has neither.
 pub(crate) fn parse_unversioned(text: &str) -> std::result::Result<CmdResult, String> {
     serde_json::from_str::<CmdResult>(text)
         .map(|r| CmdResult {
@@ -618,10 +721,17 @@ pub(crate) fn parse_unversioned(text: &str) -> std::result::Result<CmdResult, St
             ..r
         })
         .or_else(|_| parse_schema_one(text).map(|(_, r)| r))
+        .map(upgraded)
 }
 
-/// Reads `text` as a schema-1 result, converted to this layout; returns 1 with it. Errors: the
-/// reason, in words.
+/// The upgrade step of every reader: the figures of comparisons read without them.
+fn upgraded(mut result: CmdResult) -> CmdResult {
+    result.fill_figures();
+    result
+}
+
+/// Reads `text` as a schema-1 result, converted to this layout (figures not yet filled);
+/// returns 1 with it. Errors: the reason, in words.
 fn parse_schema_one(text: &str) -> std::result::Result<(u32, CmdResult), String> {
     serde_json::from_str::<SchemaOne>(text)
         .map(|one| (1, CmdResult::from(one)))
@@ -706,6 +816,59 @@ mod tests {
         old["schema_version"] = 3.into();
         assert!(parse(&old.to_string()).unwrap_err().contains("newer"));
         assert!(parse("{}").unwrap_err().contains("no schema_version"));
+    }
+
+    /// Every comparison's figures, as `r` holds them.
+    fn figures(r: &CmdResult) -> Vec<&Figures> {
+        r.comparisons
+            .iter()
+            .map(|c| c.figures.as_ref().expect("figures filled"))
+            .collect()
+    }
+
+    #[test]
+    fn figures_are_filled_from_each_comparisons_own_runs() {
+        let (_, r) = parse(SCHEMA_ONE).unwrap();
+        let f = figures(&r)[0];
+        let e = r.first().unwrap().estimate.unwrap();
+        // 11 pairs: every drift test ran, over that comparison's runs.
+        assert_eq!((f.drift_a.n, f.drift_b.n, f.drift_ratio.n), (11, 11, 11));
+        assert_eq!(f.replicates, e.resamples);
+        let q = &f.replicate_quantiles;
+        assert_eq!(q.len(), REPLICATE_STEPS + 1);
+        assert!(q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
+        // The 2.5 % and 97.5 % quantiles fall on steps: the 95 % interval's ends.
+        assert_eq!(e.level, 0.95);
+        assert!((q[5] - e.low).abs() < 1e-12 && (q[195] - e.high).abs() < 1e-12);
+        assert_eq!(f.aa_a_quantiles.len(), AA_QUANTILES);
+        assert_eq!(f.aa_b_quantiles.len(), AA_QUANTILES);
+        // Three commands: each comparison's figures are of its own command's runs (11 each,
+        // not the 22 of every side-B run), and without A/A runs there are no A/A quantiles.
+        let (_, three) = parse(include_str!("../tests/data/cmd3-schema1.json")).unwrap();
+        let fs = figures(&three);
+        assert_eq!(fs.len(), 2);
+        assert_ne!(fs[0].drift_b, fs[1].drift_b);
+        for f in fs {
+            assert_eq!((f.drift_a.n, f.drift_b.n), (11, 11));
+            assert!(f.aa_a_quantiles.is_empty() && f.aa_b_quantiles.is_empty());
+        }
+    }
+
+    #[test]
+    fn figures_survive_a_round_trip_and_older_schema_two_files_get_them_when_read() {
+        let (_, r) = parse(SCHEMA_ONE).unwrap();
+        let mut written = serde_json::to_value(&r).unwrap();
+        assert_eq!(parse(&written.to_string()).unwrap(), (2, r.clone()));
+        // Figures in the file are kept as written, not computed again.
+        written["comparisons"][0]["figures"]["replicates"] = 7.into();
+        let (_, kept) = parse(&written.to_string()).unwrap();
+        assert_eq!(figures(&kept)[0].replicates, 7);
+        assert_eq!(parse_unversioned(&written.to_string()).unwrap(), kept);
+        // A schema-2 file from before the field existed gets the same figures at read time.
+        let comparison = written["comparisons"][0].as_object_mut().unwrap();
+        comparison.remove("figures");
+        assert_eq!(parse(&written.to_string()).unwrap(), (2, r.clone()));
+        assert_eq!(parse_unversioned(&written.to_string()).unwrap(), r);
     }
 
     /// A timed run of `command` (side A for the reference, B for the others) that counted

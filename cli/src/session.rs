@@ -795,6 +795,8 @@ fn comparisons(plan: &Plan<'_>, m: &Collected) -> Result<Vec<Comparison>> {
             floor,
             pairs: rounds,
             decision,
+            // Computed by `CmdResult::new`, which sees every run.
+            figures: None,
         });
     }
     Ok(comparisons)

@@ -5,17 +5,23 @@
 //! with every comparison (a table, then each one's answer on its own number line); the run
 //! order, the distributions and the bootstrap show the reference against the first other
 //! command, and their titles say so.
+//!
+//! The page draws only what the result holds: the runs, the verdicts, and each comparison's
+//! [`Figures`] (drift tests, bootstrap quantiles), computed when the result was made or read.
+//! Nothing here calls the statistics.
 
 use rtcompare::Estimate;
 use rtcompare::render::{
     BootstrapPlot, COLOUR_A, COLOUR_B, COLOUR_FLOOR, Distributions, NumberLine, Page, Panel,
     RunOrder, TimeBar, TimeScale, environment_rows,
 };
+use rtcompare::stats::DriftReport;
 
 use crate::analysis::{Floor, Rule, VerdictSummary};
 use crate::error::Result;
-use crate::figures::{AA_QUANTILES, PairFigures, pair_figures};
-use crate::result::{CmdResult, CommandSide, RunRecord, SideResult};
+use crate::result::{
+    AA_QUANTILES, CmdResult, CommandSide, Comparison, Figures, REPLICATE_STEPS, SideResult,
+};
 use crate::units::{bytes, duration};
 
 use super::Exporter;
@@ -43,9 +49,10 @@ struct Pair<'a> {
     /// The labels in sentences: `A` and `B` for two commands, else the commands' labels.
     a_label: &'a str,
     b_label: &'a str,
-    /// The command index of `b` whose runs are drawn; `None` for two commands, whose runs the
-    /// sides alone tell apart (also in JSON written before runs carried their command).
+    /// The command index of `b`, named in the titles; `None` for two commands.
     index: Option<usize>,
+    /// The comparison drawn, whose runs [`CmdResult::walls`] picks.
+    comparison: &'a Comparison,
     rule: Rule,
     verdict: &'a VerdictSummary,
     estimate: Option<&'a Estimate>,
@@ -53,21 +60,6 @@ struct Pair<'a> {
 }
 
 impl Pair<'_> {
-    /// Wall times of the timed runs of `side` (`A2`/`B2`: the A/A partner runs) that belong
-    /// to this pair: with more than two commands every non-reference command's runs are side
-    /// B, so its own are picked by index.
-    fn walls(&self, runs: &[RunRecord], side: CommandSide) -> Vec<f64> {
-        let command = match (side, self.index) {
-            (_, None) => None,
-            (CommandSide::A | CommandSide::A2, Some(_)) => Some(0),
-            (CommandSide::B | CommandSide::B2, Some(c)) => Some(c),
-        };
-        runs.iter()
-            .filter(|r| r.side == side && command.is_none_or(|c| r.command == c))
-            .map(|r| r.wall_ns as f64)
-            .collect()
-    }
-
     /// A figure's `title`, with more than two commands followed by which pair it shows.
     fn titled(&self, title: &str) -> String {
         if self.index.is_some() {
@@ -112,6 +104,7 @@ fn pairs(r: &CmdResult) -> Vec<Pair<'_>> {
                 a_label: if many { &reference.name } else { "A" },
                 b_label: if many { &b.name } else { "B" },
                 index: many.then_some(c.index),
+                comparison: c,
                 rule: c.rule,
                 verdict: &c.verdict,
                 estimate: c.estimate.as_ref(),
@@ -245,18 +238,16 @@ pub fn page(r: &CmdResult) -> String {
         return Page::new("rtcompare cmd: no comparison").to_html();
     };
     let (wa, wb) = (
-        first.walls(&r.runs, CommandSide::A),
-        first.walls(&r.runs, CommandSide::B),
+        r.walls(first.comparison, CommandSide::A),
+        r.walls(first.comparison, CommandSide::B),
     );
-    let (wa2, wb2) = (
-        first.walls(&r.validation_runs, CommandSide::A2),
-        first.walls(&r.validation_runs, CommandSide::B2),
-    );
-    let figures = pair_figures((&wa, &wb), (&wa2, &wb2), first.estimate, r.seed);
+    // What the result holds; a result without figures (built by hand: `parse` and the result's
+    // maker always fill them) draws no drift test and no bootstrap, rather than computing them.
+    let figures = first.comparison.figures.as_ref();
     opening(r, first, &pairs)
-        .panel(run_order_panel(r, first, &figures, &wa, &wb))
+        .panel(run_order_panel(r, first, figures, &wa, &wb))
         .panel(distributions_panel(first, &wa, &wb))
-        .panel(bootstrap_panel(r, first, &figures))
+        .panel(bootstrap_panel(r, first, figures))
         .panel(machine(r, &pairs))
         .to_html()
 }
@@ -272,7 +263,8 @@ fn opening(r: &CmdResult, first: &Pair<'_>, pairs: &[Pair<'_>]) -> Page {
         ))
         .intro(&format!(
             "Two commands run interleaved as whole processes by {}; every figure is drawn from \
-             the runs recorded in the result.",
+             what the result records: the runs, and the drift tests and bootstrap quantiles \
+             computed when it was made.",
             r.tool
         ))
         .panel(answer(r, first, Panel::new("answer", "The answer")));
@@ -284,7 +276,8 @@ fn opening(r: &CmdResult, first: &Pair<'_>, pairs: &[Pair<'_>]) -> Page {
     ))
     .intro(&format!(
         "{} commands run interleaved as whole processes by {}, each compared with {na}; \
-         every figure is drawn from the runs recorded in the result. The first panels give \
+         every figure is drawn from what the result records: the runs, and the drift tests \
+         and bootstrap quantiles computed when it was made. The first panels give \
          every comparison's answer; the run order, the distributions and the bootstrap \
          after them show {na} against {} (the first comparison) alone.",
         r.commands.len(),
@@ -304,14 +297,15 @@ fn opening(r: &CmdResult, first: &Pair<'_>, pairs: &[Pair<'_>]) -> Page {
 }
 
 /// The run order of the first comparison: `wa` and `wb` per run as they ran, with the
-/// drift test of each and of their ratio (from `figures`).
+/// drift test of each and of their ratio as `figures` records them ("not run" without).
 fn run_order_panel(
     r: &CmdResult,
     first: &Pair<'_>,
-    figures: &PairFigures,
+    figures: Option<&Figures>,
     wa: &[f64],
     wb: &[f64],
 ) -> Panel {
+    let drift = |f: fn(&Figures) -> DriftReport| figures.map_or(DriftReport::not_run(), f);
     Panel::new("run-order", &first.titled("Run order"))
         .text(&format!(
             "{} pairs in the order they ran ({}), wall time per run; {} warm-up runs of each \
@@ -329,9 +323,9 @@ fn run_order_panel(
             RunOrder {
                 name_a: first.a.command.clone(),
                 name_b: first.b.command.clone(),
-                drift_a: figures.drift_a,
-                drift_b: figures.drift_b,
-                drift_ratio: figures.drift_ratio,
+                drift_a: drift(|f| f.drift_a),
+                drift_b: drift(|f| f.drift_b),
+                drift_ratio: drift(|f| f.drift_ratio),
                 a: wa.to_vec(),
                 b: wb.to_vec(),
                 per: "per run".into(),
@@ -363,32 +357,37 @@ fn distributions_panel(first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> Panel {
         )
 }
 
-/// The bootstrap of the first comparison (its replicates, redrawn in `figures` with the
-/// recorded seed), beside each command's A/A bootstrap against its partner runs.
-fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, figures: &PairFigures) -> Panel {
+/// The bootstrap of the first comparison (the quantiles of its replicates that `figures`
+/// records, as a histogram), beside the quantiles of each command's A/A bootstrap against its
+/// partner runs.
+fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, figures: Option<&Figures>) -> Panel {
     let (delta, low, high, level) = first.delta();
+    let quantiles = |f: fn(&Figures) -> &Vec<f64>| figures.map_or_else(Vec::new, |x| f(x).clone());
     let bootstrap = Panel::new("bootstrap", &first.titled("The bootstrap"));
     let bootstrap = if first.estimate.is_some() {
         bootstrap.text(&format!(
-            "The {} replicates of δ behind the interval, drawn again from the runs with the \
-             recorded seed ({}). Below, on an axis wide enough for everything, the interval \
-             beside {AA_QUANTILES} quantiles of each command's A/A bootstrap (the command \
-             against its own partner runs), whose 0.9 quantile of |δ| is its floor.",
-            figures.replicates.len(),
-            r.seed
+            "The {} replicates of δ behind the interval (seed {}), drawn as a histogram of \
+             the {} quantiles the result records, one every {} % from the smallest to the \
+             largest. Below, on an axis wide enough for everything, the interval beside \
+             {AA_QUANTILES} quantiles of each command's A/A bootstrap (the command against its \
+             own partner runs), whose 0.9 quantile of |δ| is its floor.",
+            figures.map_or(0, |f| f.replicates),
+            r.seed,
+            REPLICATE_STEPS + 1,
+            100.0 / REPLICATE_STEPS as f64
         ))
     } else {
         bootstrap.text("Fewer than 11 pairs: the few-runs rule decided, without a bootstrap.")
     };
     bootstrap.figure(
         BootstrapPlot {
-            replicates: figures.replicates.clone(),
+            replicates: quantiles(|f| &f.replicate_quantiles),
             delta,
             low,
             high,
             level,
-            aa_a: figures.aa_a.clone(),
-            aa_b: figures.aa_b.clone(),
+            aa_a: quantiles(|f| &f.aa_a_quantiles),
+            aa_b: quantiles(|f| &f.aa_b_quantiles),
             noise_floor: first.floor(),
             aa_what: "quantiles of the A/A bootstrap".into(),
         }
@@ -484,5 +483,53 @@ fn machine(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
         machine.text("Warnings: none.")
     } else {
         machine.text("Warnings:").list("warnings", &warnings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The panel `id` of `page`, from its opening tag to its end.
+    fn section<'p>(page: &'p str, id: &str) -> &'p str {
+        let start = page
+            .find(&format!("<section class=\"panel\" id=\"{id}\""))
+            .unwrap_or_else(|| panic!("no panel {id}"));
+        let len = page[start..].find("</section>").expect("an end");
+        &page[start..start + len]
+    }
+
+    #[test]
+    fn the_page_draws_the_figures_the_result_holds_and_computes_none() {
+        let (_, r) = crate::result::parse(include_str!("../../tests/data/cmd-schema1.json"))
+            .expect("the schema-1 file reads");
+        let full = page(&r);
+        let f = r.first().and_then(|c| c.figures.clone()).expect("figures");
+        let caption = format!("drift test: A p = {:.3}", f.drift_a.p_value);
+        assert!(full.contains(&caption), "{full}");
+        assert!(
+            section(&full, "bootstrap").contains(&format!("The {} replicates", f.replicates)),
+            "{full}"
+        );
+        // Without its runs the result still holds its figures, and the page draws them: the
+        // same bootstrap panel and drift tests. Computed from the runs, they would be gone.
+        let emptied = CmdResult {
+            runs: Vec::new(),
+            validation_runs: Vec::new(),
+            ..r.clone()
+        };
+        let drawn = page(&emptied);
+        assert_eq!(section(&drawn, "bootstrap"), section(&full, "bootstrap"));
+        assert!(drawn.contains(&caption), "{drawn}");
+        // Without figures (a result built by hand) the page draws none, however many runs the
+        // result holds: it does not compute them.
+        let mut bare = r.clone();
+        bare.comparisons[0].figures = None;
+        let drawn = page(&bare);
+        assert!(drawn.contains("drift test: A p = not run"), "{drawn}");
+        assert!(
+            section(&drawn, "bootstrap").contains("The 0 replicates"),
+            "{drawn}"
+        );
     }
 }
