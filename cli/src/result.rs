@@ -216,52 +216,7 @@ impl Comparison {
     }
 }
 
-/// How many equal steps of probability the bootstrap's replicates are summarised in (200):
-/// [`Figures::replicate_quantiles`] holds the quantiles at `i / 200` for `i` = 0 … 200, 201
-/// numbers. Why 200: the page draws them as a histogram of 60 bins, in which each quantile
-/// stands for 0.5 % of the replicates, a tenth of the tallest bar of a bell-shaped bootstrap
-/// (about 5 % of the replicates); the ends (0 and 1) keep the histogram's axis the span of
-/// every replicate; the tails of the 90, 95 and 99 % intervals fall on steps; and 201
-/// numbers take about 6 kB of the (pretty-printed) JSON where the 5,000 replicates of a
-/// default bootstrap would take 160 kB.
-pub const REPLICATE_STEPS: usize = 200;
-
-/// How many quantiles of each command's A/A bootstrap [`Figures`] holds (100, at
-/// `(i + ½) / 100`): the page draws them as dots beside the interval, and a hundred show the
-/// spread, and where its 0.9 quantile of |δ| (the floor) lies, without thousands of marks.
-pub const AA_QUANTILES: usize = 100;
-
-/// The statistics the HTML page draws for one comparison, beyond its verdict and its runs:
-/// computed once, with the library (`rtcompare::stats`), from the comparison's runs, its
-/// estimate's level, replicates and block length and the result's seed, when the result is
-/// made (or, for an older file, when it is read), so that the page only draws. The JSON
-/// field `figures` of each comparison.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Figures {
-    /// The drift test (Spearman's rank correlation with the run's position) of the
-    /// reference's wall times in the order run (its halves' medians in ns); `n` = 0 when it
-    /// could not run (fewer than four runs, none in the file).
-    pub drift_a: stats::DriftReport,
-    /// The same of the command's wall times.
-    pub drift_b: stats::DriftReport,
-    /// The same of the pairs' ratios, the command's time over the reference's
-    /// (dimensionless).
-    pub drift_ratio: stats::DriftReport,
-    /// How many bootstrap replicates of δ behind the interval the quantiles summarise (the
-    /// estimate's `resamples`); 0 when none could be drawn (fewer than 11 pairs, or a time
-    /// of 0 that leaves δ undefined).
-    pub replicates: usize,
-    /// The type-7 quantiles of those replicates (δ, fractions) at `i / `[`REPLICATE_STEPS`]
-    /// for `i` = 0 … [`REPLICATE_STEPS`], ascending: the smallest, …, the median, …, the
-    /// largest. Empty with no replicates.
-    pub replicate_quantiles: Vec<f64>,
-    /// [`AA_QUANTILES`] quantiles (δ, fractions; ascending) of the reference's A/A bootstrap,
-    /// its runs against its partner runs, single pairs, as its floor was drawn. Empty with
-    /// `--no-validation` or too few pairs.
-    pub aa_a_quantiles: Vec<f64>,
-    /// The same of the command's A/A bootstrap.
-    pub aa_b_quantiles: Vec<f64>,
-}
+pub use crate::figures::{AA_QUANTILES, Figures, REPLICATE_STEPS};
 
 /// One command's hardware counts with `--counters`: the medians per run over its timed runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -498,7 +453,16 @@ impl CmdResult {
             .iter()
             .enumerate()
             .filter(|(_, c)| c.figures.is_none())
-            .map(|(i, c)| (i, crate::figures::of(self, c)))
+            .map(|(i, c)| {
+                let walls = |side| self.walls(c, side);
+                let figures = crate::figures::pair_figures(
+                    (&walls(CommandSide::A), &walls(CommandSide::B)),
+                    (&walls(CommandSide::A2), &walls(CommandSide::B2)),
+                    c.estimate.as_ref(),
+                    self.seed,
+                );
+                (i, figures)
+            })
             .collect();
         for (i, figures) in missing {
             self.comparisons[i].figures = Some(figures);
