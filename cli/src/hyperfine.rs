@@ -63,14 +63,15 @@ pub fn document(result: &CmdResult) -> HyperfineExport {
             .filter(|r| r.command == command)
             .collect();
         let s = |ns: f64| ns / 1e9;
-        let n = runs.len().max(1) as f64;
+        // The library's mean; hyperfine writes 0 for a command without runs.
+        let mean_s = |ns: Vec<f64>| rtcompare::stats::mean(&ns).map_or(0.0, s);
         HyperfineResult {
             command: summary.command.clone(),
             mean: s(summary.summary.mean_ns),
             stddev: (runs.len() > 1).then(|| s(summary.summary.std_dev_ns)),
             median: s(summary.summary.median_ns),
-            user: runs.iter().map(|r| r.user_ns as f64).sum::<f64>() / n / 1e9,
-            system: runs.iter().map(|r| r.sys_ns as f64).sum::<f64>() / n / 1e9,
+            user: mean_s(runs.iter().map(|r| r.user_ns as f64).collect()),
+            system: mean_s(runs.iter().map(|r| r.sys_ns as f64).collect()),
             min: s(summary.summary.min_ns),
             max: s(summary.summary.max_ns),
             times: runs.iter().map(|r| r.wall_ns as f64 / 1e9).collect(),
