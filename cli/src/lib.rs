@@ -11,7 +11,9 @@
 //! The binary is a thin `main` over [`run`]: clap parses the command line ([`cli`]), `plan`
 //! checks all of it before anything runs, and the subcommand measures (`session` for `cmd`,
 //! `git`, `selftest`; `bench`; `combine`), judges with one rule (`judge`) in one vocabulary
-//! (`words`), and writes through [`export`]. Public are the parts tests and users read: the
+//! (`words`), and writes through [`export`]. The progress line on stderr is the library's
+//! ([`rtcompare::progress::Status`]), set between runs and worker pairs, so the tool and the
+//! library draw progress one way. Public are the parts tests and users read: the
 //! analysis ([`analysis`]), the command line, the error, the JSON layout ([`result`]) and the
 //! HTML page ([`export::html::page`]).
 #![deny(missing_docs)]
@@ -37,7 +39,6 @@ pub(crate) mod hyperfine;
 pub(crate) mod judge;
 pub(crate) mod plan;
 pub(crate) mod process;
-pub(crate) mod progress;
 pub(crate) mod scan;
 pub(crate) mod selftest;
 pub(crate) mod session;
