@@ -63,7 +63,7 @@
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|
-//! | `progress` (feature `progress`) | ready progress callbacks: a bar of the running stage on a terminal, a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn with indicatif between batches only; above `pool` and `measure`, whose stages it draws | stderr |
+//! | `progress` (feature `progress`) | the one progress drawing: ready callbacks, a bar of the running stage on a terminal and a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn between batches only; and `progress::Status`, a message line that front ends set between their own steps (the command-line tool's progress line); all drawn with indicatif, made and told terminal from log in one place; above `pool` and `measure`, whose stages it draws | stderr |
 //! | [`render`] | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), a bench run's pages ([`bench::BenchRun::to_html`]), and the page's building blocks for other front ends (feature `html`, on by default); above `bench`, `pool`, `compare` and `stats`, whose results it draws | no (writes a file when asked) |
 //! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]) | via `precision`, `pool` and `compare` (processes) |
 //! | [`gate`] | cargo-test gates, in one process or pooled across several ([`gate::check`], [`gate::GateOptions`]) | via `pool` and `compare` |
@@ -81,7 +81,7 @@
 //! Three of these are declared at the root, each in its own file, because users' code names
 //! them there: [`alloc`] (`rtcompare::alloc::Counting`, the global allocator a binary installs),
 //! [`env`](mod@env) (`rtcompare::env::Environment`) and `progress` (feature `progress`:
-//! `rtcompare::progress::bar()`). They belong to the measurement and drawing layers, and the
+//! `rtcompare::progress::bar()`, `rtcompare::progress::Status`). They belong to the measurement and drawing layers, and the
 //! table puts each where its imports place it.
 #![deny(missing_docs)]
 #![warn(rustdoc::broken_intra_doc_links)]

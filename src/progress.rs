@@ -1,5 +1,6 @@
 //! Ready progress callbacks (feature `progress`): a bar per stage on a terminal, one line per
-//! stage in a log file.
+//! stage in a log file; and [`Status`], a one-line message for front ends that run their own
+//! loop (the `rtcompare` command-line tool's progress line).
 //!
 //! [`bar()`] goes to [`CompareOptions::progress`](crate::CompareOptions::progress) (or
 //! [`CollectOptions::progress`](crate::CollectOptions::progress), or any option that takes an
@@ -28,8 +29,15 @@
 //! # Ok::<(), rtcompare::Error>(())
 //! ```
 //!
+//! [`Status`] is the same drawing for a message rather than a count: a spinner line on a
+//! terminal, set between the caller's own steps (never a ticking timer either), and on a log
+//! only the lines the caller [logs](Status::log). Every bar and line here is made by one
+//! function and decides terminal or not in one place, so the callbacks and the status line
+//! cannot disagree about where they draw.
+//!
 //! Write errors (a closed pipe, a full disk) are ignored: progress never fails a comparison.
 
+use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -45,11 +53,7 @@ use crate::pool::PoolProgress;
 /// [`CompareOptions::progress`](crate::CompareOptions::progress); clones share one display, so
 /// one callback can serve several comparisons run one after another.
 pub fn bar() -> impl Fn(Progress) + Clone + Send + Sync + 'static {
-    if std::io::stderr().is_terminal() {
-        stages(Out::Bars(Bars::new(Box::new(ProgressDrawTarget::stderr))))
-    } else {
-        stages(Out::Lines(Box::new(std::io::stderr())))
-    }
+    stages(stderr_out())
 }
 
 /// A comparison's progress as one line per stage, written to `w` when the stage starts
@@ -63,11 +67,7 @@ pub fn lines(w: impl Write + Send + 'static) -> impl Fn(Progress) + Clone + Send
 /// [`PoolOptions::progress`](crate::pool::PoolOptions::progress)): a bar of processes done out
 /// of planned, with the last process's δ, on a terminal; one line per process otherwise.
 pub fn pool_bar() -> impl Fn(&PoolProgress) + Clone + Send + Sync + 'static {
-    if std::io::stderr().is_terminal() {
-        processes(Out::Bars(Bars::new(Box::new(ProgressDrawTarget::stderr))))
-    } else {
-        processes(Out::Lines(Box::new(std::io::stderr())))
-    }
+    processes(stderr_out())
 }
 
 /// A pooled run's progress as one line per finished process (`[ 12.3 s] process 3/5: δ
@@ -85,6 +85,36 @@ type TargetFn = Box<dyn Fn() -> ProgressDrawTarget + Send>;
 enum Out {
     Bars(Bars),
     Lines(Box<dyn Write + Send>),
+}
+
+/// The one decision between drawing and writing lines, for everything in this module: a draw
+/// target on stderr when it is a terminal; `None` (write lines instead) when it is a CI log or a
+/// redirected file, where redrawn bars would leave a line per redraw.
+fn stderr_target() -> Option<TargetFn> {
+    std::io::stderr()
+        .is_terminal()
+        .then(|| Box::new(ProgressDrawTarget::stderr) as TargetFn)
+}
+
+/// The progress of [`bar`] and [`pool_bar`]: bars on a terminal, lines elsewhere.
+fn stderr_out() -> Out {
+    match stderr_target() {
+        Some(target) => Out::Bars(Bars::new(target)),
+        None => Out::Lines(Box::new(std::io::stderr())),
+    }
+}
+
+/// The one place an indicatif bar is made: on `target`, without a length, styled by
+/// `template`, and never ticking on its own (no steady tick: it draws only when its owner
+/// updates it, so nothing is drawn while a batch or a run is timed).
+fn new_bar(
+    target: ProgressDrawTarget,
+    template: &str,
+    fallback: fn() -> ProgressStyle,
+) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, target);
+    bar.set_style(style(template, fallback));
+    bar
 }
 
 /// The terminal: one bar, which shows the running stage.
@@ -117,9 +147,11 @@ impl Bars {
     fn bar(&mut self) -> &ProgressBar {
         let target = &self.target;
         self.bar.get_or_insert_with(|| {
-            let bar = ProgressBar::with_draw_target(None, target());
-            bar.set_style(style(&format!("{{prefix:>12}} {BAR} {{msg}}")));
-            bar
+            new_bar(
+                target(),
+                &format!("{{prefix:>12}} {BAR} {{msg}}"),
+                ProgressStyle::default_bar,
+            )
         })
     }
 
@@ -150,12 +182,13 @@ impl Drop for Bars {
 /// The bar and counter part of every template.
 const BAR: &str = "[{bar:30}] {pos:>5}/{len:<5}";
 
-/// A style from `template`; the plain default if it does not parse (it always does: the
-/// templates are fixed, the stage names and units they embed have no braces).
-fn style(template: &str) -> ProgressStyle {
+/// A style from `template`, `fallback()` if it does not parse. The bars' templates always parse
+/// (they are fixed, and the stage names and units they embed have no braces); a [`Status`]'s
+/// comes from its caller. The bar's characters apply only to templates with a `{bar}`.
+fn style(template: &str, fallback: fn() -> ProgressStyle) -> ProgressStyle {
     ProgressStyle::with_template(template)
         .map(|s| s.progress_chars("=> "))
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .unwrap_or_else(|_| fallback())
 }
 
 /// What a stage counts, for its bar or its line.
@@ -221,11 +254,14 @@ impl Stages {
                     bars.drawn = Some((p.stage, now));
                     let bar = bars.bar();
                     if restyle {
-                        bar.set_style(style(&format!(
-                            "{:>12} {BAR} {} ({{elapsed}})",
-                            p.stage.as_str(),
-                            unit(p.stage)
-                        )));
+                        bar.set_style(style(
+                            &format!(
+                                "{:>12} {BAR} {} ({{elapsed}})",
+                                p.stage.as_str(),
+                                unit(p.stage)
+                            ),
+                            ProgressStyle::default_bar,
+                        ));
                     }
                     let (done, total) = (p.done as u64, p.total as u64);
                     bar.update(|s| {
@@ -278,7 +314,10 @@ impl Processes {
                 let fresh = bars.bar.is_none();
                 let bar = bars.bar();
                 if fresh {
-                    bar.set_style(style(&format!("{:>12} {BAR} {{msg}}", "processes")));
+                    bar.set_style(style(
+                        &format!("{:>12} {BAR} {{msg}}", "processes"),
+                        ProgressStyle::default_bar,
+                    ));
                 }
                 let (done, planned) = (p.done as u64, p.planned as u64);
                 bar.update(|s| {
@@ -303,6 +342,112 @@ fn processes(out: Out) -> impl Fn(&PoolProgress) + Clone + Send + Sync + 'static
         if let Ok(mut s) = state.lock() {
             s.update(p);
         }
+    }
+}
+
+/// A one-line status on stderr, for a front end that runs its own loop and says where it stands
+/// in words (`warm-up 2/3 (A)`, `benchmark 1/4 parse: pair 3/5`): on a terminal a spinner line
+/// that [`set`](Status::set) replaces, cleared by [`finish`](Status::finish) or when the status
+/// is dropped; on anything else (a CI log, a redirected file) nothing but the lines the caller
+/// [logs](Status::log), one a line, so that a log reads as a record rather than as redraws.
+///
+/// It draws only inside [`set`](Status::set) and [`log`](Status::log), never on a timer (no
+/// steady tick, no thread), so a caller that sets it between timed runs draws nothing while one
+/// is timed. indicatif limits a terminal's redraws to 20 a second.
+///
+/// ```no_run
+/// let status = rtcompare::progress::Status::new("{spinner} {elapsed:>4} {msg}");
+/// for round in 1..=3 {
+///     status.set(format!("round {round}/3"));
+///     // … one round, timed, with nothing drawn meanwhile …
+/// }
+/// status.log("3 rounds done"); // the one line a CI log gets
+/// status.finish();
+/// ```
+pub struct Status {
+    /// The line on a terminal; `None` elsewhere.
+    bar: Option<ProgressBar>,
+    /// Where logged lines go when no line is drawn: stderr (a writer of the caller's in
+    /// tests). Behind a lock so that a status can be shared by a `Send + Sync` callback.
+    lines: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Status {
+    /// A status on stderr, drawn with `template` if stderr is a terminal (decided once, here),
+    /// else silent but for [logged](Status::log) lines. `template` is indicatif's template
+    /// language (`{spinner}`, `{elapsed}`, `{elapsed_precise}`, `{msg}`, with widths as in
+    /// `{elapsed:>4}`); one indicatif refuses (a width it cannot read, as in `{msg:<x}`) draws
+    /// `{spinner} {msg}` instead rather than failing.
+    pub fn new(template: &str) -> Status {
+        Status::to(
+            stderr_target().map(|target| target()),
+            template,
+            Box::new(std::io::stderr()),
+        )
+    }
+
+    /// A status drawn on `target` when there is one, else writing logged lines to `lines`.
+    fn to(
+        target: Option<ProgressDrawTarget>,
+        template: &str,
+        lines: Box<dyn Write + Send>,
+    ) -> Status {
+        Status {
+            bar: target.map(|t| new_bar(t, template, ProgressStyle::default_spinner)),
+            lines: Mutex::new(lines),
+        }
+    }
+
+    /// Whether the line is drawn (stderr is a terminal). A caller that logs only some messages
+    /// on a log can still [`set`](Status::set) every one on a terminal.
+    pub fn is_drawn(&self) -> bool {
+        self.bar.is_some()
+    }
+
+    /// Shows `msg` on the line, drawn within this call (between the caller's steps, not
+    /// later) unless the last draw was under 1/20 s ago, when the next call shows the newer
+    /// message; does nothing where the line is not drawn, nor after [`finish`](Status::finish).
+    pub fn set(&self, msg: impl Into<Cow<'static, str>>) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(msg);
+            bar.tick();
+        }
+    }
+
+    /// On a terminal, shows `msg` as [`set`](Status::set) does (the next message replaces
+    /// it); elsewhere writes it as a line of its own, for logs. A failed write (a closed
+    /// pipe) is ignored.
+    pub fn log(&self, msg: impl Into<Cow<'static, str>>) {
+        if self.is_drawn() {
+            self.set(msg);
+        } else if let Ok(mut w) = self.lines.lock() {
+            let _ = writeln!(w, "{}", msg.into());
+            let _ = w.flush();
+        }
+    }
+
+    /// Removes the line from the terminal, so that what the caller prints next starts on a
+    /// clean one; later [`set`](Status::set)s draw nothing. Calling it again does nothing.
+    /// Dropping the status does the same.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Status {
+    /// A caller that ends early (an error, Ctrl-C) leaves no half-drawn line.
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+impl std::fmt::Debug for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Status")
+            .field("drawn", &self.is_drawn())
+            .finish_non_exhaustive()
     }
 }
 
@@ -538,5 +683,76 @@ mod tests {
         }
         let text = watch.text();
         assert!(text.contains("2/2") && text.contains("4/4"), "{text:?}");
+    }
+
+    /// A status drawn on `watch` as on a terminal, its logged lines (if any) into `lines`.
+    fn drawn_status(watch: &Watch, lines: &Watch) -> Status {
+        let target = ProgressDrawTarget::term_like(Box::new(watch.clone()));
+        Status::to(Some(target), "{spinner} {msg}", Box::new(lines.clone()))
+    }
+
+    #[test]
+    fn a_status_on_a_terminal_draws_only_when_set_and_is_cleared() {
+        let (watch, lines) = (Watch::default(), Watch::default());
+        let status = drawn_status(&watch, &lines);
+        assert!(status.is_drawn());
+        // Made but not set: nothing drawn, no tick of its own.
+        std::thread::sleep(Duration::from_millis(150));
+        assert_eq!(watch.text(), "");
+        status.set("round 1/3");
+        assert!(watch.text().contains("round 1/3"), "{:?}", watch.text());
+        // On a terminal a logged message is shown in place, not written as a line.
+        status.log("benchmark 1/2 done");
+        assert!(
+            watch.text().contains("benchmark 1/2 done"),
+            "{:?}",
+            watch.text()
+        );
+        assert_eq!(lines.text(), "");
+        status.finish();
+        let cleared = watch.text();
+        assert!(
+            cleared.ends_with('\r'),
+            "the line was not removed: {cleared:?}"
+        );
+        // Finished: later messages and the drop show nothing.
+        status.set("round 2/3");
+        drop(status);
+        assert!(!watch.text().contains("round 2/3"), "{:?}", watch.text());
+    }
+
+    #[test]
+    fn a_status_is_cleared_when_dropped() {
+        let (watch, lines) = (Watch::default(), Watch::default());
+        let status = drawn_status(&watch, &lines);
+        status.set("pair 3/5");
+        drop(status);
+        assert!(watch.text().ends_with('\r'), "{:?}", watch.text());
+    }
+
+    #[test]
+    fn a_status_elsewhere_writes_nothing_but_logged_lines() {
+        let lines = Watch::default();
+        let status = Status::to(None, "{spinner} {msg}", Box::new(lines.clone()));
+        assert!(!status.is_drawn());
+        status.set("round 1/3");
+        status.log("benchmark 1/2 parse: pair 5/5");
+        status.set(String::from("round 2/3"));
+        status.log(String::from("benchmark 2/2 print: pair 5/5"));
+        status.finish();
+        drop(status);
+        assert_eq!(
+            lines.text(),
+            "benchmark 1/2 parse: pair 5/5\nbenchmark 2/2 print: pair 5/5\n"
+        );
+    }
+
+    #[test]
+    fn a_status_with_a_bad_template_still_shows_its_message() {
+        let (watch, lines) = (Watch::default(), Watch::default());
+        let target = ProgressDrawTarget::term_like(Box::new(watch.clone()));
+        let status = Status::to(Some(target), "{msg:<x}", Box::new(lines.clone()));
+        status.set("round 1/3");
+        assert!(watch.text().contains("round 1/3"), "{:?}", watch.text());
     }
 }

@@ -10,10 +10,12 @@
 //!
 //! The binary is a thin `main` over [`run`]: clap parses the command line ([`cli`]), `plan`
 //! checks all of it before anything runs, and the subcommand measures (`session` for `cmd`,
-//! `git`, `selftest`; `bench`; `combine`), judges with the library's one rule ([`rtcompare::stats::judge`]) in one vocabulary
-//! (`words`), and writes through [`export`]. Public are the parts tests and users read: the
-//! analysis ([`analysis`]), the command line, the error, the JSON layout ([`result`]) and the
-//! HTML page ([`export::html::page`]).
+//! `git`, `selftest`; `bench`; `combine`), judges with the library's one rule
+//! ([`rtcompare::stats::judge`]) in one vocabulary (`words`), and writes through [`export`].
+//! The progress line on stderr is the library's ([`rtcompare::progress::Status`]), set between
+//! runs and worker pairs, so the tool and the library draw progress one way. Public are the
+//! parts tests and users read: the analysis ([`analysis`]), the command line, the error, the
+//! JSON layout ([`result`]) and the HTML page ([`export::html::page`]).
 #![deny(missing_docs)]
 
 // What the integration tests and users read: the analysis, the command line, the error, the
@@ -36,7 +38,6 @@ pub(crate) mod history;
 pub(crate) mod hyperfine;
 pub(crate) mod plan;
 pub(crate) mod process;
-pub(crate) mod progress;
 pub(crate) mod scan;
 pub(crate) mod selftest;
 pub(crate) mod session;

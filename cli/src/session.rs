@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use rtcompare::env::Environment;
 use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
+use rtcompare::progress::Status;
 use rtcompare::rng::{Rng, derive_seed, resolve_seed};
 use rtcompare::stats::{self, DecisionEnd, MINIMUM_DATA_POINTS};
 
@@ -46,7 +47,6 @@ use crate::commands::{CommandSpec, Pair};
 use crate::decide::{self, Decisions};
 use crate::error::{CliError, Result};
 use crate::process::{Measured, Runner, Shell};
-use crate::progress::Progress;
 use crate::result::{
     CmdResult, CommandCounters, CommandSide, Comparison, Parts, RunRecord, SideResult, StopReason,
     Stopped, counter_summaries,
@@ -79,7 +79,7 @@ struct Program {
 struct Session<'a> {
     args: &'a CompareArgs,
     runner: Runner,
-    progress: Progress,
+    progress: Status,
     limit: Duration,
     /// With `--counters`: why counters could not be opened (the first refusal), and the
     /// counters that were refused while others opened.
@@ -375,7 +375,7 @@ impl<'a> Session<'a> {
                 } else {
                     crate::process::Output::Null
                 })),
-            progress: Progress::new("{spinner} {elapsed:>4} {msg}"),
+            progress: Status::new("{spinner} {elapsed:>4} {msg}"),
             limit: args.max_time,
             counters: RefCell::default(),
         })

@@ -15,6 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rtcompare::bench::{BuildsOptions, BuildsProgress, BuildsRun, Stopped, compare_layouts};
+use rtcompare::progress::Status;
 use serde::Serialize;
 
 use crate::cli::BenchArgs;
@@ -24,7 +25,6 @@ use crate::export::json::Json;
 use crate::export::markdown::Markdown;
 use crate::export::{ExportTarget, Exporter, Exports};
 use crate::git::{Revisions, TempWorktree, working_target};
-use crate::progress::Progress;
 use crate::signals;
 use build::{FirstLayout, Tree, bench_targets, build, layout_seed, only_bench_target};
 pub use table::{
@@ -455,10 +455,10 @@ fn report(
 
 /// The progress on stderr, between worker pairs: on a terminal one line redrawn in place
 /// (benchmark i of m, its pairs, the last pair's δ); otherwise one line per finished
-/// benchmark's first stage and per pair after it, for CI logs. The line is cleared when the
-/// options holding it are dropped.
+/// benchmark's first stage and per pair after it, for CI logs. The line (the library's
+/// [`Status`]) is cleared when the options holding it are dropped.
 fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
-    let line = Progress::new("{spinner} [{elapsed_precise}] {msg}");
+    let line = Status::new("{spinner} [{elapsed_precise}] {msg}");
     move |p: &BuildsProgress| {
         let text = format!(
             "benchmark {}/{} {}: pair {}/{}, last δ {:+.2} %",
@@ -469,7 +469,7 @@ fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
             p.pairs_planned,
             100.0 * p.delta
         );
-        if line.drawn() || p.pairs_done >= p.pairs_planned {
+        if line.is_drawn() || p.pairs_done >= p.pairs_planned {
             line.log(text);
         }
     }
