@@ -234,16 +234,22 @@ pub enum ServiceUnresolved {
     /// The interval was tight but the library's verdict rule said no (interval contains zero,
     /// estimate unstable, or within the A/A noise floor).
     Rule(Unresolved),
-    /// Every other bar was cleared, but the difference is no larger than
-    /// [`ServiceOptions::min_difference`], the smallest difference the user accepts as one
-    /// between the targets rather than between two instances of one server. Its default
+    /// Every other bar was cleared, but the interval's end nearest zero is no larger than
+    /// [`ServiceOptions::min_difference`] (the crate's judge,
+    /// [`stats::judge`](crate::stats::judge): the number one can defend is the bound, not the
+    /// estimate), the smallest difference the user accepts as one between the targets rather
+    /// than between two instances of one server. Its default
     /// ([`DEFAULT_MIN_DIFFERENCE`](crate::service::DEFAULT_MIN_DIFFERENCE)) is what fresh
     /// instances of one server differed by between comparisons on the library's development
     /// machine, not a property of servers in general.
     BelowMinDifference {
         /// The estimate δ (fraction).
         delta: f64,
-        /// The bound (fraction).
+        /// The interval's end nearest zero, |δ| at least (fraction; reports written before
+        /// this field existed read as 0).
+        #[serde(default)]
+        bound: f64,
+        /// The bar (fraction).
         min_difference: f64,
     },
 }
@@ -285,13 +291,15 @@ impl fmt::Display for ServiceUnresolved {
             ServiceUnresolved::Rule(u) => write!(f, "{u}"),
             ServiceUnresolved::BelowMinDifference {
                 delta,
+                bound,
                 min_difference,
             } => {
                 write!(
                     f,
-                    "the difference ({:.2}%) clears this comparison's own bars but not \
-                     ServiceOptions::min_difference ({:.2}%)",
+                    "the difference ({:.2}%, at least {:.2}% by its interval) clears this \
+                     comparison's own bars but not ServiceOptions::min_difference ({:.2}%)",
                     100.0 * delta.abs(),
+                    100.0 * bound,
                     100.0 * min_difference
                 )?;
                 // Only the default needs its origin told: a value the user set is theirs.
@@ -540,12 +548,13 @@ mod tests {
         let at = |min_difference| {
             ServiceUnresolved::BelowMinDifference {
                 delta: -0.009,
+                bound: 0.004,
                 min_difference,
             }
             .to_string()
         };
         let default = at(DEFAULT_MIN_DIFFERENCE);
-        assert!(default.contains("(0.90%)"), "{default}");
+        assert!(default.contains("(0.90%, at least 0.40%"), "{default}");
         assert!(default.contains("min_difference (1.50%)"), "{default}");
         assert!(default.contains("development machine"), "{default}");
         assert!(default.contains("BACKGROUND.md"), "{default}");

@@ -21,8 +21,7 @@ use crate::service::schedule::{
     Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments, stretches,
 };
 use crate::service::target::Target;
-use crate::stats::Estimate;
-use crate::stats::decide;
+use crate::stats::{self, Bar, Bounds, Estimate, Scale, decide};
 use crate::{Error, Result, Verdict};
 
 /// The relative resolution of the latency histograms (3 significant digits: at worst one part
@@ -120,7 +119,8 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
 /// A percentile's verdict is given only when the generator kept up, no request failed or went
 /// unsent, the half-width of the interval of the ratio B/A is at most
 /// [`ServiceOptions::max_relative_half_width`] of the ratio, the library's verdict rule
-/// ([`decide`]) resolves it against the A/A floor, and `|δ|` exceeds
+/// ([`decide`]) resolves it against the A/A floor, and the crate's judge
+/// ([`stats::judge`](crate::stats::judge)) finds the interval's end nearest zero beyond
 /// [`ServiceOptions::min_difference`]; otherwise "cannot tell" with the reason.
 ///
 /// The schedule: interleaved, a warm-up of `2 × warmup` dealing A and B in turn, then `quads`
@@ -293,7 +293,8 @@ struct Lag {
 
 /// The verdict on one percentile: "cannot tell" when the generator fell behind, a request
 /// failed or went unsent, or the interval is too wide; else the crate's rule, with differences
-/// within [`ServiceOptions::min_difference`] called unresolved.
+/// whose interval reaches within [`ServiceOptions::min_difference`] called unresolved (the
+/// judge, on the side δ favours: the comparison is symmetric, so A stands as the candidate).
 fn percentile_verdict(
     so: &ServiceOptions,
     p: f64,
@@ -321,11 +322,14 @@ fn percentile_verdict(
             ratio_high: r.high,
         })
     } else {
+        let judged = Bounds::of_interval(estimate.low, estimate.high, Scale::Speedup)
+            .map(|b| stats::judge(b, Bar::threshold(so.min_difference), false));
         match decide(estimate, noise_floor, HISTOGRAM_RESOLUTION) {
             Verdict::CannotTell(u) => ServiceVerdict::CannotTell(ServiceUnresolved::Rule(u)),
-            _ if estimate.delta.abs() <= so.min_difference => {
+            _ if !judged.is_ok_and(|j| j.claim().is_some()) => {
                 ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference {
                     delta: estimate.delta,
+                    bound: estimate.low.max(-estimate.high).max(0.0),
                     min_difference: so.min_difference,
                 })
             }
@@ -621,5 +625,39 @@ fn common_warnings(
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bar is judged on the interval's end nearest zero: an estimate beyond
+    /// `min_difference` whose interval reaches inside it is "cannot tell" (the point estimate
+    /// alone called it A faster before the judge decided), and one whose whole interval clears
+    /// it is a verdict.
+    #[test]
+    fn min_difference_is_cleared_by_the_interval_not_the_estimate() {
+        let so = ServiceOptions::default().min_difference(0.015);
+        let lag = Lag {
+            quantile: 0.99,
+            ns: 0.0,
+            bound_ns: 1e6,
+        };
+        let verdict = |delta, low, high| {
+            let e = Estimate::from_interval(delta, low, high, 0.99).unwrap();
+            percentile_verdict(&so, 0.5, &e, 0.001, &lag, (0, 0))
+        };
+        assert!(matches!(
+            verdict(0.02, 0.01, 0.03),
+            ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference { bound, .. })
+                if (bound - 0.01).abs() < 1e-12
+        ));
+        assert!(matches!(
+            verdict(-0.02, -0.03, -0.01),
+            ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference { .. })
+        ));
+        assert_eq!(verdict(0.03, 0.02, 0.04), ServiceVerdict::AFaster);
+        assert_eq!(verdict(-0.03, -0.04, -0.02), ServiceVerdict::BFaster);
     }
 }
