@@ -75,91 +75,153 @@ fn judge_on(
     };
     match *expectation {
         Expectation::NotSlower { budget } => {
-            if judgement.is_slower() && resolved {
-                (
-                    false,
-                    format!(
-                        "the candidate is slower by more than the budget: the whole interval of \
-                         the slowdown lies above both the {} budget and the noise floor ({interval})",
-                        Pct(budget)
-                    ),
-                )
-            } else if let Verdict::CannotTell(reason) = verdict {
-                (
-                    true,
-                    format!(
-                        "cannot tell ({reason}); \"cannot tell\" passes a not-slower gate ({interval})"
-                    ),
-                )
-            } else {
-                (
-                    true,
-                    format!(
-                        "no evidence of a slowdown beyond the {} budget ({interval})",
-                        Pct(budget)
-                    ),
-                )
-            }
+            not_slower(budget, judgement, resolved, verdict, &interval)
         }
-        Expectation::Faster { by } => {
-            let accepted = judgement.claim() == Some(Claim::Faster);
-            match verdict {
-                Verdict::AFaster if accepted => (
-                    true,
-                    format!(
-                        "the candidate needs at least {} less time: the interval's lower bound \
-                         ({}) clears it and the noise floor ({interval})",
-                        Pct(by),
-                        Pct(e.low)
-                    ),
-                ),
-                Verdict::AFaster => (
-                    false,
-                    format!(
-                        "the candidate is faster, but the interval's lower bound of the time saved \
-                         ({}) does not clear {} (the claim, or the noise floor if larger): the \
-                         speedup is real and smaller than claimed, or the interval is too wide; \
-                         measure longer ({interval})",
-                        Pct(e.low),
-                        Pct(by.max(floor))
-                    ),
-                ),
-                Verdict::BFaster => (
-                    false,
-                    format!("the candidate is slower than the baseline ({interval})"),
-                ),
-                Verdict::CannotTell(reason) => (
-                    false,
-                    format!(
-                        "cannot tell, so a claimed speedup is not established: {reason} ({interval})"
-                    ),
-                ),
-            }
-        }
-        Expectation::Equivalent { margin } => match judgement {
-            Judgement::Equivalent => (
-                true,
-                format!(
-                    "the whole interval lies within ±{} and the noise floor is below it ({interval})",
-                    Pct(margin)
-                ),
+        Expectation::Faster { by } => faster(by, floor, judgement, verdict, e, &interval),
+        Expectation::Equivalent { margin } => equivalent(margin, floor, judgement, &interval),
+    }
+}
+
+/// A not-slower gate fails only on a resolved verdict whose slowdown clears the budget and the
+/// floor; "cannot tell" passes.
+fn not_slower(
+    budget: f64,
+    judgement: Judgement,
+    resolved: bool,
+    verdict: Verdict,
+    interval: &str,
+) -> (bool, String) {
+    if judgement.is_slower() && resolved {
+        (
+            false,
+            format!(
+                "the candidate is slower by more than the budget: the whole interval of \
+                 the slowdown lies above both the {} budget and the noise floor ({interval})",
+                Pct(budget)
             ),
-            Judgement::FloorAboveMargin => (
-                false,
-                format!(
-                    "the noise floor ({}) is not below the ±{} margin, so this setup cannot \
-                     establish equivalence that tight ({interval})",
-                    Pct(floor),
-                    Pct(margin)
-                ),
+        )
+    } else if let Verdict::CannotTell(reason) = verdict {
+        (
+            true,
+            format!(
+                "cannot tell ({reason}); \"cannot tell\" passes a not-slower gate ({interval})"
             ),
-            _ => (
-                false,
-                format!(
-                    "the interval reaches beyond ±{}, so equivalence is not established ({interval})",
-                    Pct(margin)
-                ),
+        )
+    } else {
+        (
+            true,
+            format!(
+                "no evidence of a slowdown beyond the {} budget ({interval})",
+                Pct(budget)
             ),
-        },
+        )
+    }
+}
+
+/// A claimed speedup passes only on a faster verdict whose lower bound clears the claim and the
+/// floor.
+fn faster(
+    by: f64,
+    floor: f64,
+    judgement: Judgement,
+    verdict: Verdict,
+    e: &Estimate,
+    interval: &str,
+) -> (bool, String) {
+    let accepted = judgement.claim() == Some(Claim::Faster);
+    match verdict {
+        Verdict::AFaster if accepted => (
+            true,
+            format!(
+                "the candidate needs at least {} less time: the interval's lower bound \
+                 ({}) clears it and the noise floor ({interval})",
+                Pct(by),
+                Pct(e.low)
+            ),
+        ),
+        Verdict::AFaster => (
+            false,
+            format!(
+                "the candidate is faster, but the interval's lower bound of the time saved \
+                 ({}) does not clear {} (the claim, or the noise floor if larger): the \
+                 speedup is real and smaller than claimed, or the interval is too wide; \
+                 measure longer ({interval})",
+                Pct(e.low),
+                Pct(by.max(floor))
+            ),
+        ),
+        Verdict::BFaster => (
+            false,
+            format!("the candidate is slower than the baseline ({interval})"),
+        ),
+        Verdict::CannotTell(reason) => (
+            false,
+            format!("cannot tell, so a claimed speedup is not established: {reason} ({interval})"),
+        ),
+    }
+}
+
+/// Equivalence passes only when the whole interval lies inside ±margin and the floor is below
+/// the margin.
+fn equivalent(margin: f64, floor: f64, judgement: Judgement, interval: &str) -> (bool, String) {
+    match judgement {
+        Judgement::Equivalent => (
+            true,
+            format!(
+                "the whole interval lies within ±{} and the noise floor is below it ({interval})",
+                Pct(margin)
+            ),
+        ),
+        Judgement::FloorAboveMargin => (
+            false,
+            format!(
+                "the noise floor ({}) is not below the ±{} margin, so this setup cannot \
+                 establish equivalence that tight ({interval})",
+                Pct(floor),
+                Pct(margin)
+            ),
+        ),
+        _ => (
+            false,
+            format!(
+                "the interval reaches beyond ±{}, so equivalence is not established ({interval})",
+                Pct(margin)
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn on(expectation: Expectation, (delta, low, high): (f64, f64, f64), floor: f64) -> bool {
+        let e = Estimate::from_interval(delta, low, high, 0.95).unwrap();
+        let verdict = crate::stats::decide(&e, floor, 0.0);
+        let resolved = !matches!(verdict, Verdict::CannotTell(_));
+        judge_on(&expectation, &e, floor, resolved, verdict).0
+    }
+
+    /// Every expectation is the one judge's rule: the bound against the larger of the
+    /// expectation's size and the floor.
+    #[test]
+    fn each_expectation_is_judged_on_its_bound_against_the_larger_bar() {
+        // The candidate (A) 6 % faster, [+4, +8].
+        let faster = (0.06, 0.04, 0.08);
+        assert!(on(Expectation::Faster { by: 0.03 }, faster, 0.01));
+        // The lower bound clears the 3 % claim but not a 5 % floor: not established (before
+        // the judge, the floor entered only through the point estimate and this passed).
+        assert!(!on(Expectation::Faster { by: 0.03 }, faster, 0.05));
+        // The candidate 6 % slower, [4, 8]: wholly beyond a 3 % budget fails, not wholly
+        // beyond 5 % passes, and a 4.5 % floor lets the 3 % budget pass too.
+        let slower = (-0.06, -0.08, -0.04);
+        assert!(!on(Expectation::NotSlower { budget: 0.03 }, slower, 0.0));
+        assert!(on(Expectation::NotSlower { budget: 0.05 }, slower, 0.0));
+        assert!(on(Expectation::NotSlower { budget: 0.03 }, slower, 0.045));
+        // Equivalence inside ±2 % needs the floor below 2 %.
+        let tight = (0.002, -0.01, 0.012);
+        assert!(on(Expectation::Equivalent { margin: 0.02 }, tight, 0.01));
+        assert!(!on(Expectation::Equivalent { margin: 0.02 }, tight, 0.02));
+        assert!(!on(Expectation::Equivalent { margin: 0.01 }, tight, 0.0));
     }
 }
