@@ -527,11 +527,7 @@ impl std::fmt::Display for BenchResult {
                 100.0 * r.estimate.delta,
                 100.0 * r.estimate.low,
                 100.0 * r.estimate.high,
-                match r.verdict {
-                    crate::stats::Verdict::AFaster => format!("{} faster", r.name_a),
-                    crate::stats::Verdict::BFaster => format!("{} faster", r.name_b),
-                    crate::stats::Verdict::CannotTell(_) => "cannot tell".to_string(),
-                }
+                r.verdict.in_words(&r.name_a, &r.name_b)
             ),
             Outcome::Failed { reason } => write!(f, "FAILED: {reason}"),
         }

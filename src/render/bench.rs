@@ -50,7 +50,7 @@ impl BenchRun {
                             Pct(rep.estimate.low),
                             Pct(rep.estimate.high)
                         ),
-                        verdict_words(&rep.verdict, &rep.name_a, &rep.name_b),
+                        rep.verdict.in_words(&rep.name_a, &rep.name_b),
                     ],
                     Outcome::Failed { reason } => {
                         vec![r.name.clone(), "FAILED".into(), reason.clone()]
@@ -297,12 +297,4 @@ fn benchmark_page(b: &BuildComparison) -> String {
         }
     }
     page.to_html()
-}
-
-fn verdict_words(v: &Verdict, a: &str, b: &str) -> String {
-    match v {
-        Verdict::AFaster => format!("{a} faster"),
-        Verdict::BFaster => format!("{b} faster"),
-        Verdict::CannotTell(_) => "cannot tell".to_string(),
-    }
 }

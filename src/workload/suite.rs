@@ -367,11 +367,7 @@ impl Cell {
     /// The verdict in a few words: `"BTreeMap faster"`, `"HashMap faster"` or
     /// `"cannot tell"`.
     pub fn verdict_text(&self) -> String {
-        match self.verdict {
-            Verdict::AFaster => format!("{} faster", self.structure),
-            Verdict::BFaster => format!("{} faster", self.baseline),
-            Verdict::CannotTell(_) => "cannot tell".to_string(),
-        }
+        self.verdict.in_words(&self.structure, &self.baseline)
     }
 }
 

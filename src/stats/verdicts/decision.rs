@@ -36,6 +36,19 @@ impl Verdict {
             _ => None,
         }
     }
+
+    /// The verdict in a few words, naming the sides `a` and `b`: `"{a} faster"`,
+    /// `"{b} faster"`, `"equivalent"` (a sequential decision's "cannot tell" that found no
+    /// change beyond its margin) or `"cannot tell"`. The one short wording every table of the
+    /// crate uses.
+    pub fn in_words(&self, a: &str, b: &str) -> String {
+        match self {
+            Verdict::AFaster => format!("{a} faster"),
+            Verdict::BFaster => format!("{b} faster"),
+            Verdict::CannotTell(Unresolved::Equivalent { .. }) => "equivalent".to_string(),
+            Verdict::CannotTell(_) => "cannot tell".to_string(),
+        }
+    }
 }
 
 /// Why a comparison could not call a winner.
