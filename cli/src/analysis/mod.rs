@@ -4,6 +4,11 @@
 //!
 //! Conventions: `a[i]` and `b[i]` are the wall times (ns) of pair `i`; ratios are **B's time
 //! over A's** (below 1: B is faster); outcomes are B's (`faster` / `win`: B needs less time).
+//! The roles are fixed: A is the **baseline** (`cmd`'s reference, the first command or
+//! `--reference`; `git`'s base revision) and B the **candidate** (the command judged, the
+//! head), which is how the judge ([`rtcompare::stats::judge`]) reads them
+//! ([`Scale::Slowdown`](rtcompare::stats::Scale::Slowdown): δ = 1 − A/B above 0 means the
+//! candidate is slower). A and B remain the labels users see for two commands.
 //!
 //! The rules, the floor and the summaries are here; the warnings, which read all of them, are
 //! in `warnings.rs` (re-exported here, their one public path).
