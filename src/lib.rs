@@ -76,7 +76,7 @@
 //! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), CPU pinning ([`measure::pin`]) | yes |
 //! | [`alloc`] | the counting global allocator ([`alloc::Counting`]), whose counters `measure` reads around every batch | yes (it is the allocator) |
 //! | [`stats`] | pure statistics on any `&[f64]`, in chapters by question (summaries, significance, bootstrap, intervals, series, plans, verdicts, pooling): the verdict ([`Verdict`], [`stats::decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]); every name directly under `stats` | **never** |
-//! | [`rng`], [`Error`] | the seeded generator the statistics use; the one error enum (and, private, the `display` of figures in reports and messages) | no |
+//! | [`rng`], [`Error`], `display` | the seeded generator the statistics use; the one error enum; and, private, the `display` of figures in reports and messages | no |
 //!
 //! Three of these are declared at the root, each in its own file, because users' code names
 //! them there: [`alloc`] (`rtcompare::alloc::Counting`, the global allocator a binary installs),

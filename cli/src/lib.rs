@@ -16,6 +16,27 @@
 //! runs and worker pairs, so the tool and the library draw progress one way. Public are the
 //! parts tests and users read: the analysis ([`analysis`]), the command line, the error, the
 //! JSON layout ([`result`]) and the HTML page ([`export::html::page`]).
+//!
+//! # Where things are
+//!
+//! The modules from the top down: each imports only modules listed below it, so the files form
+//! no circle (the crate's tests check the order by reading the imports).
+//!
+//! | module | owns |
+//! |---|---|
+//! | `plan` | the command line resolved once: every subcommand's flags checked into one plan before anything runs |
+//! | `combine` | `rtcompare combine`: typed readers of every input kind, comparisons identified by what they compare, pooled across machines |
+//! | `bench` | `rtcompare bench`: one benchmark target at two revisions through worker processes, its table and JSON |
+//! | `git`, `selftest` | `rtcompare git` (a command at two revisions), `rtcompare selftest` |
+//! | `session` | `cmd`'s protocol: warm-ups, A/A runs, interleaved rounds, when to stop |
+//! | `snapshot` | the JSON file kept current while a session measures |
+//! | [`export`] | every output format behind one `Exporter` trait, the terminal summary among them |
+//! | `history`, `hyperfine` | intervals across invocations; hyperfine's JSON layout, read and written |
+//! | `commands`, [`result`] | the commands a session runs, built in one place; the JSON result (schema 2) and its readers |
+//! | [`cli`], `decide`, `words` | clap's arguments; `cmd`'s sequential decision; the one word table of outcomes |
+//! | [`analysis`], `files`, `process`, `scan` | the rules, floors, summaries and warnings of a finished measurement; reading and writing files; one process timed; hyperfine's parameters |
+//! | [`error`] | the one error enum and the exit codes |
+//! | `figures`, `signals`, `units` | the HTML page's statistics; SIGINT and SIGTERM noted; numbers with their units |
 #![deny(missing_docs)]
 
 // What the integration tests and users read: the analysis, the command line, the error, the
