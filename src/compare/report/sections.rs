@@ -34,11 +34,14 @@ pub struct Diagnostics {
     pub autocorrelation_a: f64,
     /// Lag-1 autocorrelation of B's samples.
     pub autocorrelation_b: f64,
-    /// The larger of the two, which chose the block length.
+    /// The larger of the two (reports written before 2026-12-04 chose the block length by
+    /// it; the ratios' own, below, chooses it now).
     pub autocorrelation: f64,
     /// Lag-1 autocorrelation of the pairs' ratios B/A, the series the verdict is computed
-    /// from; the high-autocorrelation warning reads it (0 when a ratio is not finite, and in
-    /// reports written before the field existed).
+    /// from: it chooses the block length
+    /// ([`ratio_block_length`](crate::stats::ratio_block_length)) and the
+    /// high-autocorrelation warning reads it (0 when a ratio is not finite, and in reports
+    /// written before the field existed).
     #[serde(default)]
     pub autocorrelation_ratio: f64,
     /// Resampling block length used (1: single pairs), needed with the seed to recompute the

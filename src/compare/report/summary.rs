@@ -135,16 +135,16 @@ impl Report {
         if self.diagnostics.block_length > 1 {
             writeln!(
                 f,
-                "Neighbouring measurements are correlated (autocorrelation {:+.2}), so they were \
-                 resampled in blocks of {}.",
-                self.diagnostics.autocorrelation, self.diagnostics.block_length
+                "Neighbouring pairs are correlated (lag-1 autocorrelation of their ratios B/A \
+                 {:+.2}), so they were resampled in blocks of {}.",
+                self.diagnostics.autocorrelation_ratio, self.diagnostics.block_length
             )?;
         } else {
             writeln!(
                 f,
-                "Neighbouring measurements are nearly independent (autocorrelation {:+.2}), so \
-                 single pairs were resampled.",
-                self.diagnostics.autocorrelation
+                "Neighbouring pairs are nearly independent (lag-1 autocorrelation of their \
+                 ratios B/A {:+.2}), so single pairs were resampled.",
+                self.diagnostics.autocorrelation_ratio
             )?;
         }
         writeln!(
