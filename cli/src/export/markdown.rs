@@ -1,9 +1,7 @@
 //! Markdown, as hyperfine's `--export-markdown` writes it: `cmd`'s table
 //! ([`super::markup::table`]); `bench` and `combine` write their own summaries with it.
 
-use std::fmt::Write as _;
-
-use super::markup::{Markup, pipe_row};
+use super::markup::{Markup, pipe_table};
 
 /// GitHub-flavoured Markdown.
 pub(crate) struct Markdown;
@@ -30,17 +28,11 @@ impl Markup for Markdown {
     }
 
     fn grid(&self, left: &[bool], header: &[String], body: &[Vec<String>]) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "{}", pipe_row(header));
         let rule: String = left
             .iter()
             .map(|&l| if l { ":---|" } else { "---:|" })
             .collect();
-        let _ = writeln!(s, "|{rule}");
-        for row in body {
-            let _ = writeln!(s, "{}", pipe_row(row));
-        }
-        s
+        pipe_table(header, &format!("|{rule}"), body)
     }
 }
 

@@ -23,8 +23,19 @@ impl<M: Markup> Exporter<CmdResult> for M {
 }
 
 /// A table row as Markdown and Org both write it: `| a | b |`.
-pub(super) fn pipe_row(cells: &[String]) -> String {
+fn pipe_row(cells: &[String]) -> String {
     format!("| {} |", cells.join(" | "))
+}
+
+/// A table as Markdown and Org both write it: the header's row, the `rule` line under it (each
+/// language's own), then the body's rows, one a line.
+pub(super) fn pipe_table(header: &[String], rule: &str, body: &[Vec<String>]) -> String {
+    let mut s = pipe_row(header) + "\n" + rule + "\n";
+    for row in body {
+        s += &pipe_row(row);
+        s.push('\n');
+    }
+    s
 }
 
 /// How one markup language writes the table's pieces.

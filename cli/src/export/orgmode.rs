@@ -1,9 +1,7 @@
 //! Emacs Org mode, as hyperfine's `--export-orgmode` writes it: `cmd`'s table
 //! ([`super::markup::table`]) in Org's markup.
 
-use std::fmt::Write as _;
-
-use super::markup::{Markup, pipe_row};
+use super::markup::{Markup, pipe_table};
 
 /// Org mode.
 pub(crate) struct Orgmode;
@@ -22,13 +20,8 @@ impl Markup for Orgmode {
     }
 
     fn grid(&self, _left: &[bool], header: &[String], body: &[Vec<String>]) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "{}", pipe_row(header));
-        let _ = writeln!(s, "|{}|", vec!["---"; header.len()].join("+"));
-        for row in body {
-            let _ = writeln!(s, "{}", pipe_row(row));
-        }
-        s
+        let rule = format!("|{}|", vec!["---"; header.len()].join("+"));
+        pipe_table(header, &rule, body)
     }
 }
 

@@ -153,16 +153,16 @@ pub struct MachinesPooled {
 
 impl fmt::Display for MachinesPooled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let interval = (self.delta, self.low, self.high, self.level);
         writeln!(
             f,
-            "Pooled over {} machines: A needs {} {} time than B, {:.0}% interval [{}, {}] \
-             (t interval over machines).",
-            self.machines,
-            Pct(self.delta.abs()),
-            if self.delta >= 0.0 { "less" } else { "more" },
-            100.0 * self.level,
-            Pct(self.low),
-            Pct(self.high)
+            "{}",
+            super::pool_summary::pooled_line(
+                self.machines,
+                "machines",
+                interval,
+                "t interval over machines"
+            )
         )?;
         writeln!(
             f,

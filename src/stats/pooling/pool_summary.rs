@@ -8,6 +8,25 @@ use super::pool_plan::PlanEnd;
 use crate::display::{Pct, Share};
 use crate::stats::{Unresolved, Verdict};
 
+/// The first line of a pooled summary, over processes or machines: `Pooled over 5 processes:
+/// A needs 16.50% less time than B, 99% interval [16.12%, 16.89%] (t interval).`
+pub(super) fn pooled_line(
+    count: usize,
+    what: &str,
+    (delta, low, high, level): (f64, f64, f64, f64),
+    method: &str,
+) -> String {
+    format!(
+        "Pooled over {count} {what}: A needs {} {} time than B, {:.0}% interval [{}, {}] \
+         ({method}).",
+        Pct(delta.abs()),
+        if delta >= 0.0 { "less" } else { "more" },
+        100.0 * level,
+        Pct(low),
+        Pct(high)
+    )
+}
+
 impl fmt::Display for Pooled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.fmt_estimate(f)?;
@@ -29,16 +48,11 @@ impl Pooled {
             "t interval".to_string()
         };
         if self.modes.is_empty() {
+            let interval = (self.delta, self.low, self.high, self.level);
             writeln!(
                 f,
-                "Pooled over {} processes: A needs {} {} time than B, {:.0}% interval [{}, {}] \
-                 ({rule}).",
-                self.processes,
-                Pct(self.delta.abs()),
-                if self.delta >= 0.0 { "less" } else { "more" },
-                100.0 * self.level,
-                Pct(self.low),
-                Pct(self.high)
+                "{}",
+                pooled_line(self.processes, "processes", interval, &rule)
             )?;
         } else {
             writeln!(
