@@ -277,7 +277,16 @@ pub fn verdict(
                 pct(threshold)
             ),
         ),
-        Judgement::Short { .. } | Judgement::FloorAboveMargin => (
+        Judgement::FloorAboveMargin => (
+            CommandOutcome::CannotTell,
+            format!(
+                "cannot tell: {interval} lies inside ±{:.2} %, but the A/A floor ({:.2} %) is \
+                 not below it, so this setup cannot establish equivalence that tight",
+                pct(threshold),
+                pct(noise)
+            ),
+        ),
+        Judgement::Short { .. } => (
             CommandOutcome::CannotTell,
             format!(
                 "cannot tell below ±{allows:.2} %: {interval} neither lies inside ±{:.2} % nor \
@@ -302,6 +311,42 @@ pub fn verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The final verdict is the judge's, with the A/A floor: inside ±2 % is equivalent only
+    /// when identical code differs by less than 2 % on this setup.
+    #[test]
+    fn equivalence_needs_a_floor_below_the_margin() {
+        let look = Look {
+            rounds: 40,
+            alpha: 0.01,
+            ratio: 1.002,
+            low: 0.992,
+            high: 1.012,
+            settled: true,
+        };
+        let decision = Decision {
+            margin: 0.02,
+            spending: Spending::Pocock,
+            max_rounds: 400,
+            looks: vec![look],
+            end: DecisionEnd::Decided,
+        };
+        let quiet = verdict(&decision, 0.02, 0.005, 1.0).unwrap();
+        assert_eq!(
+            quiet.outcome,
+            CommandOutcome::Equivalent,
+            "{}",
+            quiet.reason
+        );
+        let noisy = verdict(&decision, 0.02, 0.03, 1.0).unwrap();
+        assert_eq!(noisy.outcome, CommandOutcome::CannotTell);
+        assert!(
+            noisy.reason.contains("A/A floor (3.00 %)"),
+            "{}",
+            noisy.reason
+        );
+        assert!(noisy.reason.contains("inside ±2.00 %"), "{}", noisy.reason);
+    }
 
     #[test]
     fn the_plan_fits_the_budget_within_its_bounds() {
