@@ -20,7 +20,7 @@ trap 'rm -rf "$DATA"' EXIT
 # gets 0.05·t(A)/k more bytes.
 median_ns() {
     "$BIN" cmd --shell none --no-validation --runs 21 --json "$OUT/cal.json" "$1" "$2" > /dev/null
-    jq -r '[.a.median_ns, .b.median_ns] | @tsv' "$OUT/cal.json"
+    jq -r '[.commands[0].median_ns, .commands[1].median_ns] | @tsv' "$OUT/cal.json"
 }
 probe=12000000
 head -c "$probe" /dev/urandom > "$DATA/probe"

@@ -23,7 +23,7 @@ trap 'rm -rf "$DATA"' EXIT
 # c + k·bytes, so A's size and twice it give k, and B gets 0.05·t(A)/k more bytes than A.
 median_ns() {
     "$BIN" cmd --shell none --no-validation --runs 21 --json "$OUT/cal.json" "$1" "$2" > /dev/null
-    jq -r '[.a.median_ns, .b.median_ns] | @tsv' "$OUT/cal.json"
+    jq -r '[.commands[0].median_ns, .commands[1].median_ns] | @tsv' "$OUT/cal.json"
 }
 for spec in cpu:12000000 short:1000000; do
     pair=${spec%%:*}
@@ -43,7 +43,7 @@ echo "date: $(date -u +%FT%TZ); load average at start: $(cut -d' ' -f1-3 /proc/l
 ours() {
     local json="$OUT/ours.json"
     "$BIN" cmd --shell none --max-time "$MAX_TIME" --json "$json" "$1" "$2" > /dev/null
-    jq -r '[.verdict.outcome, .pairs, .elapsed_s, .verdict.ratio] | @tsv' "$json"
+    jq -r '[.comparisons[0].verdict.outcome, .pairs, .elapsed_s, .comparisons[0].verdict.ratio] | @tsv' "$json"
 }
 
 # One hyperfine comparison: prints whether its "± times faster" range excludes 1, its wall
@@ -105,8 +105,8 @@ done | tee -a "$OUT/comparisons.tsv"
 "$BIN" cmd --shell none --no-validation --runs 200 --json "$OUT/empty.json" true true > /dev/null
 # 200 pairs plus 5 start-floor runs and 2 × 2 warm-ups: the wall time of the invocation beyond
 # the runs' own spawn-to-reap times, per run.
-jq -r '"empty command (true, no shell): rtcompare median wall per run \(.a.median_ns) ns; "
-    + "its own cost per run beyond spawn-to-reap \((.elapsed_s * 1e9 / 409) - .a.mean_ns | floor) ns"' \
+jq -r '"empty command (true, no shell): rtcompare median wall per run \(.commands[0].median_ns) ns; "
+    + "its own cost per run beyond spawn-to-reap \((.elapsed_s * 1e9 / 409) - .commands[0].mean_ns | floor) ns"' \
     "$OUT/empty.json"
 if command -v hyperfine > /dev/null; then
     hyperfine -N --runs 400 --style none --export-json "$OUT/hf-empty.json" true > /dev/null 2>&1
