@@ -14,6 +14,8 @@ use crate::{Error, Result};
 /// else starting with `-` is refused rather than ignored, so a flag meant for another harness
 /// does not silently run every benchmark; criterion's `--save-baseline`, `--baseline` and
 /// `--load-baseline` are refused with the run to use instead, `rtcompare bench --baseline REV`.
+/// criterion's `--output-format bencher` prints each result as libtest's bench line instead of
+/// a table row ([`OutputFormat`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Args {
@@ -29,6 +31,40 @@ pub struct Args {
     /// when the command line has no `--bench` (`cargo test`, `cargo test --benches`); false
     /// in [`Args::default`].
     pub test: bool,
+    /// How each result is printed on stdout (`--output-format`; default the table row).
+    pub output: OutputFormat,
+}
+
+/// How the harness prints each result on stdout.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OutputFormat {
+    /// One table row per benchmark ([`BenchResult`](super::BenchResult)'s `Display`); also
+    /// criterion's name for its own format, `--output-format criterion`.
+    #[default]
+    Table,
+    /// `--output-format bencher`: libtest's line, `test NAME ... bench: 1,234 ns/iter (+/- 5)`,
+    /// which github-action-benchmark and bencher read: the mean in whole nanoseconds per
+    /// operation and, after `+/-`, its interval's half-width (criterion prints its standard
+    /// deviation there). A benchmark with no estimate or that failed keeps its table row.
+    Bencher,
+}
+
+impl OutputFormat {
+    /// Parses `--output-format`'s value. Errors: [`Error::InvalidOption`] naming the values.
+    fn parse(value: &str) -> Result<OutputFormat> {
+        match value {
+            "bencher" => Ok(OutputFormat::Bencher),
+            "criterion" | "table" => Ok(OutputFormat::Table),
+            other => Err(Error::invalid_option(
+                "argument",
+                format!(
+                    "--output-format {other:?}: use `bencher` (libtest's lines) or `criterion` \
+                     (the table, the default)"
+                ),
+            )),
+        }
+    }
 }
 
 /// libtest's flags without a value that `cargo test` users pass; accepted, and ignored.
@@ -82,6 +118,18 @@ impl Args {
                 "--bench" => bench = true,
                 "--exact" => parsed.exact = true,
                 "--list" => parsed.list = true,
+                "--output-format" => match args.next() {
+                    Some(v) => parsed.output = OutputFormat::parse(&v)?,
+                    None => {
+                        return Err(Error::invalid_option(
+                            "argument",
+                            "--output-format needs `bencher` or `criterion` after it",
+                        ));
+                    }
+                },
+                flag if flag.starts_with("--output-format=") => {
+                    parsed.output = OutputFormat::parse(&flag["--output-format=".len()..])?;
+                }
                 "--skip" => match args.next() {
                     Some(s) => parsed.skip.push(s),
                     None => {
@@ -111,7 +159,8 @@ impl Args {
                              against another revision with `rtcompare bench --baseline REV`, \
                              which runs both builds in the same seconds on one CPU (HOWTO, \
                              \"A `cargo bench` target\"); a name filter, --exact, --skip, \
-                             --list, --bench and libtest's flags are accepted"
+                             --list, --bench, --output-format and libtest's flags are \
+                             accepted"
                         ),
                     ));
                 }
@@ -120,7 +169,8 @@ impl Args {
                         "argument",
                         format!(
                             "unknown flag {flag:?}: the rtcompare bench harness accepts a name \
-                             filter, --exact, --skip, --list, --bench and libtest's flags"
+                             filter, --exact, --skip, --list, --bench, --output-format and \
+                             libtest's flags"
                         ),
                     ));
                 }
@@ -201,6 +251,29 @@ mod tests {
             parse(&["--skip"]),
             Err(Error::InvalidOption { .. })
         ));
+    }
+
+    #[test]
+    fn output_format_bencher_is_read_in_both_spellings() {
+        assert_eq!(parse(&["--bench"]).unwrap().output, OutputFormat::Table);
+        for args in [
+            &["--bench", "--output-format", "bencher"][..],
+            &["--output-format=bencher", "--bench"],
+        ] {
+            assert_eq!(
+                parse(args).unwrap().output,
+                OutputFormat::Bencher,
+                "{args:?}"
+            );
+        }
+        let criterion = parse(&["--output-format", "criterion"]).unwrap();
+        assert_eq!(criterion.output, OutputFormat::Table);
+        for bad in [&["--output-format", "json"][..], &["--output-format"]] {
+            assert!(
+                matches!(parse(bad), Err(Error::InvalidOption { .. })),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

@@ -34,6 +34,12 @@ pub enum Throughput {
     /// Elements (items, records, keys) per operation; shown in elements per second, in powers
     /// of 1000 (elem/s, Kelem/s, Melem/s, Gelem/s).
     Elements(u64),
+    /// Bytes per operation, shown in powers of 1000 (B/s, KB/s, MB/s, GB/s, TB/s), as
+    /// criterion's `BytesDecimal` shows them.
+    BytesDecimal(u64),
+    /// Bits per operation (a network function's), shown in bits per second in powers of 1000
+    /// (b/s, Kb/s, Mb/s, Gb/s, Tb/s), as criterion's `Bits` shows them.
+    Bits(u64),
 }
 
 impl Throughput {
@@ -44,7 +50,10 @@ impl Throughput {
             return None;
         }
         let amount = match self {
-            Throughput::Bytes(n) | Throughput::Elements(n) => *n as f64,
+            Throughput::Bytes(n)
+            | Throughput::Elements(n)
+            | Throughput::BytesDecimal(n)
+            | Throughput::Bits(n) => *n as f64,
         };
         Some(amount * 1e9 / ns_per_op)
     }
@@ -54,7 +63,12 @@ impl Throughput {
     pub fn rate(&self, ns_per_op: f64) -> Option<Rate> {
         Some(Rate {
             per_second: self.per_second(ns_per_op)?,
-            bytes: matches!(self, Throughput::Bytes(_)),
+            unit: match self {
+                Throughput::Bytes(_) => RateUnit::Bytes,
+                Throughput::Elements(_) => RateUnit::Elements,
+                Throughput::BytesDecimal(_) => RateUnit::BytesDecimal,
+                Throughput::Bits(_) => RateUnit::Bits,
+            },
         })
     }
 }
@@ -62,21 +76,36 @@ impl Throughput {
 /// A throughput's rate, printed with its unit (see [`Throughput::rate`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rate {
-    /// Bytes or elements per second.
+    /// Bytes, elements or bits per second.
     pub per_second: f64,
-    /// Whether the amount is bytes (else elements).
-    pub bytes: bool,
+    /// What is counted, and the powers it is shown in.
+    pub unit: RateUnit,
+}
+
+/// What a [`Rate`] counts: the [`Throughput`]'s kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RateUnit {
+    /// Bytes, in powers of 1024.
+    Bytes,
+    /// Elements, in powers of 1000.
+    Elements,
+    /// Bytes, in powers of 1000.
+    BytesDecimal,
+    /// Bits, in powers of 1000.
+    Bits,
 }
 
 impl fmt::Display for Rate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (base, units): (f64, [&str; 5]) = if self.bytes {
-            (1024.0, ["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"])
-        } else {
-            (
+        let (base, units): (f64, [&str; 5]) = match self.unit {
+            RateUnit::Bytes => (1024.0, ["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"]),
+            RateUnit::Elements => (
                 1000.0,
                 ["elem/s", "Kelem/s", "Melem/s", "Gelem/s", "Telem/s"],
-            )
+            ),
+            RateUnit::BytesDecimal => (1000.0, ["B/s", "KB/s", "MB/s", "GB/s", "TB/s"]),
+            RateUnit::Bits => (1000.0, ["b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s"]),
         };
         let mut value = self.per_second;
         let mut unit = 0;
@@ -206,6 +235,15 @@ mod tests {
         let e = |n: u64, ns: f64| Throughput::Elements(n).rate(ns).unwrap().to_string();
         assert_eq!(e(999, 1e9), "999 elem/s");
         assert_eq!(e(1, 8.0), "125 Melem/s");
+        let d = Throughput::BytesDecimal(1_500)
+            .rate(1e3)
+            .unwrap()
+            .to_string();
+        assert_eq!(d, "1.50 GB/s");
+        assert_eq!(
+            Throughput::Bits(8).rate(1.0).unwrap().to_string(),
+            "8.00 Gb/s"
+        );
         for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
             assert_eq!(Throughput::Bytes(1).per_second(bad), None, "{bad}");
         }

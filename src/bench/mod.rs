@@ -72,9 +72,9 @@ use crate::measure::candidate::Candidate;
 use crate::precision::{Measurement, Precision};
 use crate::{Error, Result};
 
-pub use args::Args;
+pub use args::{Args, OutputFormat};
 pub use builds::{compare_builds, compare_layouts, compare_variants, only_head};
-pub use group::{Group, Rate, Throughput};
+pub use group::{Group, Rate, RateUnit, Throughput};
 pub use layouts::{
     DEFAULT_LAYOUTS, DEFAULT_MARGIN, LAYOUT_TEST_LEVEL, LayoutSpread, VariantSource,
 };
@@ -167,6 +167,8 @@ pub struct Bencher {
     prefix: String,
     /// The throughput of the benchmarks registered now (a group's).
     throughput: Option<Throughput>,
+    /// A serving worker's heap filler, alive until the process exits (see [`Bencher::start`]).
+    _filler: Option<crate::pool::HeapPerturbation>,
 }
 
 impl Bencher {
@@ -182,7 +184,46 @@ impl Bencher {
             passed: 0,
             prefix: String::new(),
             throughput: None,
+            _filler: None,
         }
+    }
+
+    /// The registry [`main`] fills: a worker when this process was started by
+    /// [`compare_builds`] (then `args` is not used), otherwise one that runs what `args` selects
+    /// and prints each result as it comes. Register the benchmarks on it, then call
+    /// [`finish`](Self::finish). Front ends over the harness (criterion's API in the
+    /// `rtcompare-criterion` crate) use the pair where [`main`]'s closure does not fit.
+    ///
+    /// Call it at the start of the bench target's `main`, before any thread starts: a worker
+    /// clears its marker from the environment, and perturbs its heap before any fixture is
+    /// built, so that each worker lays out the measured data differently (BACKGROUND,
+    /// "Cross-revision pairs").
+    pub fn start(args: Args) -> Bencher {
+        if let Some(serving) = worker::Serving::from_env() {
+            let filler = match serving.mode {
+                worker::Mode::Serve { seed, .. } => Some(crate::pool::perturb_heap(seed)),
+                worker::Mode::List => None,
+            };
+            let mut bencher = Bencher::new(BenchOptions::default(), Args::default());
+            bencher.worker = Some(serving);
+            bencher._filler = filler;
+            return bencher;
+        }
+        let mut bencher = Bencher::new(BenchOptions::default(), args);
+        bencher.print = true;
+        bencher
+    }
+
+    /// Whether this process is a worker of [`compare_builds`], which lists or serves the
+    /// benchmarks whatever the command line selects: a front end that applies a filter of its
+    /// own must then register every benchmark.
+    pub fn is_worker(&self) -> bool {
+        self.worker.is_some()
+    }
+
+    /// The command line this registry runs (in a worker, the default one).
+    pub fn args(&self) -> &Args {
+        &self.args
     }
 
     /// The options the next benchmark runs with.
@@ -346,6 +387,23 @@ impl Bencher {
         }
     }
 
+    /// Measures a ready `candidate` as the benchmark `name` (under the enclosing groups'
+    /// prefix), as [`bench`](Self::bench) measures its closure: until precise, once under
+    /// `cargo test`, served in a worker. For batches that time themselves
+    /// ([`Candidate::timed_elsewhere`]), as criterion's `Bencher::iter` does.
+    pub fn bench_candidate(&mut self, name: &str, candidate: Candidate<'_>) {
+        let name = self.qualified(name);
+        if self.take(&name, true) {
+            self.measure(&name, candidate);
+        }
+    }
+
+    /// Sets the throughput of the benchmarks registered next (`None`: no rate), as
+    /// [`Group::throughput`] does inside a group.
+    pub fn set_throughput(&mut self, throughput: Option<Throughput>) {
+        self.throughput = throughput;
+    }
+
     /// The names registered so far that the command line selects, in order.
     pub fn names(&self) -> &[String] {
         &self.names
@@ -412,7 +470,10 @@ impl Bencher {
             throughput: self.throughput,
         };
         if self.print {
-            println!("{result}");
+            match (self.args.output, result.bencher_line()) {
+                (OutputFormat::Bencher, Some(line)) => println!("{line}"),
+                _ => println!("{result}"),
+            }
         }
         self.results.push(result);
     }
@@ -503,6 +564,44 @@ impl BenchResult {
     }
 }
 
+impl BenchResult {
+    /// The result as libtest's bench line, which github-action-benchmark and bencher read:
+    /// `test NAME ... bench:       1,234 ns/iter (+/- 56)`, the mean and its interval's
+    /// half-width in whole nanoseconds per operation with thousands separators (see
+    /// [`OutputFormat::Bencher`]). `None` for a comparison, a failure, or a measurement with
+    /// no estimate: those have no such line.
+    pub fn bencher_line(&self) -> Option<String> {
+        let Outcome::Measured(m) = &self.outcome else {
+            return None;
+        };
+        let e = m.estimate.as_ref()?;
+        Some(format!(
+            "test {} ... bench: {:>11} ns/iter (+/- {})",
+            self.name,
+            thousands(e.mean),
+            thousands(e.half_width)
+        ))
+    }
+}
+
+/// `x` rounded to a whole number, with `,` between thousands (`1234.6` → `1,235`); 0 for a
+/// negative or non-finite `x`.
+fn thousands(x: f64) -> String {
+    let digits = if x.is_finite() && x > 0.0 {
+        (x.round() as u64).to_string()
+    } else {
+        "0".to_string()
+    };
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 impl std::fmt::Display for BenchResult {
     /// One table row: the name, then ns/op with its interval's half-width (and the rate, with
     /// a throughput), or the comparison's δ with its interval and verdict, or the failure.
@@ -580,80 +679,103 @@ pub fn run_main(
     register: impl FnOnce(&mut Bencher),
     args: impl IntoIterator<Item = String>,
 ) -> i32 {
-    if let Some(serving) = worker::Serving::from_env() {
-        // Before the registration builds any fixture, so that each worker lays out the
-        // measured data differently (BACKGROUND, "Cross-revision pairs"); kept alive until the
-        // process exits.
-        let _filler = match serving.mode {
-            worker::Mode::Serve { seed, .. } => Some(crate::pool::perturb_heap(seed)),
-            worker::Mode::List => None,
-        };
-        let mut bencher = Bencher::new(BenchOptions::default(), Args::default());
-        bencher.worker = Some(serving);
-        register(&mut bencher);
-        if let Some(w) = bencher.worker.take() {
-            w.finish();
-        }
-        std::process::exit(0);
-    }
-    let args = match Args::parse(args) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
+    // A worker ignores the command line (the parent chose what it serves).
+    let args = if worker::Serving::marked() {
+        Args::default()
+    } else {
+        match Args::parse(args) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
         }
     };
-    let (list, test) = (args.list, args.test);
-    let mut bencher = Bencher::new(BenchOptions::default(), args);
-    bencher.print = true;
+    let mut bencher = Bencher::start(args);
     register(&mut bencher);
-    if list {
-        // Only a name registered twice records a result while listing.
-        return if bencher.results.is_empty() { 0 } else { 1 };
-    }
-    if test {
-        // A smoke test writes no results: the last `cargo bench`'s JSON stays as it was.
-        let failed = bencher.results.len();
-        println!(
-            "\nbenchmarks run once (a test run; `cargo bench` measures them): {} passed; \
-             {failed} failed",
-            bencher.passed
-        );
-        return if failed > 0 { 1 } else { 0 };
-    }
-    let dir = bencher.options.json_dir();
-    let run = bencher.into_run();
-    // Cargo names a bench binary `<target>-<hash>`: the JSON is named after the target.
-    let stem = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .map(|s| {
-            s.rsplit_once('-')
-                .map_or(s.clone(), |(head, _)| head.to_string())
-        })
-        .unwrap_or_else(|| "bench".to_string());
-    let path = dir.join(format!("{stem}.json"));
-    if let Err(e) = run.write_json(&path) {
-        eprintln!("error: {e}");
-        return 2;
-    }
-    #[cfg(feature = "html")]
-    {
-        let page = path.with_extension("html");
-        if let Err(e) = run.write_html(&page) {
+    bencher.finish()
+}
+
+impl Bencher {
+    /// Ends what [`start`](Self::start) began, after the registration: a worker says it is done
+    /// and exits the process (it does not return); a listing returns; a test run prints its
+    /// count; a measuring run writes the JSON (and the page, feature `html`). Returns the exit
+    /// code [`main`] documents.
+    pub fn finish(mut self) -> i32 {
+        if let Some(w) = self.worker.take() {
+            w.finish();
+            std::process::exit(0);
+        }
+        let bencher = self;
+        let (list, test) = (bencher.args.list, bencher.args.test);
+        if list {
+            // Only a name registered twice records a result while listing.
+            return if bencher.results.is_empty() { 0 } else { 1 };
+        }
+        if test {
+            // A smoke test writes no results: the last `cargo bench`'s JSON stays as it was.
+            let failed = bencher.results.len();
+            println!(
+                "\nbenchmarks run once (a test run; `cargo bench` measures them): {} passed; \
+                 {failed} failed",
+                bencher.passed
+            );
+            return if failed > 0 { 1 } else { 0 };
+        }
+        let dir = bencher.options.json_dir();
+        let run = bencher.into_run();
+        // Cargo names a bench binary `<target>-<hash>`: the JSON is named after the target.
+        let stem = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .map(|s| {
+                s.rsplit_once('-')
+                    .map_or(s.clone(), |(head, _)| head.to_string())
+            })
+            .unwrap_or_else(|| "bench".to_string());
+        let path = dir.join(format!("{stem}.json"));
+        if let Err(e) = run.write_json(&path) {
             eprintln!("error: {e}");
             return 2;
         }
-        eprintln!("page: {}", page.display());
+        #[cfg(feature = "html")]
+        {
+            let page = path.with_extension("html");
+            if let Err(e) = run.write_html(&page) {
+                eprintln!("error: {e}");
+                return 2;
+            }
+            eprintln!("page: {}", page.display());
+        }
+        eprintln!("results: {}", path.display());
+        if run
+            .results
+            .iter()
+            .any(|r| matches!(r.outcome, Outcome::Failed { .. }))
+        {
+            1
+        } else {
+            0
+        }
     }
-    eprintln!("results: {}", path.display());
-    if run
-        .results
-        .iter()
-        .any(|r| matches!(r.outcome, Outcome::Failed { .. }))
-    {
-        1
-    } else {
-        0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn bencher_lines_group_thousands_as_libtest_prints_them() {
+        for (x, text) in [
+            (0.4, "0"),
+            (7.0, "7"),
+            (999.5, "1,000"),
+            (1_234.4, "1,234"),
+            (12_345_678.0, "12,345,678"),
+            (-3.0, "0"),
+            (f64::NAN, "0"),
+        ] {
+            assert_eq!(thousands(x), text, "{x}");
+        }
     }
 }

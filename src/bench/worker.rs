@@ -179,6 +179,12 @@ pub(crate) struct Serving {
 }
 
 impl Serving {
+    /// Whether a parent started this process as a worker (the marker is set, whatever its
+    /// version), without taking the pipes.
+    pub(crate) fn marked() -> bool {
+        std::env::var_os(WORKER_ENV).is_some()
+    }
+
     /// The worker's pipes, when this process is a worker, after the handshake. Started by a
     /// parent of another protocol, it says so on the answers pipe and exits the process.
     pub(crate) fn from_env() -> Option<Serving> {
@@ -186,7 +192,7 @@ impl Serving {
         // A benchmark's own subprocesses must not inherit the protocol: a child holding the
         // answers pipe would hide this worker's crash from the parent until the answer timeout,
         // and a child that is itself a bench target would take itself for a worker.
-        // SAFETY: called from `run_main`, at the start of the bench target's main, before the
+        // SAFETY: called from `Bencher::start`, at the start of the bench target's main, before the
         // registration runs any code that could start a thread reading the environment.
         unsafe { std::env::remove_var(WORKER_ENV) };
         for fd in [REQUEST_FD, ANSWER_FD] {

@@ -1,0 +1,321 @@
+//! criterion's command line: what `cargo bench -- …` passes to a criterion bench target,
+//! split into what the harness reads ([`rtcompare::bench::Args`]), the regular-expression
+//! filter, the settings it overrides, and the flags that are accepted with no effect.
+
+use std::time::Duration;
+
+use regex::Regex;
+
+use crate::error::Error;
+use crate::session::Note;
+
+/// A parsed command line.
+#[derive(Debug)]
+pub(crate) struct CommandLine {
+    /// What the harness reads: `--bench` (else a test run), `--exact` with its filter,
+    /// `--skip`, `--list`, `--output-format` and libtest's flags.
+    pub(crate) harness: rtcompare::bench::Args,
+    /// criterion's filter, a regular expression a name must match somewhere (without
+    /// `--exact`; with it the harness compares the whole name).
+    pub(crate) filter: Option<Regex>,
+    /// `--ignored`: criterion runs no benchmark (none is ignored-only).
+    pub(crate) reject_all: bool,
+    /// Settings given on the command line, which override the bench file's.
+    pub(crate) overrides: Overrides,
+    /// Flags accepted that change nothing here, each to be named once.
+    pub(crate) notes: Vec<Note>,
+}
+
+/// Settings the command line overrides (criterion's `--warm-up-time S`, …), where they mean
+/// something here.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub(crate) struct Overrides {
+    pub(crate) warm_up_time: Option<Duration>,
+    pub(crate) measurement_time: Option<Duration>,
+    pub(crate) confidence_level: Option<f64>,
+}
+
+impl CommandLine {
+    /// Parses the arguments after the program's name.
+    pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLine, Error> {
+        let mut rest = Vec::new();
+        let mut notes = Vec::new();
+        let mut overrides = Overrides::default();
+        let (mut reject_all, mut force_test) = (false, false);
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            // criterion's long flags take `--flag value` and `--flag=value`.
+            let (flag, inline) = match arg.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+                _ => (arg.clone(), None),
+            };
+            let mut value = |expected| take_value(&flag, inline.clone(), &mut args, expected);
+            match flag.as_str() {
+                "--noplot" | "-n" => notes.push(Note::Plots),
+                "--plotting-backend" => {
+                    one_of(
+                        &flag,
+                        value("gnuplot or plotters")?,
+                        &["gnuplot", "plotters"],
+                    )?;
+                    notes.push(Note::Plots);
+                }
+                "--color" | "--colour" | "-c" => {
+                    let v = value("auto, always or never")?;
+                    one_of(&flag, v, &["auto", "always", "never"])?;
+                    notes.push(Note::Color);
+                }
+                "--verbose" | "-v" | "--quiet" => notes.push(Note::Verbosity),
+                "--quick" => notes.push(Note::Quick),
+                "--discard-baseline" => notes.push(Note::SavedBaselines),
+                "--ignored" => reject_all = true,
+                "--test" => force_test = true,
+                // The list's format: both print `NAME: benchmark` lines here.
+                "--format" => one_of(&flag, value("pretty or terse")?, &["pretty", "terse"])?,
+                "--sample-size" => {
+                    number::<usize>(&flag, value("a whole number of samples")?, "a whole number")?;
+                    notes.push(Note::SampleSize);
+                }
+                "--nresamples" => {
+                    number::<usize>(&flag, value("a whole number")?, "a whole number")?;
+                    notes.push(Note::Resamples);
+                }
+                "--noise-threshold" | "--significance-level" => {
+                    number::<f64>(&flag, value("a number")?, "a number")?;
+                    notes.push(Note::BaselineJudgement);
+                }
+                "--warm-up-time" => overrides.warm_up_time = Some(seconds(&flag, value("s")?)?),
+                "--measurement-time" => {
+                    overrides.measurement_time = Some(seconds(&flag, value("s")?)?);
+                }
+                "--confidence-level" => {
+                    let v = value("a level between 0 and 1")?;
+                    let level = number::<f64>(&flag, v.clone(), "a level between 0 and 1")?;
+                    if !(level > 0.0 && level < 1.0) {
+                        return Err(Error::Value {
+                            flag,
+                            value: v,
+                            expected: "a level between 0 and 1 (0.95 for 95 %)",
+                        });
+                    }
+                    overrides.confidence_level = Some(level);
+                }
+                "--profile-time" => {
+                    return Err(Error::Unsupported {
+                        flag: "--profile-time",
+                        instead: "run the bench binary under your profiler with a filter \
+                                  and --bench (`perf record target/release/deps/NAME-HASH \
+                                  --bench FILTER`): each selected benchmark is then measured \
+                                  as usual while the profiler samples it",
+                    });
+                }
+                "--baseline-lenient" => {
+                    return Err(Error::Unsupported {
+                        flag: "--baseline-lenient",
+                        instead: "this harness keeps no saved baselines; compare against \
+                                  another revision with `rtcompare bench --baseline REV`, \
+                                  which runs both builds in the same seconds on one CPU",
+                    });
+                }
+                // criterion's short forms, refused by the harness under their long names.
+                "-s" => rest.push("--save-baseline".to_string()),
+                "-b" => rest.push("--baseline".to_string()),
+                _ => rest.push(arg),
+            }
+        }
+        let mut harness = rtcompare::bench::Args::parse(rest)?;
+        harness.test |= force_test;
+        let filter = match harness.filter.take() {
+            Some(f) if harness.exact => {
+                harness.filter = Some(f);
+                None
+            }
+            Some(f) => Some(Regex::new(&f).map_err(|e| Error::Filter {
+                filter: f.clone(),
+                reason: e.to_string(),
+            })?),
+            None => None,
+        };
+        Ok(CommandLine {
+            harness,
+            filter,
+            reject_all,
+            overrides,
+            notes,
+        })
+    }
+}
+
+/// The flag's value: after `=`, or the next argument.
+fn take_value(
+    flag: &str,
+    inline: Option<String>,
+    args: &mut impl Iterator<Item = String>,
+    expected: &'static str,
+) -> Result<String, Error> {
+    inline.or_else(|| args.next()).ok_or_else(|| Error::Value {
+        flag: flag.to_string(),
+        value: String::new(),
+        expected,
+    })
+}
+
+fn one_of(flag: &str, value: String, allowed: &[&str]) -> Result<(), Error> {
+    if allowed.contains(&value.as_str()) {
+        return Ok(());
+    }
+    Err(Error::Value {
+        flag: flag.to_string(),
+        value,
+        expected: "one of the values criterion takes (see `--help` of criterion)",
+    })
+}
+
+fn number<T: std::str::FromStr>(
+    flag: &str,
+    value: String,
+    expected: &'static str,
+) -> Result<T, Error> {
+    value.trim().parse().map_err(|_| Error::Value {
+        flag: flag.to_string(),
+        value,
+        expected,
+    })
+}
+
+/// A positive, finite number of seconds (criterion's unit for these flags).
+fn seconds(flag: &str, value: String) -> Result<Duration, Error> {
+    let expected = "a positive number of seconds";
+    let s = number::<f64>(flag, value.clone(), expected)?;
+    Duration::try_from_secs_f64(s)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or(Error::Value {
+            flag: flag.to_string(),
+            value,
+            expected,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(a: &[&str]) -> Result<CommandLine, Error> {
+        CommandLine::parse(a.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn the_filter_is_a_regular_expression_unless_exact() {
+        let c = parse(&["--bench", "^sum/(64|4096)$"]).unwrap();
+        let r = c.filter.unwrap();
+        assert!(r.is_match("sum/64") && r.is_match("sum/4096") && !r.is_match("sum/640"));
+        assert!(c.harness.filter.is_none() && !c.harness.test);
+        let exact = parse(&["--bench", "--exact", "sum/(64)"]).unwrap();
+        assert!(exact.filter.is_none());
+        assert_eq!(exact.harness.filter.as_deref(), Some("sum/(64)"));
+        assert!(exact.harness.selects("sum/(64)") && !exact.harness.selects("sum/64"));
+        match parse(&["--bench", "vec(100"]) {
+            Err(e @ Error::Filter { .. }) => assert!(e.to_string().contains("--exact"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn criterions_flags_are_accepted_and_the_no_effect_ones_named() {
+        let c = parse(&[
+            "--bench",
+            "--noplot",
+            "--color",
+            "never",
+            "--verbose",
+            "--sample-size=10",
+            "--nresamples",
+            "1000",
+            "--noise-threshold",
+            "0.05",
+            "--plotting-backend",
+            "plotters",
+            "--discard-baseline",
+            "--quick",
+            "--skip",
+            "slow",
+            "--output-format",
+            "bencher",
+        ])
+        .unwrap();
+        assert_eq!(
+            c.notes,
+            [
+                Note::Plots,
+                Note::Color,
+                Note::Verbosity,
+                Note::SampleSize,
+                Note::Resamples,
+                Note::BaselineJudgement,
+                Note::Plots,
+                Note::SavedBaselines,
+                Note::Quick,
+            ]
+        );
+        assert_eq!(c.harness.skip, ["slow"]);
+        assert_eq!(c.harness.output, rtcompare::bench::OutputFormat::Bencher);
+        assert!(c.filter.is_none() && !c.reject_all);
+    }
+
+    #[test]
+    fn overrides_that_mean_something_are_read() {
+        let c = parse(&[
+            "--warm-up-time",
+            "0.5",
+            "--measurement-time=2",
+            "--confidence-level",
+            "0.99",
+        ])
+        .unwrap();
+        assert_eq!(
+            c.overrides,
+            Overrides {
+                warm_up_time: Some(Duration::from_millis(500)),
+                measurement_time: Some(Duration::from_secs(2)),
+                confidence_level: Some(0.99),
+            }
+        );
+        // No --bench: a test run (`cargo test --benches`); --test forces one under cargo bench.
+        assert!(c.harness.test);
+        assert!(parse(&["--bench", "--test"]).unwrap().harness.test);
+        assert!(parse(&["--ignored", "--bench"]).unwrap().reject_all);
+    }
+
+    #[test]
+    fn bad_values_and_unsupported_flags_are_refused_with_what_to_do() {
+        for bad in [
+            &["--sample-size", "ten"][..],
+            &["--measurement-time", "0"],
+            &["--warm-up-time", "-1"],
+            &["--measurement-time", "inf"],
+            &["--confidence-level", "1.5"],
+            &["--color", "purple"],
+            &["--sample-size"],
+        ] {
+            assert!(matches!(parse(bad), Err(Error::Value { .. })), "{bad:?}");
+        }
+        for (bad, says) in [
+            (&["--bench", "--profile-time", "5"][..], "profiler"),
+            (
+                &["--baseline-lenient", "main"],
+                "rtcompare bench --baseline REV",
+            ),
+            (&["--bench", "-s", "main"], "rtcompare bench --baseline REV"),
+            (
+                &["--bench", "--baseline", "main"],
+                "rtcompare bench --baseline REV",
+            ),
+            (&["--load-baseline=x"], "rtcompare bench --baseline REV"),
+            (&["--bench", "--warp-speed"], "unknown flag"),
+        ] {
+            let e = parse(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad:?}: {e}");
+        }
+    }
+}
