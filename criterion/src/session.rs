@@ -89,6 +89,8 @@ struct Session {
     harness: Option<Harness>,
     command_line: CommandLine,
     noted: Vec<Note>,
+    /// Benchmarks refused for starting inside another's closure, each named once.
+    nested: Vec<String>,
 }
 
 thread_local! {
@@ -132,6 +134,7 @@ fn start(args: impl IntoIterator<Item = String>) -> Result<(), i32> {
         harness: Some(harness),
         command_line,
         noted: Vec::new(),
+        nested: Vec::new(),
     }));
     for n in notes {
         note(n);
@@ -206,7 +209,8 @@ pub(crate) fn bench<M: Measurement>(
         if !selected {
             return None;
         }
-        if s.harness.is_none() {
+        if s.harness.is_none() && !s.nested.iter().any(|n| n == name) {
+            s.nested.push(name.to_string());
             eprintln!(
                 "error: the benchmark {name:?} was started inside another benchmark's closure; \
                  register it beside the other, not inside it (skipped)"
