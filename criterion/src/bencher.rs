@@ -171,6 +171,19 @@ impl<M: Measurement> Bencher<'_, M> {
     }
 }
 
+impl<'a, M: Measurement> Bencher<'a, M> {
+    /// criterion's async benchmarks: **not supported**, and a call does not compile (no type is
+    /// an [`AsyncExecutor`](crate::async_executor::AsyncExecutor) here), with a message that
+    /// says what to do instead: run the future to completion inside the timed region,
+    /// `b.iter(|| runtime.block_on(work()))`.
+    pub fn to_async<'b, A: crate::async_executor::AsyncExecutor>(
+        &'b mut self,
+        runner: A,
+    ) -> crate::async_executor::AsyncBencher<'a, 'b, A, M> {
+        crate::async_executor::AsyncExecutor::refuse(runner)
+    }
+}
+
 fn elapsed_ns(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }

@@ -68,11 +68,13 @@
 #![deny(missing_docs)]
 
 mod args;
+pub mod async_executor;
 mod bencher;
 mod criterion;
 mod error;
 mod group;
 pub mod measurement;
+pub mod profiler;
 mod session;
 mod settings;
 

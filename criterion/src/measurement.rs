@@ -6,10 +6,29 @@
 //! statistics built for time. So [`Measurement`] is sealed: [`WallTime`] is its only
 //! implementation, and a bench file that implements it for its own type does not compile.
 //! Hardware counters beside the time are the library's `counters` feature.
+//!
+//! ```compile_fail
+//! # extern crate rtcompare_criterion as criterion;
+//! use criterion::measurement::Measurement;
+//! struct Cycles;
+//! // error: rtcompare-criterion measures wall time only: `Cycles` cannot be a Measurement
+//! impl Measurement for Cycles {
+//!     type Value = u64;
+//!     fn to_nanoseconds(v: &u64) -> u64 {
+//!         *v
+//!     }
+//! }
+//! ```
 
 use std::time::Duration;
 
 mod sealed {
+    #[diagnostic::on_unimplemented(
+        message = "rtcompare-criterion measures wall time only: `{Self}` cannot be a Measurement",
+        note = "drop `.with_measurement(…)` (and `Criterion<{Self}>` becomes `Criterion`): the \
+                harness compares and decides on time; hardware counters beside it are the \
+                rtcompare library's `counters` feature"
+    )]
     pub trait Sealed {}
     impl Sealed for super::WallTime {}
 }
