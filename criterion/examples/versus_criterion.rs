@@ -98,6 +98,21 @@ fn ns(x: f64) -> String {
     }
 }
 
+/// How often each tool's next round lands inside its previous round's interval: the yardstick
+/// for "inside the other tool's interval".
+fn self_agreement(rounds: &[BTreeMap<String, Estimate>]) -> (usize, usize) {
+    let (mut inside, mut total) = (0, 0);
+    for pair in rounds.windows(2) {
+        for (name, before) in &pair[0] {
+            if let Some(after) = pair[1].get(name) {
+                total += 1;
+                inside += usize::from(before.contains(after.mean));
+            }
+        }
+    }
+    (inside, total)
+}
+
 fn main() {
     let dir = PathBuf::from(
         std::env::args()
@@ -110,27 +125,32 @@ fn main() {
         .filter_map(|l| l.split('\t').nth(1)?.parse().ok())
         .max()
         .unwrap_or(0);
+    let crit: Vec<_> = (1..=rounds)
+        .map(|r| criterion_estimates(&dir.join(format!("criterion-{r}"))))
+        .collect();
+    let layer: Vec<_> = (1..=rounds)
+        .map(|r| layer_estimates(&dir.join(format!("layer-{r}.json"))))
+        .collect();
     let (mut inside, mut overlapping, mut total) = (0, 0, 0);
+    let mut ratios = Vec::new();
     println!(
         "| round | benchmark | criterion mean [95 %] | layer mean [95 %] | layer / criterion | \
          layer's mean in criterion's interval | intervals overlap |"
     );
     println!("|---|---|---|---|---|---|---|");
-    let mut count = 0;
-    for round in 1..=rounds {
-        let crit = criterion_estimates(&dir.join(format!("criterion-{round}")));
-        let layer = layer_estimates(&dir.join(format!("layer-{round}.json")));
-        count = layer.len();
-        for (name, l) in &layer {
+    for (round, (crit, layer)) in crit.iter().zip(&layer).enumerate() {
+        for (name, l) in layer {
             let Some(c) = crit.get(name) else {
-                println!("| {round} | {name} | (none) | {} | | | |", ns(l.mean));
+                println!("| {} | {name} | (none) | {} | | | |", round + 1, ns(l.mean));
                 continue;
             };
             total += 1;
             inside += usize::from(c.contains(l.mean));
             overlapping += usize::from(c.overlaps(l));
+            ratios.push(l.mean / c.mean);
             println!(
-                "| {round} | {name} | {} [{}, {}] | {} [{}, {}] | {:.3} | {} | {} |",
+                "| {} | {name} | {} [{}, {}] | {} [{}, {}] | {:.3} | {} | {} |",
+                round + 1,
                 ns(c.mean),
                 ns(c.low),
                 ns(c.high),
@@ -143,21 +163,30 @@ fn main() {
             );
         }
     }
+    ratios.sort_by(f64::total_cmp);
+    let (ci, ct) = self_agreement(&crit);
+    let (li, lt) = self_agreement(&layer);
     println!(
         "\nThe layer's mean inside criterion's interval: {inside} of {total}; the intervals \
-         overlap: {overlapping} of {total}."
+         overlap: {overlapping} of {total}. layer / criterion: median {:.3}, from {:.3} to \
+         {:.3}.\ncriterion's next round inside its previous round's interval: {ci} of {ct}; \
+         the layer's: {li} of {lt}.",
+        ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN),
+        ratios.first().copied().unwrap_or(f64::NAN),
+        ratios.last().copied().unwrap_or(f64::NAN),
     );
+    let count = layer.first().map_or(1, BTreeMap::len).max(1);
     println!("\n| tool | round | whole run | per benchmark |");
     println!("|---|---|---|---|");
     for line in times.lines() {
         let f: Vec<&str> = line.split('\t').collect();
         let ms: f64 = f[2].parse().unwrap();
         println!(
-            "| {} | {} | {:.1} s | {:.2} s |",
+            "| {} | {} | {:.3} s | {:.4} s |",
             f[0],
             f[1],
             ms / 1e3,
-            ms / 1e3 / count.max(1) as f64
+            ms / 1e3 / count as f64
         );
     }
 }

@@ -70,8 +70,11 @@ impl CommandLine {
                 "--discard-baseline" => notes.push(Note::SavedBaselines),
                 "--ignored" => reject_all = true,
                 "--test" => force_test = true,
-                // The list's format: both print `NAME: benchmark` lines here.
-                "--format" => one_of(&flag, value("pretty or terse")?, &["pretty", "terse"])?,
+                // criterion's list format and libtest's output format: both lists print
+                // `NAME: benchmark` lines here, and a test run prints its own lines.
+                "--format" => {
+                    value("a format")?;
+                }
                 "--sample-size" => {
                     number::<usize>(&flag, value("a whole number of samples")?, "a whole number")?;
                     notes.push(Note::SampleSize);
@@ -285,6 +288,18 @@ mod tests {
         assert!(c.harness.test);
         assert!(parse(&["--bench", "--test"]).unwrap().harness.test);
         assert!(parse(&["--ignored", "--bench"]).unwrap().reject_all);
+        // libtest's flags under `cargo test --benches -- …`, criterion's `--format terse`.
+        let t = parse(&[
+            "--format",
+            "json",
+            "--test-threads",
+            "1",
+            "--nocapture",
+            "x",
+        ])
+        .unwrap();
+        assert!(t.harness.test && t.filter.unwrap().is_match("x"));
+        assert!(parse(&["--list", "--format=terse"]).unwrap().harness.list);
     }
 
     #[test]

@@ -4,6 +4,8 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use regex::Regex;
+
 use crate::bencher::Bencher;
 use crate::group::{BenchmarkGroup, BenchmarkId};
 use crate::measurement::{Measurement, WallTime};
@@ -21,6 +23,8 @@ pub(crate) struct Config {
     pub(crate) confidence_level: f64,
     /// Where the JSON and the page go; `None`: `target/rtcompare/bench`.
     pub(crate) output_directory: Option<PathBuf>,
+    /// A filter set in the bench file ([`Criterion::with_filter`]), beside the command line's.
+    pub(crate) filter: Option<Regex>,
 }
 
 impl Default for Config {
@@ -31,6 +35,7 @@ impl Default for Config {
             measurement_time: Duration::from_secs(5),
             confidence_level: 0.95,
             output_directory: None,
+            filter: None,
         }
     }
 }
@@ -171,6 +176,22 @@ impl<M: Measurement> Criterion<M> {
     #[must_use]
     pub fn with_output_color(self, _enabled: bool) -> Criterion<M> {
         session::note(Note::Color);
+        self
+    }
+
+    /// Runs only the benchmarks whose name matches the regular expression `filter` (as well as
+    /// the command line's filter). A filter that is not a regular expression selects nothing
+    /// and says why on stderr.
+    #[must_use]
+    pub fn with_filter<S: Into<String>>(mut self, filter: S) -> Criterion<M> {
+        let filter = filter.into();
+        self.config.filter = Some(Regex::new(&filter).unwrap_or_else(|e| {
+            eprintln!(
+                "error: Criterion::with_filter({filter:?}) is not a regular expression ({e}); \
+                 no benchmark of this configuration runs"
+            );
+            Regex::new("[^\\s\\S]").expect("a class that matches nothing")
+        }));
         self
     }
 

@@ -204,8 +204,9 @@ pub(crate) fn bench<M: Measurement>(
         let s = s.as_mut()?;
         let worker = s.harness.as_ref().is_some_and(Harness::is_worker);
         let c = &s.command_line;
-        let selected =
-            worker || (!c.reject_all && c.filter.as_ref().is_none_or(|r| r.is_match(name)));
+        let matches = |f: Option<&regex::Regex>| f.is_none_or(|r| r.is_match(name));
+        let selected = worker
+            || (!c.reject_all && matches(c.filter.as_ref()) && matches(config.filter.as_ref()));
         if !selected {
             return None;
         }

@@ -207,6 +207,11 @@ fn counting_group() {
     counting(&mut c);
 }
 
+fn filtered_group() {
+    let mut c = config("select").with_filter("0$").configure_from_args();
+    counting(&mut c);
+}
+
 fn ran_with(args: &[&str]) -> (i32, Vec<String>) {
     RAN.lock().unwrap().clear();
     let (code, _) = run("select", args, &[counting_group]);
@@ -243,6 +248,10 @@ fn the_command_line_selects_as_criterions_does() {
     assert_eq!(ran_with(&["--test", "--ignored"]), (0, vec![]));
     assert_eq!(ran_with(&["--list"]), (0, vec![]));
     assert_eq!(ran_with(&["--bench", "vec(3"]), (2, vec![]));
+    // A filter in the bench file applies beside the command line's.
+    RAN.lock().unwrap().clear();
+    run("select", &["--test", "sum"], &[filtered_group]);
+    assert_eq!(*RAN.lock().unwrap(), ["sum/640"]);
     assert_eq!(
         ran_with(&["--bench", "--save-baseline", "main"]),
         (2, vec![])
