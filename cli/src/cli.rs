@@ -82,8 +82,9 @@ pub struct BenchArgs {
     /// The head revision; without it, the working tree as it is.
     #[arg(long, value_name = "REV")]
     pub head: Option<String>,
-    /// The bench target (a `[[bench]]` with `harness = false` built on rtcompare::bench);
-    /// without it, the package's only bench target.
+    /// The bench target (a `[[bench]]` with `harness = false` built on rtcompare::bench, or a
+    /// criterion bench file on rtcompare-criterion); without it, the package's only bench
+    /// target.
     #[arg(long, value_name = "NAME")]
     pub bench: Option<String>,
     /// Worker pairs in each benchmark's first stage (at least 3); Stein's rule adds more when
