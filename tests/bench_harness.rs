@@ -69,6 +69,17 @@ fn a_filter_runs_only_what_it_names() {
         Outcome::Measured(m) => {
             let e = m.estimate.as_ref().expect("an estimate");
             assert!(e.mean > 0.0 && e.mean.is_finite(), "{}", run.results[0]);
+            // `--output-format bencher`'s line: what github-action-benchmark's parser reads.
+            let line = run.results[0].bencher_line().unwrap();
+            let (head, tail) = line.split_once(" ... bench: ").unwrap();
+            assert_eq!(head, "test sum/large", "{line}");
+            let (mean, spread) = tail.trim_start().split_once(" ns/iter (+/- ").unwrap();
+            let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
+            assert_eq!(number(mean), e.mean.round() as u64, "{line}");
+            assert_eq!(
+                number(spread.trim_end_matches(')')),
+                e.half_width.round() as u64
+            );
         }
         other => panic!("{other:?}"),
     }

@@ -221,11 +221,6 @@ impl Bencher {
         self.worker.is_some()
     }
 
-    /// The command line this registry runs (in a worker, the default one).
-    pub fn args(&self) -> &Args {
-        &self.args
-    }
-
     /// The options the next benchmark runs with.
     pub fn options(&self) -> &BenchOptions {
         &self.options
@@ -562,9 +557,7 @@ impl BenchResult {
             _ => None,
         }
     }
-}
 
-impl BenchResult {
     /// The result as libtest's bench line, which github-action-benchmark and bencher read:
     /// `test NAME ... bench:       1,234 ns/iter (+/- 56)`, the mean and its interval's
     /// half-width in whole nanoseconds per operation with thousands separators (see
