@@ -2,31 +2,13 @@
 //! repository, built on the library's bench harness: at the baseline its benchmark `work`
 //! runs 2,000 steps of a dependent chain, in the working tree 4,000.
 
+mod common;
+use common::git;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=rtcompare",
-            "-c",
-            "user.email=rtcompare@example.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn bench_source(steps: u64) -> String {
     format!(

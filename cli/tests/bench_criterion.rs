@@ -3,29 +3,12 @@
 //! serves it as it serves a native target. At the baseline `work` runs 2,000 steps of a
 //! dependent chain, in the working tree 4,000; nothing else changes.
 
+mod common;
+use common::git;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=rtcompare",
-            "-c",
-            "user.email=rtcompare@example.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// The library the bench file calls: `work`'s step count is the one thing the commit changes.
 fn lib_source(work_steps: u64) -> String {

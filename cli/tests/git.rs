@@ -1,30 +1,12 @@
 //! `rtcompare git`: a pristine baseline in a temporary worktree, removed afterwards, also when
 //! the build fails.
 
+mod common;
+use common::git;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=rtcompare",
-            "-c",
-            "user.email=rtcompare@example.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// A repository with one commit whose `run.sh` sleeps 20 ms, and a working-tree change to
 /// 40 ms. Removed on drop.

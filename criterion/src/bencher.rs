@@ -125,35 +125,38 @@ impl<M: Measurement> Bencher<'_, M> {
     /// many) outside the timed region, then `routine` runs on each inside it; results are
     /// dropped outside it.
     #[inline(never)]
-    pub fn iter_batched<I, O, S, R>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    pub fn iter_batched<I, O, S, R>(&mut self, setup: S, mut routine: R, size: BatchSize)
     where
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        let per_batch = size.per_batch(self.iters);
-        let mut total = 0u64;
-        let mut done = 0u64;
-        while done < self.iters {
-            let count = per_batch.min(self.iters - done);
-            let inputs = black_box((0..count).map(|_| setup()).collect::<Vec<_>>());
-            let mut outputs = Vec::with_capacity(count as usize);
-            let start = Instant::now();
-            outputs.extend(inputs.into_iter().map(&mut routine));
-            total = total.saturating_add(elapsed_ns(start));
-            black_box(outputs);
-            done += count;
-        }
-        self.record(total);
+        self.time_batches(setup, size, |inputs, outputs| {
+            outputs.extend(inputs.drain(..).map(&mut routine))
+        });
     }
 
     /// [`iter_batched`](Self::iter_batched) with each input lent to `routine` mutably rather
     /// than consumed; inputs and results are dropped outside the timed region.
     #[inline(never)]
-    pub fn iter_batched_ref<I, O, S, R>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    pub fn iter_batched_ref<I, O, S, R>(&mut self, setup: S, mut routine: R, size: BatchSize)
     where
         S: FnMut() -> I,
         R: FnMut(&mut I) -> O,
     {
+        self.time_batches(setup, size, |inputs, outputs| {
+            outputs.extend(inputs.iter_mut().map(&mut routine))
+        });
+    }
+
+    /// The batched methods' loop: `setup` fills a run's inputs untimed, `run` turns them into
+    /// outputs timed, and both are dropped untimed; the runs' times add up to the reading.
+    #[inline(always)]
+    fn time_batches<I, O>(
+        &mut self,
+        mut setup: impl FnMut() -> I,
+        size: BatchSize,
+        mut run: impl FnMut(&mut Vec<I>, &mut Vec<O>),
+    ) {
         let per_batch = size.per_batch(self.iters);
         let mut total = 0u64;
         let mut done = 0u64;
@@ -162,9 +165,9 @@ impl<M: Measurement> Bencher<'_, M> {
             let mut inputs = black_box((0..count).map(|_| setup()).collect::<Vec<_>>());
             let mut outputs = Vec::with_capacity(count as usize);
             let start = Instant::now();
-            outputs.extend(inputs.iter_mut().map(&mut routine));
+            run(&mut inputs, &mut outputs);
             total = total.saturating_add(elapsed_ns(start));
-            black_box(outputs);
+            black_box((inputs, outputs));
             done += count;
         }
         self.record(total);
