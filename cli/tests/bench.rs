@@ -3,7 +3,7 @@
 //! runs 2,000 steps of a dependent chain, in the working tree 4,000.
 
 mod common;
-use common::git;
+use common::{git, rtcompare_bench};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -223,9 +223,9 @@ fn a_benchmark_that_panics_at_head_is_a_failed_row(repo: &Repo) {
         "b.bench(\"same\", || -> u64 { panic!(\"same broke at head\") });",
     );
     std::fs::write(repo.0.join("benches/b.rs"), source).unwrap();
-    let out = Command::new(BIN)
-        .args([
-            "bench",
+    let out = rtcompare_bench(
+        &repo.0,
+        &[
             "--baseline",
             "HEAD",
             "--pairs",
@@ -236,13 +236,8 @@ fn a_benchmark_that_panics_at_head_is_a_failed_row(repo: &Repo) {
             "failed.json",
             "--markdown",
             "failed.md",
-        ])
-        .current_dir(&repo.0)
-        .env("CARGO_TARGET_DIR", "tgt")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+        ],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stdout}\n{stderr}");
@@ -369,22 +364,17 @@ fn a_bench_target_added_at_head_is_all_new(repo: &Repo) {
     )
     .unwrap();
     std::fs::write(repo.0.join("benches/added.rs"), bench_source(10)).unwrap();
-    let out = Command::new(BIN)
-        .args([
-            "bench",
+    let out = rtcompare_bench(
+        &repo.0,
+        &[
             "--baseline",
             "HEAD",
             "--bench",
             "added",
             "--json",
             "added.json",
-        ])
-        .current_dir(&repo.0)
-        .env("CARGO_TARGET_DIR", "tgt")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+        ],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");

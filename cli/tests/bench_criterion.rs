@@ -4,11 +4,8 @@
 //! dependent chain, in the working tree 4,000; nothing else changes.
 
 mod common;
-use common::git;
+use common::{git, rtcompare_bench};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_rtcompare");
 
 /// The library the bench file calls: `work`'s step count is the one thing the commit changes.
 fn lib_source(work_steps: u64) -> String {
@@ -96,9 +93,9 @@ impl Drop for Repo {
 #[test]
 fn a_criterion_bench_file_is_compared_across_revisions() {
     let repo = Repo::new();
-    let out = Command::new(BIN)
-        .args([
-            "bench",
+    let out = rtcompare_bench(
+        &repo.0,
+        &[
             "--baseline",
             "HEAD",
             "--pairs",
@@ -109,13 +106,8 @@ fn a_criterion_bench_file_is_compared_across_revisions() {
             "out.json",
             "--fail-on-regression",
             "10%",
-        ])
-        .current_dir(&repo.0)
-        .env("CARGO_TARGET_DIR", "tgt")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+        ],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");

@@ -76,3 +76,18 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// `rtcompare bench ARGS` in the scratch crate `dir` as the bench tests run it: builds under
+/// `dir/tgt` (a relative `CARGO_TARGET_DIR`, as CI jobs often set it), no step summary of the
+/// test's own CI, stdin from `/dev/null`.
+pub fn rtcompare_bench(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("bench")
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", "tgt")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the rtcompare binary runs")
+}
