@@ -306,6 +306,28 @@ pub enum Error {
         /// What the source said (for `rtcompare bench`, the build's last lines).
         reason: String,
     },
+    /// A git command of a comparison of revisions failed: a revision that names no commit, a
+    /// directory outside a repository, a checkout that failed.
+    #[error("`{command}` failed: {reason}")]
+    Git {
+        /// The git command.
+        command: String,
+        /// git's words, with what to do.
+        reason: String,
+    },
+    /// A build of the bench target at one revision failed.
+    #[error("the build of bench `{bench}` at {revision} failed ({status}): {detail}")]
+    Build {
+        /// The bench target.
+        bench: String,
+        /// Which revision, in words (`the baseline (origin/main)`, `the working tree`).
+        revision: String,
+        /// `exit status 101`.
+        status: String,
+        /// Where the compiler's messages are, or the linker's last lines when they were not
+        /// shown.
+        detail: String,
+    },
 }
 
 impl Error {

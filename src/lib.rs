@@ -63,9 +63,9 @@
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|
-//! | `progress` (feature `progress`) | the one progress drawing: ready callbacks, a bar of the running stage on a terminal and a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn between batches only; and `progress::Status`, a message line that front ends set between their own steps (the command-line tool's progress line); all drawn with indicatif, made and told terminal from log in one place; above `pool` and `measure`, whose stages it draws | stderr |
 //! | [`render`] | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), a bench run's pages ([`bench::BenchRun::to_html`]), and the page's building blocks for other front ends (feature `html`, on by default); above `bench`, `pool`, `compare` and `stats`, whose results it draws | no (writes a file when asked) |
-//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]) | via `precision`, `pool` and `compare` (processes) |
+//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]), and at two git revisions ([`bench::compare_revisions`], what `cargo bench -- --baseline REV` runs: the temporary worktree, the builds and relinks with cargo, the pairs, the table, JSON, Markdown and HTML) | yes (git, cargo and worker processes), and via `precision`, `pool` and `compare` |
+//! | `progress` (feature `progress`) | the one progress drawing: ready callbacks, a bar of the running stage on a terminal and a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn between batches only; and `progress::Status`, a message line that front ends set between their own steps (the command-line tool's progress line, and the cross-revision run's); all drawn with indicatif, made and told terminal from log in one place; below `bench`, whose comparison of revisions draws its line with it, and above `pool` and `measure`, whose stages it draws | stderr |
 //! | [`gate`] | cargo-test gates, in one process or pooled across several ([`gate::check`], [`gate::GateOptions`]) | via `pool` and `compare` |
 //! | [`workload`] | insert/delete streams for mutable structures ([`workload::Spec`], [`workload::Stream`]), the [`workload::Structure`] trait, [`workload::compare`] (both structures under the same pre-generated operations) and [`workload::Suite`] (a matrix of specs × structures as one table, each cell optionally in its own pool of processes) | via `pool` and `compare` |
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
@@ -76,7 +76,7 @@
 //! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), CPU pinning ([`measure::pin`]) | yes |
 //! | [`alloc`] | the counting global allocator ([`alloc::Counting`]), whose counters `measure` reads around every batch | yes (it is the allocator) |
 //! | [`stats`] | pure statistics on any `&[f64]`, in chapters by question (summaries, significance, bootstrap, intervals, series, plans, verdicts, pooling): the verdict ([`Verdict`], [`stats::decide`]) and its rules, pooling across processes ([`stats::combine`], [`stats::combine_staged`]); every name directly under `stats` | **never** |
-//! | [`rng`], [`Error`], `display` | the seeded generator the statistics use; the one error enum; and, private, the `display` of figures in reports and messages | no |
+//! | [`rng`], [`Error`], `display`, `interrupt` | the seeded generator the statistics use; the one error enum; and, private, the `display` of figures in reports and messages and the `interrupt` guard that notes SIGINT and SIGTERM while a run is in charge of child processes | no (`interrupt` installs signal handlers while a run holds it) |
 //!
 //! Three of these are declared at the root, each in its own file, because users' code names
 //! them there: [`alloc`] (`rtcompare::alloc::Counting`, the global allocator a binary installs),
@@ -93,6 +93,7 @@ mod display;
 pub mod env;
 mod error;
 pub mod gate;
+mod interrupt;
 pub mod measure;
 pub mod pool;
 pub mod precision;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use rtcompare::bench::{parse_budget, parse_duration, parse_fraction};
 
 /// Default `--warmup`: 2 discarded runs of each command before anything is timed.
 pub const DEFAULT_WARMUP: usize = 2;
@@ -33,9 +34,10 @@ pub enum Commands {
     /// Compare one bench target at two revisions, benchmark by benchmark: the baseline is built
     /// in a temporary worktree and the head in the working tree (or at --head), each with its
     /// own target directory; worker pairs (two workers of each build on one CPU) serve every
-    /// benchmark's timed batches in rounds of four.
+    /// benchmark's timed batches in rounds of four. The same engine as the bench target's own
+    /// `cargo bench --bench NAME -- --baseline REV`, which needs no install.
     /// Exits 1 with --fail-on-regression when a benchmark is proven slower by more than the
-    /// budget, 2 on a usage, build or run error.
+    /// budget, 2 on a usage, build or run error, 3 when a benchmark failed.
     Bench(BenchArgs),
     /// Calibration before trust: A/A comparisons of the command against itself must give no
     /// verdict, and a real 5 % extra cost (a busy-wait in the timed window) must be detected in
@@ -87,6 +89,18 @@ pub struct BenchArgs {
     /// target.
     #[arg(long, value_name = "NAME")]
     pub bench: Option<String>,
+    /// The package whose bench target is compared, as `cargo bench -p`; without it, the
+    /// package of the current directory, or at a virtual workspace's root the one package
+    /// with the bench target.
+    #[arg(short = 'p', long, value_name = "NAME")]
+    pub package: Option<String>,
+    /// The manifest to start from instead of the current directory's, as cargo's own flag.
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Do not append the Markdown summary to $GITHUB_STEP_SUMMARY (for runners whose JSON a
+    /// later `combine` step pools into the one summary).
+    #[arg(long)]
+    pub no_step_summary: bool,
     /// Worker pairs in each benchmark's first stage (at least 3); Stein's rule adds more when
     /// their spread leaves the interval wider than ±1 % (or a quarter of |δ|).
     #[arg(long, value_name = "K", default_value_t = 5)]
@@ -117,7 +131,7 @@ pub struct BenchArgs {
     /// benchmark gets its first stage, then the time left goes to the undecided benchmark
     /// closest to deciding, a stage at a time; when it runs out the undecided say "cannot
     /// tell below ±X %". Builds and relinks are not counted.
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration, conflicts_with = "precision")]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_budget, conflicts_with = "precision")]
     pub budget: Duration,
     /// Let the system place each worker pair's four workers instead of putting them on one
     /// CPU (a control: on a virtual machine two vCPUs' speeds then decide pairs).
@@ -417,72 +431,11 @@ impl CompareArgs {
     }
 }
 
-/// Parses `1%`, `0.5 %` or `0.01` into a fraction in `[0, 1)`.
-pub fn parse_fraction(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    let (number, scale) = match t.strip_suffix('%') {
-        Some(n) => (n.trim(), 0.01),
-        None => (t, 1.0),
-    };
-    let v: f64 = number.parse().map_err(|_| {
-        format!("`{s}` is not a number; write a percentage such as 1% or a fraction such as 0.01")
-    })?;
-    let v = v * scale;
-    if !(v.is_finite() && (0.0..1.0).contains(&v)) {
-        return Err(format!(
-            "`{s}` is out of range: expected 0% to just under 100%"
-        ));
-    }
-    Ok(v)
-}
-
-/// Parses `60`, `60s`, `1.5s`, `500ms` or `2m` into a positive duration.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let (number, unit) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration; write 60, 90s, 500ms or 2m"))?;
-    let secs = v * unit;
-    if !(secs.is_finite() && secs > 0.0 && secs < 1e9) {
-        return Err(format!(
-            "`{s}` is out of range: expected a positive duration"
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
     use super::*;
-
-    #[test]
-    fn fractions_and_durations_parse() {
-        assert_eq!(parse_fraction("1%").unwrap(), 0.01);
-        assert_eq!(parse_fraction(" 2.5 % ").unwrap(), 0.025);
-        assert_eq!(parse_fraction("0.03").unwrap(), 0.03);
-        for bad in ["x", "100%", "-1%", "1.5", "nan"] {
-            assert!(parse_fraction(bad).is_err(), "{bad}");
-        }
-        assert_eq!(parse_duration("60").unwrap(), Duration::from_secs(60));
-        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
-        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
-        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
-        for bad in ["0", "-1s", "soon", "inf"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn counters_is_an_opt_in_flag() {

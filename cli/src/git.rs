@@ -13,9 +13,9 @@
 //! drop, and every error path returns through that drop.
 
 use std::ffi::OsString;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+use rtcompare::bench::{Revisions, TempWorktree};
 
 use crate::cli::GitArgs;
 use crate::commands::Pair;
@@ -25,168 +25,18 @@ use crate::result::{CmdResult, GitInfo};
 use crate::session;
 use crate::signals;
 
-/// `git` with `args` in `dir`, stdin from `/dev/null`.
-fn git_command(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new("git");
-    command.args(args).current_dir(dir).stdin(Stdio::null());
-    command
-}
-
-/// Runs `git` with `args` in `dir` and returns its trimmed stdout. Errors: a failure is a usage
-/// error that quotes git's stderr; [`CliError::Interrupted`] when SIGINT or SIGTERM arrived
-/// before or while it ran, or git died from SIGINT.
-///
-/// git stays in this process's group, so Ctrl-C at the terminal reaches it directly and a slow
-/// checkout stops at once; it ends by SIGINT then, which is an interruption, not a git error.
-pub(crate) fn git(dir: &Path, args: &[&str]) -> Result<String> {
-    if signals::interrupted() {
-        return Err(CliError::Interrupted);
-    }
-    let out = git_command(dir, args)
-        .output()
-        .map_err(|source| CliError::Spawn {
-            name: "git".into(),
-            command: format!("git {}", args.join(" ")),
-            source,
-        })?;
-    if signals::interrupted() || out.status.signal() == Some(libc::SIGINT) {
-        return Err(CliError::Interrupted);
-    }
-    if !out.status.success() {
-        return Err(CliError::Usage(format!(
-            "`git {}` failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
-}
-
-/// Runs `git` with `args` in `dir` for cleaning up, ignoring its outcome. Unlike [`git`] it
-/// runs after an interruption too, and in a process group of its own, so that a second Ctrl-C
-/// cannot cut the removal of a worktree short.
-fn git_cleanup(dir: &Path, args: &[&str]) {
-    let _ = git_command(dir, args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .status();
-}
-
-/// A worktree in a temporary directory, removed (with `git worktree remove --force`, then the
-/// directory itself, then `git worktree prune`) when dropped.
-pub struct TempWorktree {
-    repo: PathBuf,
-    path: PathBuf,
-}
-
-impl TempWorktree {
-    /// Checks `commit` out, detached, into a new directory `rtcompare-ROLE-PID-NANOS` under the
-    /// system's temporary directory, with its submodules (recursively) when it has any.
-    /// Errors: git's failures (a failing submodule checkout names `role` and `commit`), and
-    /// [`CliError::Interrupted`]; the directory is removed on every one of them.
-    pub fn add_as(repo: &Path, commit: &str, role: &str) -> Result<TempWorktree> {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let path = std::env::temp_dir().join(format!(
-            "rtcompare-{role}-{}-{nanos:09}",
-            std::process::id()
-        ));
-        // The guard exists before git starts, so a checkout that fails or is interrupted half
-        // way is removed too.
-        let tree = TempWorktree {
-            repo: repo.into(),
-            path,
-        };
-        let p = tree.path.to_string_lossy().into_owned();
-        git(
-            repo,
-            &["worktree", "add", "--detach", "--quiet", &p, commit],
-        )?;
-        // `worktree add` leaves submodule directories empty; a build that needs them would
-        // fail, or worse, build without them.
-        if tree.path.join(".gitmodules").exists() {
-            git(
-                &tree.path,
-                &["submodule", "update", "--init", "--recursive", "--quiet"],
-            )
-            .map_err(|e| match e {
-                CliError::Usage(reason) => CliError::Usage(format!(
-                    "cannot check out the submodules of the {role} {commit}: {reason}"
-                )),
-                other => other,
-            })?;
-        }
-        Ok(tree)
-    }
-
-    /// The worktree's directory.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for TempWorktree {
-    fn drop(&mut self) {
-        let p = self.path.to_string_lossy().into_owned();
-        git_cleanup(&self.repo, &["worktree", "remove", "--force", &p]);
-        // `remove_dir_all` does not follow symbolic links, so the `target` link into the
-        // working tree's target directory goes and what it points to stays.
-        let _ = std::fs::remove_dir_all(&self.path);
-        git_cleanup(&self.repo, &["worktree", "prune"]);
-    }
-}
-
-/// The two revisions a comparison of trees names, resolved in the repository around a
-/// directory: the baseline's commit, and the head's (`--head`'s, or the working tree's `HEAD`
-/// with whether it has uncommitted changes).
-pub(crate) struct Revisions {
-    /// The repository's top directory.
-    pub(crate) top: PathBuf,
-    /// The baseline's commit id.
-    pub(crate) base_commit: String,
-    /// The head's commit id when given as a revision; `None`: the head is the working tree.
-    pub(crate) head_rev: Option<String>,
-    /// The head's commit id (the working tree's `HEAD` without a head revision).
-    pub(crate) head_commit: String,
-    /// Whether the head is the working tree with uncommitted changes.
-    pub(crate) dirty: bool,
-}
-
-impl Revisions {
-    /// Resolves `base` and `head` (any commit-ish) in the repository around `cwd`. Errors:
-    /// git's, naming the revision that does not resolve.
-    pub(crate) fn resolve(cwd: &Path, base: &str, head: Option<&str>) -> Result<Revisions> {
-        let top = PathBuf::from(git(cwd, &["rev-parse", "--show-toplevel"])?);
-        let commit = |rev: &str| {
-            git(
-                &top,
-                &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
-            )
-        };
-        let base_commit = commit(base)?;
-        let head_rev = head.map(commit).transpose()?;
-        let (head_commit, dirty) = match &head_rev {
-            Some(c) => (c.clone(), false),
-            None => (
-                git(&top, &["rev-parse", "HEAD"])?,
-                !git(&top, &["status", "--porcelain"])?.is_empty(),
-            ),
-        };
-        Ok(Revisions {
-            top,
-            base_commit,
-            head_rev,
-            head_commit,
-            dirty,
-        })
+/// A failure of the library's git steps as the tool reports it: an interruption is one, the
+/// rest quote git.
+fn git_error(e: rtcompare::Error) -> CliError {
+    match e {
+        rtcompare::Error::Cancelled { .. } => CliError::Interrupted,
+        other => CliError::Usage(other.to_string()),
     }
 }
 
 /// The working tree's target directory: `$CARGO_TARGET_DIR` (relative to `cwd`, as cargo reads
 /// it) when set, else `target` at the repository's top.
-pub(crate) fn working_target(cwd: &Path, top: &Path) -> PathBuf {
+fn working_target(cwd: &Path, top: &Path) -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => cwd.join(dir),
         _ => top.join("target"),
@@ -268,7 +118,7 @@ pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> 
         head_rev,
         head_commit,
         dirty,
-    } = Revisions::resolve(&cwd, &args.base, args.head.as_deref())?;
+    } = Revisions::resolve(&cwd, &args.base, args.head.as_deref()).map_err(git_error)?;
     // Beneath the working tree's target directory, one for each checked-out tree: kept between
     // runs so that a rebuild is incremental, never shared between the two builds of one run.
     let own_target = working_target(&cwd, &top).join("rtcompare");
@@ -281,11 +131,15 @@ pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> 
         None => Runner::for_builds()?,
     };
 
-    let base_tree = TempWorktree::add_as(&top, &base_commit, "baseline")?;
+    if signals::interrupted() {
+        return Err(CliError::Interrupted);
+    }
+    let base_tree = TempWorktree::add_as(&top, &base_commit, "baseline").map_err(git_error)?;
     let head_tree = head_rev
         .as_deref()
         .map(|c| TempWorktree::add_as(&top, c, "head"))
-        .transpose()?;
+        .transpose()
+        .map_err(git_error)?;
     // The same place relative to the top in every tree, so relative paths in the commands work.
     let rel = cwd.strip_prefix(&top).unwrap_or(Path::new(""));
     let base_dir = base_tree.path().join(rel);

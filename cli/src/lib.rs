@@ -26,7 +26,7 @@
 //! |---|---|
 //! | `plan` | the command line resolved once: every subcommand's flags checked into one plan before anything runs |
 //! | `combine` | `rtcompare combine`: typed readers of every input kind, comparisons identified by what they compare, pooled across machines |
-//! | `bench` | `rtcompare bench`: one benchmark target at two revisions through worker processes, its table and JSON |
+//! | `bench` | `rtcompare bench`: one benchmark target at two revisions, a front over the library's `bench::compare_revisions` (the engine `cargo bench -- --baseline REV` runs), with the history of runs |
 //! | `git`, `selftest` | `rtcompare git` (a command at two revisions), `rtcompare selftest` |
 //! | `session` | `cmd`'s protocol: warm-ups, A/A runs, interleaved rounds, when to stop |
 //! | `snapshot` | the JSON file kept current while a session measures |
@@ -126,7 +126,7 @@ fn execute(plan: &Plan<'_>) -> Result<i32, CliError> {
             let summary = plan::two_command_summary();
             finish(&result, exports, &summary, &args.options, false)
         }
-        Plan::Bench { args, exports } => bench::run(args, exports),
+        Plan::Bench { args } => bench::run(args),
         Plan::Combine { args, exports } => combine::run(args, exports),
         Plan::Selftest { args, exports } => {
             let report = selftest::run(args)?;

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use rtcompare::stats::{self, MINIMUM_DATA_POINTS};
 
-use crate::bench::{self, BenchOutput};
+use crate::bench;
 use crate::cli::{BenchArgs, Cli, CmdArgs, CombineArgs, Commands, CompareArgs, GitArgs};
 use crate::cli::{SelftestArgs, SortOrder};
 use crate::combine::{self, Combined};
@@ -53,10 +53,7 @@ pub(crate) enum Plan<'a> {
         exports: Exports<CmdResult>,
     },
     /// `rtcompare bench`.
-    Bench {
-        args: &'a BenchArgs,
-        exports: Exports<BenchOutput>,
-    },
+    Bench { args: &'a BenchArgs },
     /// `rtcompare combine`.
     Combine {
         args: &'a CombineArgs,
@@ -102,9 +99,7 @@ impl Plan<'_> {
             }
             Commands::Bench(args) => {
                 bench::check_args(args)?;
-                let exports = bench::exports(args);
-                exports.check(&[], None)?;
-                Plan::Bench { args, exports }
+                Plan::Bench { args }
             }
             Commands::Combine(args) => {
                 let exports = combine::exports(args);

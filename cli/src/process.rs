@@ -225,8 +225,6 @@ pub struct Runner {
     /// `--output`: where each run's stdout goes (stderr goes to `/dev/null` unless it is
     /// [`Output::Inherit`]).
     output: Output,
-    /// A file every run's stderr goes to instead (truncated before each run).
-    errors: Option<std::path::PathBuf>,
 }
 
 /// Where a timed command's standard output goes (`--output`).
@@ -318,7 +316,6 @@ impl Runner {
             } else {
                 Output::Null
             },
-            errors: None,
         })
     }
 
@@ -342,21 +339,6 @@ impl Runner {
         let mut runner = Runner::new(true)?;
         runner.stdout_to_stderr = true;
         Ok(runner)
-    }
-
-    /// A runner for builds whose stdout is data (cargo's JSON messages): stdout to
-    /// `messages`, stderr (the compiler's diagnostics and progress) streamed to this process's
-    /// stderr, under the watchdog like every other command.
-    pub fn for_build_messages(messages: std::path::PathBuf) -> Result<Runner> {
-        let mut runner = Runner::new(true)?;
-        runner.output = Output::File(messages);
-        Ok(runner)
-    }
-
-    /// Sends every run's stderr to `file` (truncated before each run) instead of showing it.
-    pub fn errors_to(mut self, file: std::path::PathBuf) -> Runner {
-        self.errors = Some(file);
-        self
     }
 
     /// Sets `key` to `value` in the environment of every child this runner starts (the rest
@@ -513,10 +495,7 @@ impl Runner {
             Some(path) => Stdio::from(std::fs::File::open(path).map_err(RunFailure::Spawn)?),
             None => Stdio::null(),
         };
-        let stderr = match &self.errors {
-            Some(path) => Stdio::from(std::fs::File::create(path).map_err(RunFailure::Spawn)?),
-            None => output(),
-        };
+        let stderr = output();
         let mut command = Command::new(program);
         command
             .args(args)

@@ -3,8 +3,6 @@
 //! built from them. The terminal summary, the exports, the HTML page, `bench`'s table and
 //! `combine`'s all take their words from here, so one outcome never reads two ways.
 
-use rtcompare::bench::BuildStatus;
-
 use crate::analysis::CommandOutcome;
 
 /// How an outcome's capitalised verdict names the command it is about.
@@ -159,19 +157,6 @@ impl CommandOutcome {
             Some(relation) => format!("{} {relation} {reference}", self.alarmed()),
             None => self.alarmed().to_string(),
         }
-    }
-}
-
-/// A benchmark's status in `bench`'s table when it was not compared: `new`, `removed`,
-/// `FAILED`, `stopped`; `None` for a compared one, whose outcome says it.
-pub(crate) fn status_word(status: BuildStatus) -> Option<&'static str> {
-    match status {
-        BuildStatus::New => Some("new"),
-        BuildStatus::Removed => Some("removed"),
-        BuildStatus::Failed => Some("FAILED"),
-        BuildStatus::Stopped => Some("stopped"),
-        // Compared, and any status a later library adds: its outcome says it.
-        _ => None,
     }
 }
 

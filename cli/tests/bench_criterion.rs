@@ -1,7 +1,8 @@
 //! `rtcompare bench` on a bench file written against criterion's API, built on the workspace's
 //! `rtcompare-criterion` renamed `criterion`, as a criterion user switches: the worker protocol
 //! serves it as it serves a native target. At the baseline `work` runs 2,000 steps of a
-//! dependent chain, in the working tree 4,000; nothing else changes.
+//! dependent chain, in the working tree 4,000; nothing else changes. The bench file's own
+//! `cargo bench -- --baseline REV` gives the same table for the same seed.
 
 mod common;
 use common::{git, rtcompare_bench};
@@ -130,4 +131,42 @@ fn a_criterion_bench_file_is_compared_across_revisions() {
     }
     let work = &rows[0];
     assert!(work["delta"].as_f64().unwrap() < -0.5, "{stdout}");
+
+    // The bench file itself runs the same comparison, with the same flags and seed, through
+    // criterion's command line: the same rows, verdicts and layouts.
+    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "bench",
+            "--bench",
+            "b",
+            "--",
+            "--baseline",
+            "HEAD",
+            "--pairs",
+            "3",
+            "--seed",
+            "5",
+        ])
+        .args(["--json", "harness.json", "--fail-on-regression", "10%"])
+        .current_dir(&repo.0)
+        .env("CARGO_TARGET_DIR", "tgt")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let harness: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.0.join("harness.json")).unwrap())
+            .unwrap();
+    let verdicts = |j: &serde_json::Value| -> Vec<(String, bool)> {
+        j["benchmarks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["name"].to_string(), r["regression"].as_bool().unwrap()))
+            .collect()
+    };
+    assert_eq!(verdicts(&harness), verdicts(&json), "{stderr}");
+    assert_eq!(harness["layouts"]["seeds"], json["layouts"]["seeds"]);
 }

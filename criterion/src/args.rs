@@ -116,8 +116,9 @@ impl CommandLine {
                     return Err(Error::Unsupported {
                         flag: "--baseline-lenient",
                         instead: "this harness keeps no saved baselines; compare against \
-                                  another revision with `rtcompare bench --baseline REV`, \
-                                  which runs both builds in the same seconds on one CPU",
+                                  another revision with `--baseline REV` (a git revision), \
+                                  which builds it and runs both builds in the same seconds on \
+                                  one CPU",
                     });
                 }
                 // criterion's short forms, refused by the harness under their long names.
@@ -129,6 +130,12 @@ impl CommandLine {
         let mut harness = rtcompare::bench::Args::parse(rest)?;
         harness.test |= force_test;
         let filter = match harness.filter.take() {
+            // A comparison of revisions selects in its parent, by substring as
+            // `rtcompare bench` does: the filter stays the harness's.
+            Some(f) if harness.revisions.is_some() => {
+                harness.filter = Some(f);
+                None
+            }
             Some(f) if harness.exact => {
                 harness.filter = Some(f);
                 None
@@ -303,6 +310,24 @@ mod tests {
     }
 
     #[test]
+    fn baseline_is_a_revision_to_compare_with_and_keeps_its_filter_a_substring() {
+        for args in [
+            &["--bench", "--baseline", "HEAD~1", "parse.*"][..],
+            &["--bench", "-b", "HEAD~1", "parse.*"],
+        ] {
+            let c = parse(args).unwrap();
+            let r = c
+                .harness
+                .revisions
+                .as_ref()
+                .expect("a comparison of revisions");
+            assert_eq!(r.baseline, "HEAD~1");
+            assert!(c.filter.is_none(), "{args:?}");
+            assert_eq!(c.harness.filter.as_deref(), Some("parse.*"));
+        }
+    }
+
+    #[test]
     fn bad_values_and_unsupported_flags_are_refused_with_what_to_do() {
         for bad in [
             &["--sample-size", "ten"][..],
@@ -317,16 +342,9 @@ mod tests {
         }
         for (bad, says) in [
             (&["--bench", "--profile-time", "5"][..], "profiler"),
-            (
-                &["--baseline-lenient", "main"],
-                "rtcompare bench --baseline REV",
-            ),
-            (&["--bench", "-s", "main"], "rtcompare bench --baseline REV"),
-            (
-                &["--bench", "--baseline", "main"],
-                "rtcompare bench --baseline REV",
-            ),
-            (&["--load-baseline=x"], "rtcompare bench --baseline REV"),
+            (&["--baseline-lenient", "main"], "--baseline REV"),
+            (&["--bench", "-s", "main"], "--baseline REV"),
+            (&["--load-baseline=x"], "--baseline REV"),
             (&["--bench", "--warp-speed"], "unknown flag"),
         ] {
             let e = parse(bad).unwrap_err().to_string();

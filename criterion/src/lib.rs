@@ -43,9 +43,10 @@
 //! `target/rtcompare/bench/<target>.json`, with an HTML page beside it. Only the code inside
 //! `b.iter(…)` (and the routine of `iter_batched`, `iter_custom`'s own duration, …) is timed,
 //! as criterion times it; setup code in the closure runs outside the timed region. The same
-//! target, built at two revisions, is compared batch by batch by
-//! `rtcompare bench --baseline REV --bench NAME`: pairs of workers on one CPU, code layouts,
-//! one decision per benchmark.
+//! target, built at two git revisions, is compared batch by batch by
+//! `cargo bench --bench NAME -- --baseline REV` (with nothing installed; `rtcompare bench` runs
+//! the same): pairs of workers on one CPU, code layouts, one decision per benchmark, and
+//! `rtcompare bench`'s flags (`--fail-on-regression`, `--markdown`, `--json`, …).
 //!
 //! **Settings** keep criterion's names and signatures. Those that mean something here: a
 //! confidence level is the interval's level; warm-up and measurement time together bound a
@@ -62,8 +63,9 @@
 //! github-action-benchmark and bencher), `--noplot`, `--color`, `--quiet`, `--verbose`, and
 //! criterion's `--sample-size`, `--measurement-time`, … which override the bench file's
 //! settings. `cargo test --benches` runs each benchmark once, as a smoke test, and takes
-//! libtest's flags. criterion's saved baselines (`--save-baseline`, `--baseline`,
-//! `--load-baseline`) are refused with the paired run to use instead.
+//! libtest's flags. `--baseline` (`-b`) names a git revision to compare with; criterion's saved
+//! baselines (`--save-baseline`, `--load-baseline`, a `--baseline NAME` that names no
+//! revision) are refused with the paired run to use instead.
 
 #![deny(missing_docs)]
 

@@ -50,12 +50,12 @@ impl fmt::Display for Note {
             Note::BaselineJudgement => {
                 "the noise threshold and significance level have no effect: they judge a change \
                  against a saved baseline, which this harness does not keep; \
-                 `rtcompare bench --baseline REV` compares two revisions (a 5 % chance of a \
+                 `cargo bench -- --baseline REV` compares two revisions (a 5 % chance of a \
                  false verdict for the whole suite, a ±2 % margin set by --margin)"
             }
             Note::SavedBaselines => {
                 "saved baselines have no effect: this harness keeps none; \
-                 `rtcompare bench --baseline REV` compares two revisions in the same seconds \
+                 `cargo bench -- --baseline REV` compares two revisions in the same seconds \
                  on one CPU"
             }
             Note::Plots => {

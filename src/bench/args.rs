@@ -1,5 +1,6 @@
 //! The bench harness's command line: what libtest users type after `cargo bench --`.
 
+use super::revisions::flags;
 use crate::{Error, Result};
 
 /// What the command line asked for.
@@ -12,11 +13,17 @@ use crate::{Error, Result};
 /// (`--nocapture`, `--test-threads N`, `--quiet`, `--color C`, `--format F`, `--show-output`,
 /// `--include-ignored`, `--ignored`, `-Z X`, …) are accepted and change nothing. Anything
 /// else starting with `-` is refused rather than ignored, so a flag meant for another harness
-/// does not silently run every benchmark; criterion's `--save-baseline`, `--baseline` and
-/// `--load-baseline` are refused with the run to use instead, `rtcompare bench --baseline REV`.
-/// criterion's `--output-format bencher` prints each result as libtest's bench line instead of
-/// a table row ([`OutputFormat`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// does not silently run every benchmark. criterion's `--output-format bencher` prints each
+/// result as libtest's bench line instead of a table row ([`OutputFormat`]).
+///
+/// `--baseline REV` compares this bench target at the git revision REV with the working tree
+/// ([`revisions`](Self::revisions)), taking `rtcompare bench`'s flags: `--head`, `--json`,
+/// `--markdown`, `--html`, `--fail-on-regression [BUDGET]`, `--budget`, `--margin`,
+/// `--layouts`, `--seed`, `--pairs`, `--max-pairs`, `--per-benchmark`, `--precision`,
+/// `--no-cpu-per-pair`, `--no-step-summary`; the filter, `--exact` and `--skip` select the
+/// benchmarks compared. criterion's `--save-baseline` and `--load-baseline` are refused with
+/// what to do instead: this harness keeps no saved results.
+#[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Args {
     /// The name filter, if one was given.
@@ -33,6 +40,10 @@ pub struct Args {
     pub test: bool,
     /// How each result is printed on stdout (`--output-format`; default the table row).
     pub output: OutputFormat,
+    /// With `--baseline REV`: compare the bench target at two revisions instead of running
+    /// it ([`compare_revisions`](super::compare_revisions)); the filter, `--exact` and
+    /// `--skip` are copied in when it runs.
+    pub revisions: Option<super::RevisionsOptions>,
 }
 
 /// How the harness prints each result on stdout.
@@ -95,7 +106,7 @@ const LIBTEST_VALUED: [&str; 6] = [
 
 /// criterion's flags for saved baselines: refused with the paired run to use instead, since a
 /// saved baseline compares today's machine with another day's.
-const CRITERION_BASELINE: [&str; 3] = ["--save-baseline", "--baseline", "--load-baseline"];
+const CRITERION_BASELINE: [&str; 2] = ["--save-baseline", "--load-baseline"];
 
 impl Args {
     /// Parses the arguments after the program's name. Errors: [`Error::InvalidOption`] for an
@@ -111,9 +122,28 @@ impl Args {
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Args> {
         let mut parsed = Args::default();
         let mut bench = false;
-        let mut args = args.into_iter();
+        let mut revisions = super::RevisionsOptions::default();
+        let mut revision_flags = Vec::new();
+        let mut args = args.into_iter().peekable();
         while let Some(arg) = args.next() {
             let valued = |flag: &str| LIBTEST_VALUED.contains(&flag);
+            let (name, inline) = match arg.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+                _ => (arg.clone(), None),
+            };
+            if flags::is_revision_flag(&name) {
+                let mut next = |optional: bool| {
+                    if optional {
+                        // Only a budget is taken: a filter stays a filter.
+                        args.next_if(|v| flags::parse_fraction(v).is_ok())
+                    } else {
+                        args.next()
+                    }
+                };
+                flags::apply(&mut revisions, &name, inline, &mut next)?;
+                revision_flags.push(name);
+                continue;
+            }
             match arg.as_str() {
                 "--bench" => bench = true,
                 "--exact" => parsed.exact = true,
@@ -155,12 +185,11 @@ impl Args {
                     return Err(Error::invalid_option(
                         "argument",
                         format!(
-                            "{flag} is criterion's; this harness keeps no baseline: compare \
-                             against another revision with `rtcompare bench --baseline REV`, \
-                             which runs both builds in the same seconds on one CPU (HOWTO, \
-                             \"A `cargo bench` target\"); a name filter, --exact, --skip, \
-                             --list, --bench, --output-format and libtest's flags are \
-                             accepted"
+                            "{flag} is criterion's; this harness keeps no saved results: \
+                             compare against another revision with `--baseline REV` (a git \
+                             revision such as main or HEAD~1), which builds it and runs both \
+                             builds in the same seconds on one CPU (HOWTO, \"A `cargo bench` \
+                             target\")"
                         ),
                     ));
                 }
@@ -189,6 +218,18 @@ impl Args {
             }
         }
         parsed.test = !bench;
+        if !revision_flags.is_empty() {
+            if !revision_flags.iter().any(|f| f == "--baseline") {
+                return Err(Error::invalid_option(
+                    "argument",
+                    format!(
+                        "{} compares two revisions: give the baseline too, --baseline REV",
+                        revision_flags[0]
+                    ),
+                ));
+            }
+            parsed.revisions = Some(revisions);
+        }
         Ok(parsed)
     }
 
@@ -277,13 +318,13 @@ mod tests {
     }
 
     #[test]
-    fn criterions_baseline_flags_point_to_the_paired_run() {
-        for flag in ["--save-baseline", "--baseline", "--load-baseline"] {
+    fn criterions_saved_baselines_point_to_the_paired_run() {
+        for flag in ["--save-baseline", "--load-baseline"] {
             let joined = format!("{flag}=main");
             for args in [&["--bench", flag, "main"][..], &["--bench", &joined]] {
                 match parse(args) {
                     Err(Error::InvalidOption { reason, .. }) => assert!(
-                        reason.contains(flag) && reason.contains("rtcompare bench --baseline REV"),
+                        reason.contains(flag) && reason.contains("--baseline REV"),
                         "{reason}"
                     ),
                     other => panic!("{args:?}: {other:?}"),
@@ -293,12 +334,54 @@ mod tests {
     }
 
     #[test]
-    fn unknown_flags_and_second_filters_are_refused() {
-        for bad in [
-            &["--sample-size"][..],
-            &["--save-baseline", "x"],
-            &["a", "b"],
+    fn baseline_takes_rtcompare_benchs_flags() {
+        let a = parse(&[
+            "--bench",
+            "--baseline",
+            "HEAD~1",
+            "--fail-on-regression",
+            "2%",
+            "--markdown=s.md",
+            "--layouts",
+            "10",
+            "--budget",
+            "0",
+            "parse/",
+        ])
+        .unwrap();
+        let r = a.revisions.expect("a comparison of revisions");
+        assert_eq!(r.baseline, "HEAD~1");
+        assert_eq!(r.fail_on_regression, Some(0.02));
+        assert_eq!(r.markdown.as_deref(), Some(std::path::Path::new("s.md")));
+        assert_eq!((r.layouts, r.budget), (10, std::time::Duration::ZERO));
+        assert_eq!(a.filter.as_deref(), Some("parse/"));
+        // Without a budget the next argument stays the filter.
+        let b = parse(&["--baseline=main", "--fail-on-regression", "parse/"]).unwrap();
+        assert_eq!(b.revisions.unwrap().fail_on_regression, Some(0.0));
+        assert_eq!(b.filter.as_deref(), Some("parse/"));
+        assert!(parse(&["--bench"]).unwrap().revisions.is_none());
+    }
+
+    #[test]
+    fn revision_flags_without_a_baseline_or_with_bad_values_are_refused() {
+        for (bad, says) in [
+            (&["--bench", "--json", "x.json"][..], "--baseline REV"),
+            (&["--baseline", "main", "--layouts", "many"], "whole number"),
+            (&["--baseline", "main", "--margin", "200%"], "out of range"),
+            (&["--baseline"], "needs a git revision"),
         ] {
+            match parse(bad) {
+                Err(Error::InvalidOption { reason, .. }) => {
+                    assert!(reason.contains(says), "{bad:?}: {reason}")
+                }
+                other => panic!("{bad:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_flags_and_second_filters_are_refused() {
+        for bad in [&["--sample-size"][..], &["a", "b"]] {
             match parse(bad) {
                 Err(Error::InvalidOption {
                     name: "argument",

@@ -58,6 +58,7 @@ mod group;
 mod layouts;
 mod options;
 mod pair;
+mod revisions;
 mod run;
 mod worker;
 
@@ -79,6 +80,16 @@ pub use layouts::{
     DEFAULT_LAYOUTS, DEFAULT_MARGIN, LAYOUT_TEST_LEVEL, LayoutSpread, VariantSource,
 };
 pub use options::{BuildsOptions, BuildsProgress, BuildsProgressFn, DEFAULT_PAIR_DURATION};
+pub use revisions::{
+    BENCH_JSON_VERSION, BenchJson, BenchRow, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK,
+    EXIT_REGRESSION, LayoutsJson, RevisionsOptions, RevisionsOutcome, compare_revisions,
+    parse_budget, parse_duration, parse_fraction,
+};
+#[doc(hidden)]
+pub use revisions::{
+    Revisions, TempWorktree, budget_note, failure_notes, family_note, git, layout_note, markdown,
+    placement_note, status_word, table,
+};
 pub use run::{
     BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped,
 };
@@ -194,6 +205,10 @@ impl Bencher {
     /// [`finish`](Self::finish). Front ends over the harness (criterion's API in the
     /// `rtcompare-criterion` crate) use the pair where [`main`]'s closure does not fit.
     ///
+    /// With `--baseline REV` on the command line ([`Args::revisions`]) it compares this bench
+    /// target at that revision with the working tree ([`compare_revisions`]) and exits the
+    /// process with that run's status: nothing is registered here.
+    ///
     /// Call it at the start of the bench target's `main`, before any thread starts: a worker
     /// clears its marker from the environment, and perturbs its heap before any fixture is
     /// built, so that each worker lays out the measured data differently (BACKGROUND,
@@ -208,6 +223,9 @@ impl Bencher {
             bencher.worker = Some(serving);
             bencher._filler = filler;
             return bencher;
+        }
+        if let Some(revisions) = &args.revisions {
+            std::process::exit(revisions_from_harness(revisions, &args));
         }
         let mut bencher = Bencher::new(BenchOptions::default(), args);
         bencher.print = true;
@@ -751,6 +769,90 @@ impl Bencher {
             0
         }
     }
+}
+
+/// The comparison of revisions that `cargo bench --bench NAME -- --baseline REV` asks for:
+/// this package (cargo runs a bench binary in its package's directory, with
+/// `CARGO_MANIFEST_DIR` and `CARGO_PKG_NAME` set) and this bench target (the binary's name,
+/// `NAME-HASH`, in `TARGET/PROFILE/deps`), with the command line's filters; relative output
+/// files are placed in the directory the command was typed in (`$PWD`). Returns the exit status; an error is
+/// printed and is [`EXIT_ERROR`] (or the signal's status after Ctrl-C).
+fn revisions_from_harness(revisions: &RevisionsOptions, args: &Args) -> i32 {
+    // cargo bench waits for this process; when cargo itself is ended (a CI runner's
+    // cancellation may signal only the top process), the run must still stop, remove its
+    // worktrees and report: the parent's death arrives here as SIGTERM.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_PDEATHSIG and a signal number has no memory effects.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+    }
+    let mut o = revisions.clone();
+    o.filter.clone_from(&args.filter);
+    o.exact = args.exact;
+    o.skip.clone_from(&args.skip);
+    if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") {
+        o.dir = Some(PathBuf::from(dir));
+    }
+    // cargo runs a bench binary in its package's directory; a file named on the command line
+    // is meant where the command was typed (a virtual workspace's root with `-p`): cargo's own
+    // directory, which is this process's parent's, else the shell's PWD.
+    if let Some(typed) = typed_in() {
+        for path in [&mut o.json, &mut o.markdown, &mut o.html]
+            .into_iter()
+            .flatten()
+        {
+            if path.is_relative() && path.as_os_str() != "-" {
+                *path = typed.join(&*path);
+            }
+        }
+    }
+    o.package = std::env::var("CARGO_PKG_NAME").ok();
+    let exe = std::env::current_exe().ok();
+    o.bench = exe
+        .as_deref()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .map(|s| {
+            s.rsplit_once('-')
+                .map_or(s.clone(), |(name, _)| name.to_string())
+        });
+    // TARGET/PROFILE/deps/NAME-HASH: the target directory cargo bench built this binary in,
+    // whatever directory a relative CARGO_TARGET_DIR was read from.
+    o.target_dir = exe
+        .as_deref()
+        .and_then(|p| p.ancestors().nth(3))
+        .filter(|_| {
+            exe.as_deref()
+                .and_then(Path::parent)
+                .is_some_and(|d| d.ends_with("deps"))
+        })
+        .map(Path::to_path_buf);
+    match compare_revisions(&o) {
+        Ok(outcome) => outcome.exit_code,
+        Err(Error::Cancelled { .. }) => {
+            eprintln!("interrupted; the builds were stopped and the worktrees removed");
+            crate::interrupt::exit_code()
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_ERROR
+        }
+    }
+}
+
+/// The directory the command was typed in: the parent's (cargo's) current directory on Linux,
+/// else `$PWD`; `None` when neither is known.
+fn typed_in() -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getppid has no preconditions.
+        let parent = unsafe { libc::getppid() };
+        if let Ok(dir) = std::fs::read_link(format!("/proc/{parent}/cwd")) {
+            return Some(dir);
+        }
+    }
+    std::env::var_os("PWD")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute() && d.is_dir())
 }
 
 #[cfg(test)]

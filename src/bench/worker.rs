@@ -71,7 +71,7 @@ fn mismatch_advice(protocol: Option<u32>) -> String {
         }
         _ => format!(
             "update that build's rtcompare dependency to one that speaks protocol {p}, or with \
-             `rtcompare bench --baseline REV` use a baseline revision whose rtcompare has it"
+             `--baseline REV` use a baseline revision whose rtcompare has it"
         ),
     }
 }

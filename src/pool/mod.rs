@@ -77,7 +77,6 @@
 
 mod child;
 pub mod history;
-mod interrupt;
 mod json;
 mod options;
 mod parent;

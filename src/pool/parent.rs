@@ -13,9 +13,10 @@ use std::time::{Duration, Instant};
 use super::child::{ChildResult, ChildSpec};
 use super::{
     CHILD_ENV, MAX_ENV_PADDING, PAD_ENV, POLL, PoolOptions, PoolProgress, PoolRun, ProcessTimings,
-    RUNS, fixed_build_order, interrupt, process_estimate,
+    RUNS, fixed_build_order, process_estimate,
 };
 use crate::compare::report::Report;
+use crate::interrupt;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::CancelToken;
 use crate::rng::{Rng, derive_seed, resolve_seed};

@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use rtcompare::pool::POOL_SCHEMA_VERSION;
 use rtcompare::stats::{MachineEstimate, Scale};
 
-use crate::bench::BENCH_JSON_VERSION;
 use crate::error::{CliError, Result};
 use crate::result::{self, CmdResult, SCHEMA_VERSION};
+use rtcompare::bench::BENCH_JSON_VERSION;
 
 /// What kind of result a file holds, which fixes the sign of its δ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

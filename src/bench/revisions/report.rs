@@ -1,23 +1,21 @@
-//! What `rtcompare bench` shows: a row per benchmark, the JSON, the sentences under the table,
-//! the terminal table and the Markdown summary.
+//! What a comparison of revisions shows: a row per benchmark, the JSON, the sentences under
+//! the table, the terminal table and the Markdown summary. Plain data and text: nothing here
+//! measures, builds or writes.
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use rtcompare::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
-use rtcompare::stats::DecisionEnd;
+use crate::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
+use crate::display::Ns;
+use crate::stats::DecisionEnd;
+use crate::stats::{Bar, Bounds, Scale, judge};
 
-use crate::analysis::CommandOutcome;
-use crate::units::duration;
-use crate::words::status_word;
-use rtcompare::stats::{Bar, Bounds, Scale, judge};
-
-/// Version of the JSON `rtcompare bench --json` writes.
+/// Version of the JSON a comparison of revisions writes (`--json`).
 pub const BENCH_JSON_VERSION: u32 = 1;
 
 /// One benchmark as the JSON and the tables show it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BenchRow {
     /// The registered name.
     pub name: String,
@@ -66,7 +64,8 @@ pub struct BenchRow {
 }
 
 impl BenchRow {
-    pub(super) fn of(b: &BuildComparison) -> BenchRow {
+    /// The row of one benchmark's comparison.
+    pub fn of(b: &BuildComparison) -> BenchRow {
         let p = b.pooled.as_ref();
         let resolved = p.is_some_and(|p| p.resolved);
         BenchRow {
@@ -86,7 +85,7 @@ impl BenchRow {
             equivalent: p.is_some_and(|p| {
                 matches!(
                     p.verdict,
-                    rtcompare::Verdict::CannotTell(rtcompare::stats::Unresolved::Equivalent { .. })
+                    crate::Verdict::CannotTell(crate::stats::Unresolved::Equivalent { .. })
                 )
             }),
             rules_out_beyond: p
@@ -110,7 +109,7 @@ impl BenchRow {
 
     /// The gate ([`judge`]): resolved, and the whole interval of the head's
     /// slowdown beyond `budget` (δ = 1 − head/baseline: its upper end below −budget).
-    pub(super) fn beyond(&self, budget: f64) -> bool {
+    pub fn beyond(&self, budget: f64) -> bool {
         match (self.low, self.high) {
             (Some(low), Some(high)) => {
                 self.resolved
@@ -121,20 +120,21 @@ impl BenchRow {
         }
     }
 
-    /// A compared benchmark's outcome for the head: equivalent, slower or faster when
-    /// resolved, else cannot tell.
-    fn outcome(&self) -> CommandOutcome {
+    /// A compared benchmark's outcome for the head in a word: `equivalent`, `SLOWER` (in
+    /// capitals, the one a reader must not miss) or `faster` when resolved, else
+    /// `cannot tell`.
+    fn outcome(&self) -> &'static str {
         match (self.resolved, self.delta) {
-            _ if self.equivalent => CommandOutcome::Equivalent,
-            (true, Some(d)) if d < 0.0 => CommandOutcome::Slower,
-            (true, _) => CommandOutcome::Faster,
-            _ => CommandOutcome::CannotTell,
+            _ if self.equivalent => "equivalent",
+            (true, Some(d)) if d < 0.0 => "SLOWER",
+            (true, _) => "faster",
+            _ => CANNOT_TELL,
         }
     }
 
     /// The verdict cell's word: the status of a benchmark not compared, else its outcome.
     fn verdict(&self) -> &'static str {
-        status_word(self.status).unwrap_or_else(|| self.outcome().alarmed())
+        status_word(self.status).unwrap_or_else(|| self.outcome())
     }
 
     /// The row's cells after the name: baseline and head per operation, δ with its interval,
@@ -146,10 +146,7 @@ impl BenchRow {
             per_op(self.head_ns),
             self.interval(),
             match self.rules_out_beyond {
-                Some(x)
-                    if status_word(self.status).is_none()
-                        && self.outcome() == CommandOutcome::CannotTell =>
-                {
+                Some(x) if status_word(self.status).is_none() && self.outcome() == CANNOT_TELL => {
                     format!("cannot tell below ±{:.1} %", 100.0 * x)
                 }
                 _ => self.verdict().to_string(),
@@ -173,22 +170,34 @@ impl BenchRow {
     }
 }
 
+const CANNOT_TELL: &str = "cannot tell";
+
+/// The word for a benchmark that was not compared (`new`, `removed`, `FAILED`, `stopped`);
+/// `None` for a compared one, whose outcome says it.
+pub fn status_word(status: BuildStatus) -> Option<&'static str> {
+    match status {
+        BuildStatus::New => Some("new"),
+        BuildStatus::Removed => Some("removed"),
+        BuildStatus::Failed => Some("FAILED"),
+        BuildStatus::Stopped => Some("stopped"),
+        // Compared, and any status a later version adds: its outcome says it.
+        _ => None,
+    }
+}
+
 /// The median over worker pairs of one number of their reports; `None` without reports.
-pub(super) fn median_over(
-    reports: &[rtcompare::Report],
-    f: fn(&rtcompare::Report) -> f64,
-) -> Option<f64> {
+fn median_over(reports: &[crate::Report], f: fn(&crate::Report) -> f64) -> Option<f64> {
     let xs: Vec<f64> = reports.iter().map(f).collect();
-    rtcompare::stats::median(&xs).ok()
+    crate::stats::median(&xs).ok()
 }
 
 /// A time per operation, or a dash when there is none.
-pub(super) fn per_op(ns: Option<f64>) -> String {
-    ns.map_or("–".into(), duration)
+fn per_op(ns: Option<f64>) -> String {
+    ns.map_or("–".into(), |ns| Ns(ns).to_string())
 }
 
 /// What `--json` writes.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BenchJson {
     /// [`BENCH_JSON_VERSION`].
     pub schema_version: u32,
@@ -215,7 +224,7 @@ pub struct BenchJson {
 }
 
 /// How the run's code layouts were made, as the JSON and the notes say it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LayoutsJson {
     /// Layout variants of the baseline that worker pairs ran.
     pub baseline_variants: usize,
@@ -235,7 +244,7 @@ pub struct LayoutsJson {
 /// The sentence under the table that says where the worker pairs ran, when that limits what
 /// the intervals cover: every pair on the one CPU a `taskset` mask allowed, or pairs placed by
 /// the system (`--no-cpu-per-pair`). `None` when pairs were spread over several CPUs.
-pub(super) fn placement_note(run: &BuildsRun) -> Option<String> {
+pub fn placement_note(run: &BuildsRun) -> Option<String> {
     let pairs = run
         .benchmarks
         .iter()
@@ -335,7 +344,7 @@ pub fn failure_notes(rows: &[BenchRow], run: &BuildsRun) -> Vec<String> {
 /// The sentence under the table when time ended decisions: how many benchmarks the time
 /// budget left undecided, and whether the first stages alone overran `budget` (zero: none);
 /// `None` when every decision ended otherwise.
-pub(super) fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
+pub fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
     let undecided = run
         .benchmarks
         .iter()
@@ -353,12 +362,12 @@ pub(super) fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
     let mut note = format!(
         "The time budget ran out with {undecided} benchmark{} undecided (each says the change          it could not rule out); worker pairs took {} in all.",
         if undecided == 1 { "" } else { "s" },
-        duration(spent * 1e9)
+        Ns(spent * 1e9)
     );
     if !budget.is_zero() && spent > budget.as_secs_f64() * 1.05 {
         note.push_str(&format!(
             " The first stages alone overran the {} budget: every benchmark gets one.",
-            duration(budget.as_secs_f64() * 1e9)
+            Ns(budget.as_secs_f64() * 1e9)
         ));
     }
     note.push_str(" A larger --budget decides more of them.");
@@ -366,7 +375,7 @@ pub(super) fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
 }
 
 /// The sentence under the table that says at what level the verdicts hold.
-pub(super) fn family_note(run: &BuildsRun) -> String {
+pub fn family_note(run: &BuildsRun) -> String {
     let compared = run
         .benchmarks
         .iter()
