@@ -6,7 +6,7 @@
 # at the defaults, TRIALS times. Prints each trial's exit status, δ of `work` and `same` with
 # their intervals and verdicts, and its wall time; the first trial includes the builds.
 #
-#   scripts/harness_gate.sh [TRIALS] [BASE_STEPS] [HEAD_STEPS] [--workspace]
+#   [BUDGET=2%] scripts/harness_gate.sh [TRIALS] [BASE_STEPS] [HEAD_STEPS] [--workspace]
 #
 # With --workspace the crate is a member `app` of a virtual workspace (beside a member `tools`
 # with a bench target of its own), and the command runs at the root with `-p app`.
@@ -15,6 +15,7 @@ trials=${1:-5}
 base_steps=${2:-1000}
 head_steps=${3:-1030}
 workspace=${4:-}
+budget=${BUDGET:-2%}
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d /tmp/rtcompare-gate-XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
@@ -80,9 +81,9 @@ if command -v rtcompare >/dev/null; then echo "an rtcompare binary is on PATH" >
 lscpu | grep -m1 'Model name' || true
 date -u +"%Y-%m-%d %H:%M UTC"
 if [ "$workspace" = --workspace ]; then
-    cmd=(cargo bench -p app --bench b -- --baseline HEAD~1 --fail-on-regression 2% --markdown s.md --json s.json)
+    cmd=(cargo bench -p app --bench b -- --baseline HEAD~1 --fail-on-regression "$budget" --markdown s.md --json s.json)
 else
-    cmd=(cargo bench --bench b -- --baseline HEAD~1 --fail-on-regression 2% --markdown s.md --json s.json)
+    cmd=(cargo bench --bench b -- --baseline HEAD~1 --fail-on-regression "$budget" --markdown s.md --json s.json)
 fi
 echo "command: ${cmd[*]}"
 echo "trial exit seconds work(δ [low, high] verdict) same(δ [low, high] verdict)"

@@ -359,8 +359,14 @@ pub fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
         return None;
     }
     let spent: f64 = run.benchmarks.iter().map(|b| b.seconds).sum();
+    Some(budget_sentence(undecided, spent, budget))
+}
+
+/// [`budget_note`]'s text: `undecided` benchmarks, `spent` seconds of worker pairs.
+fn budget_sentence(undecided: usize, spent: f64, budget: Duration) -> String {
     let mut note = format!(
-        "The time budget ran out with {undecided} benchmark{} undecided (each says the change          it could not rule out); worker pairs took {} in all.",
+        "The time budget ran out with {undecided} benchmark{} undecided (each says the change \
+         it could not rule out); worker pairs took {} in all.",
         if undecided == 1 { "" } else { "s" },
         Ns(spent * 1e9)
     );
@@ -371,7 +377,7 @@ pub fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
         ));
     }
     note.push_str(" A larger --budget decides more of them.");
-    Some(note)
+    note
 }
 
 /// The sentence under the table that says at what level the verdicts hold.
@@ -454,4 +460,17 @@ pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirt
         s.push_str(&format!("\n{note}\n"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_note_reads_as_one_sentence() {
+        let note = budget_sentence(2, 400.0, Duration::from_secs(300));
+        assert!(!note.contains("  "), "{note}");
+        assert!(note.contains("2 benchmarks undecided"), "{note}");
+        assert!(note.contains("overran the 300.0 s budget"), "{note}");
+    }
 }
