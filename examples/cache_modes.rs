@@ -80,6 +80,7 @@ fn verdict(r: &Report) -> String {
     match r.verdict {
         Verdict::AFaster => "sum all faster".into(),
         Verdict::BFaster => "one per line faster".into(),
+        Verdict::Equivalent { .. } => "equivalent".into(),
         Verdict::CannotTell(reason) => match reason {
             Unresolved::IntervalContainsZero { .. } => "cannot tell: interval contains 0".into(),
             Unresolved::Unstable { .. } => "cannot tell: unstable".into(),

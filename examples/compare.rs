@@ -23,6 +23,7 @@ use std::time::Instant;
 
 use rtcompare::pool::{self, PoolOptions};
 use rtcompare::rng::Rng;
+use rtcompare::stats::Change;
 use rtcompare::{Candidate, CompareOptions, Verdict, compare, progress};
 
 const LEN: usize = 1_000;
@@ -118,34 +119,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(|r| match r.verdict {
                     Verdict::AFaster => "A".to_string(),
                     Verdict::BFaster => "B".to_string(),
+                    Verdict::Equivalent { .. } => "=".to_string(),
                     Verdict::CannotTell(_) => "?".to_string(),
                 })
                 .collect();
             println!(
-                "Each process alone (A faster, B faster, ? cannot tell): {}\n",
+                "Each process alone (A faster, B faster, = equivalent, ? cannot tell): {}\n",
                 verdicts.join(" ")
             );
             tally[match pooled.verdict {
                 Verdict::AFaster => 0,
                 Verdict::BFaster => 1,
-                Verdict::CannotTell(_) => 2,
+                Verdict::Equivalent { .. } | Verdict::CannotTell(_) => 2,
             }] += 1;
             // One line per comparison, for tables of consecutive runs.
+            // A's change in time against B, + = slower, in the words every front end uses.
+            let change = Change::of_delta(pooled.delta, pooled.low, pooled.high);
             eprintln!(
-                "run {}: {:+.2} % [{:+.2}, {:+.2}] over {} processes, {}, {:.1} s",
+                "run {}: A {} over {} processes, {:.1} s",
                 r + 1,
-                100.0 * pooled.delta,
-                100.0 * pooled.low,
-                100.0 * pooled.high,
+                pooled.verdict.in_words_with(change),
                 pooled.processes,
-                match pooled.verdict {
-                    Verdict::AFaster => "A faster".to_string(),
-                    Verdict::BFaster => "B faster".to_string(),
-                    Verdict::CannotTell(rtcompare::stats::Unresolved::Equivalent { .. }) => {
-                        "equivalent".to_string()
-                    }
-                    Verdict::CannotTell(_) => "cannot tell".to_string(),
-                },
                 run.elapsed.as_secs_f64()
             );
             std::fs::create_dir_all(&dir)?;
@@ -162,8 +156,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         if repeat > 1 {
             println!(
-                "{repeat} pooled comparisons: sort_unstable faster {}, sort faster {}, cannot \
-                 tell {}.",
+                "{repeat} pooled comparisons: sort_unstable faster {}, sort faster {}, equivalent or \
+                 cannot tell {}.",
                 tally[0], tally[1], tally[2]
             );
         }

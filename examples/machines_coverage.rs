@@ -43,7 +43,7 @@ fn main() -> Result<(), rtcompare::Error> {
         for k in [3usize, 5, 10] {
             let (mut t_cover, mut re_cover, mut alarms) = (0usize, 0usize, 0usize);
             for _ in 0..FLEETS {
-                let p = combine_machines(&fleet(&mut rng, k, tau, 0.0), 0.95)?;
+                let p = combine_machines(&fleet(&mut rng, k, tau, 0.0), 0.95, 0.0)?;
                 t_cover += usize::from(p.low <= DELTA && DELTA <= p.high);
                 re_cover += usize::from(p.re_low <= DELTA && DELTA <= p.re_high);
                 alarms += usize::from(!p.outliers.is_empty());
@@ -51,7 +51,7 @@ fn main() -> Result<(), rtcompare::Error> {
             let mut detect = |shift: f64| -> Result<f64, rtcompare::Error> {
                 let mut hit = 0usize;
                 for _ in 0..FLEETS {
-                    let p = combine_machines(&fleet(&mut rng, k, tau, shift), 0.95)?;
+                    let p = combine_machines(&fleet(&mut rng, k, tau, shift), 0.95, 0.0)?;
                     hit += usize::from(p.outliers.iter().any(|o| o.index == k - 1));
                 }
                 Ok(hit as f64 / FLEETS as f64)

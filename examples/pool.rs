@@ -93,7 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         match p.verdict {
             Verdict::AFaster => tally[0] += 1,
             Verdict::BFaster => tally[1] += 1,
-            Verdict::CannotTell(_) => tally[2] += 1,
+            Verdict::Equivalent { .. } | Verdict::CannotTell(_) => tally[2] += 1,
         }
         if repeat > 1 {
             eprintln!(

@@ -3,10 +3,11 @@
 # dev-dependency (this checkout, by path), two commits (the head's `work` slower by a few per
 # cent), a fresh clone, no `rtcompare` binary on PATH, then
 #   cargo bench --bench b -- --baseline HEAD~1 --fail-on-regression 2% --markdown s.md
-# at the defaults, TRIALS times. Prints each trial's exit status, δ of `work` and `same` with
-# their intervals and verdicts, and its wall time; the first trial includes the builds.
+# at the defaults, TRIALS times. Prints each trial's exit status, the change of `work` and
+# `same` (+ = slower) with their intervals and verdicts, and its wall time; the first trial
+# includes the builds. MARGIN, when set, is passed as `--margin`.
 #
-#   [BUDGET=2%] scripts/harness_gate.sh [TRIALS] [BASE_STEPS] [HEAD_STEPS] [--workspace]
+#   [BUDGET=2%] [MARGIN=2%] scripts/harness_gate.sh [TRIALS] [BASE_STEPS] [HEAD_STEPS] [--workspace]
 #
 # With --workspace the crate is a member `app` of a virtual workspace (beside a member `tools`
 # with a bench target of its own), and the command runs at the root with `-p app`.
@@ -16,6 +17,7 @@ base_steps=${2:-1000}
 head_steps=${3:-1030}
 workspace=${4:-}
 budget=${BUDGET:-2%}
+margin=(${MARGIN:+--margin "$MARGIN"})
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d /tmp/rtcompare-gate-XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
@@ -81,12 +83,12 @@ if command -v rtcompare >/dev/null; then echo "an rtcompare binary is on PATH" >
 lscpu | grep -m1 'Model name' || true
 date -u +"%Y-%m-%d %H:%M UTC"
 if [ "$workspace" = --workspace ]; then
-    cmd=(cargo bench -p app --bench b -- --baseline HEAD~1 --fail-on-regression "$budget" --markdown s.md --json s.json)
+    cmd=(cargo bench -p app --bench b -- --baseline HEAD~1 --fail-on-regression "$budget" --markdown s.md --json s.json "${margin[@]}")
 else
-    cmd=(cargo bench --bench b -- --baseline HEAD~1 --fail-on-regression "$budget" --markdown s.md --json s.json)
+    cmd=(cargo bench --bench b -- --baseline HEAD~1 --fail-on-regression "$budget" --markdown s.md --json s.json "${margin[@]}")
 fi
 echo "command: ${cmd[*]}"
-echo "trial exit seconds work(δ [low, high] verdict) same(δ [low, high] verdict)"
+echo "trial exit seconds work(change [low, high] verdict) same(change [low, high] verdict)"
 for t in $(seq 1 "$trials"); do
     rm -f s.md s.json
     start=$(date +%s.%N)

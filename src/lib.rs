@@ -40,8 +40,13 @@
 //! match report.verdict {
 //!     Verdict::AFaster => println!("sort_unstable wins by {:.1}%", 100.0 * report.estimate.delta),
 //!     Verdict::BFaster => println!("sort wins"),
+//!     Verdict::Equivalent { margin } => println!("neither wins by more than {margin}"),
 //!     Verdict::CannotTell(reason) => println!("cannot tell: {reason}"),
 //! }
+//! // The same answer in the words every front end prints (A's change, + = slower):
+//! let e = &report.estimate;
+//! let change = rtcompare::stats::Change::of_delta(e.delta, e.low, e.high);
+//! println!("{}", report.verdict.in_words_with(change));
 //! # Ok::<(), rtcompare::Error>(())
 //! ```
 //!

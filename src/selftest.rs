@@ -336,7 +336,7 @@ pub fn selftest_with<'a, C: Clock>(
                 match r.verdict {
                     v if v == right => hits += 1,
                     Verdict::AFaster | Verdict::BFaster => wrong += 1,
-                    Verdict::CannotTell(_) => {}
+                    Verdict::Equivalent { .. } | Verdict::CannotTell(_) => {}
                 }
             }
         }

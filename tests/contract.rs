@@ -39,9 +39,11 @@ fn the_design_contract_compiles_and_runs() -> Result<(), Box<dyn std::error::Err
     let report: Report = compare(a, b, &opts)?;
     println!("{report}");
     let resolved: bool = report.resolved;
-    // The three verdicts, exhaustively; the short answer agrees with the long one.
+    // The four verdicts, exhaustively; the short answer agrees with the long one (equivalent
+    // settles the question but proves no side faster).
     match report.verdict {
         Verdict::AFaster | Verdict::BFaster => assert!(resolved, "{report}"),
+        Verdict::Equivalent { margin } => assert!(!resolved && margin == opts.margin, "{report}"),
         Verdict::CannotTell(_) => assert!(!resolved, "{report}"),
     }
     let delta: f64 = report.estimate.delta;

@@ -121,7 +121,7 @@ pub struct BenchArgs {
     /// The smallest difference that matters: each benchmark is decided faster, slower or
     /// equivalent within ±this, and one whose code layout alone moves it by more is named
     /// under the table (a fraction or a percentage).
-    #[arg(long, alias = "threshold", value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
+    #[arg(long, alias = "threshold", value_name = "PCT", default_value = "1%", value_parser = parse_fraction)]
     pub margin: f64,
     /// Measure each benchmark to a ±1 point interval (Stein's plan, Holm over the family)
     /// instead of deciding it at the first look that says faster, slower or equivalent.

@@ -744,7 +744,8 @@ mod tests {
             assert!(new.get(gone).is_none(), "{gone} is still at the top level");
         }
         assert_eq!(new["schema_version"], 2);
-        // Rendered from the schema-2 form, exactly as the schema-1 binary printed it.
+        // Rendered from the schema-2 form as the schema-1 binary printed it, with the line of
+        // the verdict in the words every front end prints (added since).
         assert_eq!(
             crate::export::terminal::summary(&r),
             include_str!("../tests/data/cmd-schema1.summary.txt")

@@ -3,7 +3,10 @@
 //! built from them. The terminal summary, the exports, the HTML page, `bench`'s table and
 //! `combine`'s all take their words from here, so one outcome never reads two ways.
 
-use crate::analysis::CommandOutcome;
+use rtcompare::Verdict;
+use rtcompare::stats::{Change, Unresolved};
+
+use crate::analysis::{CommandOutcome, VerdictSummary};
 
 /// How an outcome's capitalised verdict names the command it is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,17 +163,38 @@ impl CommandOutcome {
     }
 }
 
-/// `combine`'s verdict over machines: `REGRESSION` (beyond `--fail-on-regression`), `resolved`
-/// or `cannot tell`.
-pub(crate) fn pooled_word(regression: bool, resolved: bool) -> &'static str {
-    if regression {
-        "REGRESSION"
-    } else if resolved {
-        "resolved"
-    } else {
-        CommandOutcome::CannotTell.word()
-    }
+/// The comparison's verdict in the library's words ([`Verdict::in_words_with`]), the command
+/// as the candidate against the reference: `0.90 % slower [−0.87 %, +1.90 %]`, `equivalent
+/// within ±2.0 %: …`, `cannot tell (within ±3.1 %): …`: the same sentence `pool::run`, the
+/// gates and `bench` print. `None` under the few-runs rule, which has no interval.
+/// `margin` is the margin it was judged against (a sequential decision's; the bootstrap rule's
+/// tolerance otherwise).
+pub fn change_words(v: &VerdictSummary, margin: f64) -> Option<String> {
+    let (low, high) = (v.low?, v.high?);
+    let change = Change::of_ratio(v.ratio, low, high);
+    let verdict = match v.outcome {
+        // The command is side A of the library's verdict: its candidate.
+        CommandOutcome::Faster => Verdict::AFaster,
+        CommandOutcome::Slower => Verdict::BFaster,
+        CommandOutcome::Equivalent => Verdict::Equivalent { margin },
+        CommandOutcome::CannotTell if low <= 1.0 && 1.0 <= high => {
+            Verdict::CannotTell(Unresolved::IntervalContainsZero {
+                low: change.low,
+                high: change.high,
+            })
+        }
+        CommandOutcome::CannotTell => Verdict::CannotTell(Unresolved::StraddlesMargin {
+            margin,
+            low: change.low,
+            high: change.high,
+        }),
+        CommandOutcome::Win | CommandOutcome::Parity | CommandOutcome::Loss => return None,
+    };
+    Some(verdict.in_words_with(change))
 }
+
+/// "cannot tell", as every table words it.
+pub(crate) const CANNOT_TELL: &str = "cannot tell";
 
 #[cfg(test)]
 mod tests {

@@ -82,7 +82,8 @@ fn machines_are_pooled_with_the_machine_as_the_unit() {
     assert!(r["i2"].as_f64().is_some());
     let md = std::fs::read_to_string(d.0.join("out.md")).unwrap();
     assert!(
-        md.contains("| `B vs A` |") && md.contains("+10.00, +11.00, +12.00"),
+        // Each machine's δ = 1 − A/B as the command's change in time, + = slower: B/A − 1.
+        md.contains("| `B vs A` |") && md.contains("+11.11, +12.36, +13.64"),
         "{md}"
     );
     // The gate: every machine says the command is 10–12 % slower.

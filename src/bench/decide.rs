@@ -6,7 +6,8 @@
 //!    alone settles the large changes and the benchmarks that layout does not move.
 //! 2. **The rest of the budget, most promising first.** While time is left, the undecided
 //!    benchmark closest to deciding gets `pairs` more pairs and a look: the one whose interval
-//!    must shed the smallest share of its half-width to exclude zero or to fit inside ±margin.
+//!    must shed the smallest share of its half-width to lie beyond ±margin (and the
+//!    floor) or to fit inside it.
 //!    A benchmark stops at its first deciding look, its last planned look (`max_pairs`, the
 //!    layouts) or its own `max_duration`.
 //! 3. **When the budget runs out,** the undecided end there, each with the largest change its
@@ -28,7 +29,7 @@ use super::run::PairFailure;
 use crate::rng::{Rng, derive_seed};
 use crate::stats::{
     DecisionEnd, MIN_PROCESSES, Pooled, SequentialDecision, SequentialLook, SequentialOptions,
-    SequentialOutcome, Unresolved, Verdict, sequential_look,
+    sequential_look,
 };
 
 /// Every benchmark of `names` decided within the run's budget (see the module's protocol),
@@ -141,7 +142,7 @@ impl<'n> Deciding<'n> {
     fn promise(&self) -> f64 {
         self.looks
             .last()
-            .map_or(f64::INFINITY, |l| promise(l, self.plan.margin))
+            .map_or(f64::INFINITY, |l| promise(l, &self.plan))
     }
 
     /// One stage: pairs up to the next look (`pairs` more, within the plan), cut short by its
@@ -180,6 +181,10 @@ impl<'n> Deciding<'n> {
         }
         if self.ran.reports.len() > previous {
             let deltas: Vec<f64> = self.ran.reports.iter().map(|r| r.estimate.delta).collect();
+            // The look judges against the floor the pooled verdict will hold it to: the median
+            // pair's own A/A floor.
+            let floors: Vec<f64> = self.ran.reports.iter().map(|r| r.noise_floor).collect();
+            self.plan.floor = crate::stats::median(&floors).unwrap_or(0.0);
             match sequential_look(&deltas, previous, &self.plan) {
                 Ok(look) => {
                     if look.outcome.decided() {
@@ -234,29 +239,26 @@ impl<'n> Deciding<'n> {
                 reason: format!("its pairs could not be pooled: {e}"),
             })
         })?;
-        if last.outcome == SequentialOutcome::Equivalent && !pooled.resolved {
-            pooled.verdict = Verdict::CannotTell(Unresolved::Equivalent {
-                margin: o.margin,
-                low: pooled.low,
-                high: pooled.high,
-            });
-        }
         pooled.planned_processes = self.plan.max_n;
         let end = self.end.unwrap_or(DecisionEnd::Interrupted);
-        pooled.decision = Some(SequentialDecision::new(&self.plan, self.looks.clone(), end));
+        pooled.decision = Some(
+            SequentialDecision::new(&self.plan, self.looks.clone(), end).ending_in(&pooled.verdict),
+        );
         Ok(pooled)
     }
 }
 
-/// How far `look` is from deciding against `margin`: the share of its half-width the interval
-/// must shed to exclude zero or to fit inside ±margin (0: about to decide; infinite for an
-/// interval without a finite width).
-fn promise(l: &SequentialLook, margin: f64) -> f64 {
+/// How far `look` is from deciding by the one rule against `plan`'s margin and floor: the
+/// share of its half-width the interval must shed to lie wholly beyond the bar (the larger of
+/// the two) or to fit inside ±margin (0: about to decide; infinite for an interval without a
+/// finite width).
+fn promise(l: &SequentialLook, plan: &SequentialOptions) -> f64 {
     let half = (l.high - l.low) / 2.0;
-    let to_zero = half - l.mean.abs();
-    let to_margin = l.mean.abs() + half - margin;
+    let bar = plan.margin.max(plan.floor);
+    let to_claim = half + bar - l.mean.abs();
+    let to_margin = l.mean.abs() + half - plan.margin;
     if half.is_finite() && half > 0.0 {
-        (to_zero.min(to_margin) / half).max(0.0)
+        (to_claim.min(to_margin) / half).max(0.0)
     } else {
         f64::INFINITY
     }
@@ -285,21 +287,26 @@ mod tests {
             mean,
             low: mean - half,
             high: mean + half,
-            outcome: SequentialOutcome::Undecided,
+            outcome: crate::stats::SequentialOutcome::Undecided,
             rules_out_beyond: mean.abs() + half,
             last: false,
+            agreeing: 0,
         }
     }
 
     #[test]
     fn the_look_nearest_a_decision_is_the_most_promising() {
-        // Nearly excluding zero: sheds 1/31 of its half-width.
-        let near_zero = promise(&look(0.030, 0.031), 0.02);
+        let plan = SequentialOptions::default().margin(0.02);
+        // Nearly beyond the 2 % margin: 3.1 + 2 − 5 = 0.1 of 3.1 to shed.
+        let near_zero = promise(&look(0.050, 0.031), &plan);
         // Nearly inside ±2 %: 0.5 + 1.6 − 2 = 0.1 of 1.6.
-        let near_margin = promise(&look(0.005, 0.016), 0.02);
+        let near_margin = promise(&look(0.005, 0.016), &plan);
         // Wide and centred: 8 of 10 points to shed.
-        let wide = promise(&look(0.0, 0.10), 0.02);
-        assert!((near_zero - 1.0 / 31.0).abs() < 1e-9, "{near_zero}");
+        let wide = promise(&look(0.0, 0.10), &plan);
+        // A floor above the margin raises the bar a claim must clear.
+        let floored = promise(&look(0.050, 0.031), &plan.floor(0.04));
+        assert!((floored - 2.1 / 3.1).abs() < 1e-9, "{floored}");
+        assert!((near_zero - 0.1 / 3.1).abs() < 1e-9, "{near_zero}");
         assert!((near_margin - 0.1 / 1.6).abs() < 1e-9, "{near_margin}");
         assert!((wide - 0.8).abs() < 1e-9, "{wide}");
         assert!(near_zero < near_margin && near_margin < wide);
@@ -308,6 +315,6 @@ mod tests {
             high: f64::INFINITY,
             ..look(0.0, 0.1)
         };
-        assert_eq!(promise(&unbounded, 0.02), f64::INFINITY);
+        assert_eq!(promise(&unbounded, &plan), f64::INFINITY);
     }
 }

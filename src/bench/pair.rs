@@ -276,7 +276,7 @@ impl Measured {
         } else {
             f64::MAX
         };
-        let verdict = decide(&analysis.estimate, noise_floor, quantization);
+        let verdict = decide(&analysis.estimate, o.margin, noise_floor, quantization);
         self.environment.finish();
         let suspended = self
             .suspend
@@ -299,6 +299,7 @@ impl Measured {
             validation_a: None,
             validation_b: None,
             noise_floor,
+            margin: o.margin,
             diagnostics: analysis.diagnostics,
             timing: Timing {
                 inner_loops: self.n,
@@ -375,6 +376,7 @@ impl Measured {
             quantization,
             max_quantization_error: o.collect.max_quantization_error,
             noise_floor,
+            margin: o.margin,
             thresholds: &o.thresholds,
             memory_growth: 0,
             live_heap_peak: None,

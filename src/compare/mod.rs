@@ -66,7 +66,7 @@ use crate::stats::{
     WidthTarget, decide, detect_drift, lag1_autocorrelation,
 };
 
-pub use options::CompareOptions;
+pub use options::{CompareOptions, DEFAULT_COMPARE_MARGIN};
 
 /// Compares two candidates with the whole protocol on the process's monotonic clock and
 /// returns the answer with its evidence.
@@ -349,7 +349,12 @@ impl<'c, C: Clock> Run<'c, C> {
         } else {
             f64::MAX
         };
-        let verdict = decide(&measured.analysis.estimate, noise_floor, quantization);
+        let verdict = decide(
+            &measured.analysis.estimate,
+            self.o.margin,
+            noise_floor,
+            quantization,
+        );
         Ok(Judgement {
             noise_floor,
             ns_per_op_a,
@@ -429,6 +434,7 @@ impl<'c, C: Clock> Run<'c, C> {
             validation_a,
             validation_b,
             noise_floor,
+            margin: self.o.margin,
             diagnostics: analysis.diagnostics,
             timing: Timing {
                 inner_loops: self.n,
@@ -492,6 +498,7 @@ impl<'c, C: Clock> Run<'c, C> {
             quantization: judgement.quantization,
             max_quantization_error: self.o.collect.max_quantization_error,
             noise_floor: judgement.noise_floor,
+            margin: self.o.margin,
             thresholds: &self.o.thresholds,
             memory_growth: environment.max_rss_growth(),
             // A pool child's heap-perturbation filler is the harness's, not the candidates'.

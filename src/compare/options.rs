@@ -68,6 +68,25 @@ pub struct CompareOptions {
     /// fixed before measuring, never at where the interval lies, so it cannot become "stop when
     /// it looks significant". `None`: exactly `repeats` pairs.
     pub width_target: Option<stats::WidthTarget>,
+    /// The smallest difference that matters, a fraction (default
+    /// [`DEFAULT_COMPARE_MARGIN`], 0.5 %): a side is proven faster only when the interval
+    /// lies beyond it (and beyond the A/A floor), and the two are equivalent when the interval
+    /// lies inside ±margin. 0: every real difference is claimed and nothing is equivalent.
+    /// Negative or NaN is rejected. Options written before the margin existed read as 0,
+    /// the rule they were judged by.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub margin: f64,
+}
+
+/// [`CompareOptions::margin`]'s default: 0.5 %. Identical candidates measured in one process
+/// give intervals within ±0.1 % on the developers' machines, so they read "equivalent" at once,
+/// while a 1 % change is still claimed (BACKGROUND.md, "The margin of one comparison").
+pub const DEFAULT_COMPARE_MARGIN: f64 = 0.005;
+
+/// Whether a margin is 0, the value of options written before it existed: left out of the
+/// JSON, so that such options write back as they were read.
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Default for CompareOptions {
@@ -84,11 +103,18 @@ impl Default for CompareOptions {
             max_duration: Duration::ZERO,
             pin_cpu: None,
             width_target: None,
+            margin: DEFAULT_COMPARE_MARGIN,
         }
     }
 }
 
 impl CompareOptions {
+    /// Sets [`margin`](Self::margin), the smallest difference that matters (a fraction).
+    pub fn margin(mut self, margin: f64) -> Self {
+        self.margin = margin;
+        self
+    }
+
     /// Sets [`collect`](Self::collect), the measurement options, wholesale.
     pub fn collect(mut self, c: CollectOptions) -> Self {
         self.collect = c;
@@ -257,6 +283,13 @@ impl CompareOptions {
         }
         if o.resamples == 0 {
             o.resamples = DEFAULT_RESAMPLES;
+        }
+        if !(o.margin.is_finite() && o.margin >= 0.0) {
+            return Err(Error::out_of_range(
+                "margin",
+                o.margin,
+                "a finite fraction >= 0 (0.005 = 0.5 %)",
+            ));
         }
         if let Some(w) = &o.width_target {
             w.validate()?;

@@ -32,6 +32,12 @@ use crate::stats::QUANTIZATION_GATE;
 /// Version of the report's JSON layout. Raised whenever a field changes meaning or goes away.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
 
+/// Whether a fraction is exactly 0 (serde's `skip_serializing_if` for fields a newer report
+/// added with 0 as the older reports' value).
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// Lag-1 autocorrelation above which samples are resampled in blocks (0.2: below it blocks only
 /// add variance, from it on the plain bootstrap's interval is measurably too narrow;
 /// BACKGROUND.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
@@ -553,6 +559,13 @@ pub struct Report {
     /// The larger of the two A/A noise floors (fraction); 0 when validation was skipped,
     /// because it is unknown.
     pub noise_floor: f64,
+    /// The smallest difference that matters, which the verdict was judged against
+    /// ([`CompareOptions::margin`](crate::CompareOptions::margin), fraction): a side is proven
+    /// faster only beyond it, and the two are equivalent inside it. 0 in reports written
+    /// before the margin existed (and then not written, so that such a report writes back
+    /// as it was read).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub margin: f64,
     /// Drift, autocorrelation, block length and ties of the measured series.
     #[serde(flatten)]
     pub diagnostics: Diagnostics,

@@ -39,6 +39,8 @@ pub(crate) struct WarningInputs<'a> {
     /// The clock step the batch size was calibrated to stay within (fraction).
     pub(crate) max_quantization_error: f64,
     pub(crate) noise_floor: f64,
+    /// The margin the verdict was judged against (fraction).
+    pub(crate) margin: f64,
     pub(crate) thresholds: &'a [f64],
     pub(crate) memory_growth: u64,
     /// The peak live heap, when a counting allocator knows it; preferred over `memory_growth`.
@@ -52,6 +54,15 @@ pub(crate) struct WarningInputs<'a> {
 /// The warnings of a comparison, in a fixed order. Pure.
 pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
     let mut w = Vec::new();
+    // An interval, a floor and a clock step all within half the margin: the comparison is
+    // settled as equivalent with room to spare, and neither ties nor an A/A rate that
+    // undersells the floor can move either end to the margin. Warning about them told users
+    // of identical candidates their settled answer was suspect (README's sum against fold).
+    let e = i.estimate;
+    let far_inside = i.margin > 0.0
+        && e.low.abs().max(e.high.abs()) <= i.margin / 2.0
+        && i.noise_floor <= i.margin / 2.0
+        && i.quantization <= i.margin / 2.0;
     if i.debug_build {
         w.push(Warning::DebugBuild);
     }
@@ -64,7 +75,7 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
                 });
             }
             for (series, v) in [(Series::A, va), (Series::B, vb)] {
-                if validation_unreliable(v) {
+                if validation_unreliable(v) && !far_inside {
                     w.push(Warning::UnreliableValidation {
                         series,
                         false_signal_rate: v.false_signal_rate,
@@ -99,12 +110,12 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
             seconds: i.suspended.as_secs_f64(),
         });
     }
-    let e = i.estimate;
     // Ties matter when they pin an end of the interval to exactly zero and the batches are
     // coarser than calibration would have made them (a fixed or cold batch size): then longer
     // batches could move the end across. Batches calibrated to the clock already keep every
     // difference the ties can hide below the quantization gate.
     if i.tie_rate > HIGH_TIE_RATE
+        && !far_inside
         && (e.low == 0.0 || e.high == 0.0)
         && i.quantization > i.max_quantization_error
     {
@@ -112,7 +123,7 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
             tie_rate: i.tie_rate,
         });
     }
-    if quantization_could_change_verdict(e, i.noise_floor, i.quantization) {
+    if quantization_could_change_verdict(e, i.margin, i.noise_floor, i.quantization) {
         w.push(Warning::QuantizationNearDifference {
             delta: e.delta,
             quantization: i.quantization,
@@ -175,8 +186,13 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
 /// Warning on it misled: it fired on healthy, correctly unresolved A/A comparisons (BACKGROUND.md,
 /// section "Warnings that speak only when they mean something"). When the verdict already
 /// is "below quantization" its reason says so, and no warning repeats it.
-fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64) -> bool {
-    let verdict = decide(e, floor, quantization);
+fn quantization_could_change_verdict(
+    e: &Estimate,
+    margin: f64,
+    floor: f64,
+    quantization: f64,
+) -> bool {
+    let verdict = decide(e, margin, floor, quantization);
     if !matches!(verdict, Verdict::AFaster | Verdict::BFaster) {
         return false;
     }
@@ -186,7 +202,7 @@ fn quantization_could_change_verdict(e: &Estimate, floor: f64, quantization: f64
     moved.delta += g;
     moved.low += g;
     moved.high += g;
-    decide(&moved, floor, quantization) != verdict
+    decide(&moved, margin, floor, quantization) != verdict
 }
 
 #[cfg(test)]
@@ -241,6 +257,7 @@ mod tests {
             quantization,
             max_quantization_error: 0.001,
             noise_floor,
+            margin: 0.0,
             thresholds: &[0.05],
             memory_growth: 0,
             live_heap_peak: None,
@@ -280,6 +297,7 @@ mod tests {
         let resolved = est(0.2, 0.198, 0.202);
         let va = validation(0.002, 0.1, 40, 40);
         let base = WarningInputs {
+            margin: 0.0,
             validation_a: Some(&va),
             validation_b: Some(&va),
             drift: [
@@ -433,6 +451,33 @@ mod tests {
             }),
             ["high_tie_rate"]
         );
+        // Far inside a margin (an interval, a floor and a clock step within half of it),
+        // neither ties nor an A/A rate that undersells the floor can change the answer.
+        assert!(
+            codes(&WarningInputs {
+                tie_rate: 0.5,
+                estimate: &pinned,
+                quantization: 0.002,
+                validation_b: Some(&biased),
+                margin: 0.005,
+                ..base
+            })
+            .is_empty()
+        );
+        // Near the margin they still speak, and so they do when the clock step is coarse.
+        for (margin, quantization) in [(0.003, 0.002), (0.005, 0.05)] {
+            assert_eq!(
+                codes(&WarningInputs {
+                    tie_rate: 0.5,
+                    estimate: &pinned,
+                    quantization,
+                    validation_b: Some(&biased),
+                    margin,
+                    ..base
+                }),
+                ["unreliable_validation", "high_tie_rate"]
+            );
+        }
         // Resolved 2 % with a 1.5 % gate: one 1 % clock step lower would be "below
         // quantization".
         let near = est(0.02, 0.018, 0.022);

@@ -73,13 +73,22 @@ fn judge_on(
             return (false, format!("the gate cannot judge: {err} ({interval})"));
         }
     };
-    match *expectation {
+    let (passed, why) = match *expectation {
         Expectation::NotSlower { budget } => {
             not_slower(budget, judgement, resolved, verdict, &interval)
         }
         Expectation::Faster { by } => faster(by, floor, judgement, verdict, e, &interval),
         Expectation::Equivalent { margin } => equivalent(margin, floor, judgement, &interval),
-    }
+    };
+    // The one rule's words at the gate's own size (its budget, claim or margin as the
+    // margin), so that a gate says what `pool::run`, `rtcompare bench` and `cmd` say of the
+    // same interval against the same margin.
+    let words = stats::decide(e, threshold, floor, 0.0)
+        .in_words_with(stats::Change::of_delta(e.delta, e.low, e.high));
+    (
+        passed,
+        format!("the candidate against the baseline: {words}; {why}"),
+    )
 }
 
 /// A not-slower gate fails only on a resolved verdict whose slowdown clears the budget and the
@@ -154,6 +163,14 @@ fn faster(
             false,
             format!("the candidate is slower than the baseline ({interval})"),
         ),
+        Verdict::Equivalent { margin } => (
+            false,
+            format!(
+                "the two are equivalent within ±{}, so a claimed speedup is not established \
+                 ({interval})",
+                Pct(margin)
+            ),
+        ),
         Verdict::CannotTell(reason) => (
             false,
             format!("cannot tell, so a claimed speedup is not established: {reason} ({interval})"),
@@ -197,7 +214,7 @@ mod tests {
 
     fn on(expectation: Expectation, (delta, low, high): (f64, f64, f64), floor: f64) -> bool {
         let e = Estimate::from_interval(delta, low, high, 0.95).unwrap();
-        let verdict = crate::stats::decide(&e, floor, 0.0);
+        let verdict = crate::stats::decide(&e, 0.0, floor, 0.0);
         let resolved = !matches!(verdict, Verdict::CannotTell(_));
         judge_on(&expectation, &e, floor, resolved, verdict).0
     }

@@ -20,9 +20,7 @@ use crate::interrupt;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::CancelToken;
 use crate::rng::{Rng, derive_seed, resolve_seed};
-use crate::stats::{
-    self, MIN_PROCESSES, PlanEnd, PoolWarning, ProcessEstimate, Unresolved, Verdict,
-};
+use crate::stats::{self, MIN_PROCESSES, PlanEnd, PoolWarning, ProcessEstimate};
 use crate::{Error, Result};
 
 /// A running child and its files; dropping it kills the child if it still runs and removes
@@ -422,7 +420,7 @@ impl<'a> Parent<'a> {
     /// look's interval, at its level, with every floor and veto of a pooled verdict.
     fn decide(mut self) -> Result<PoolRun> {
         let o = self.options;
-        let plan = stats::SequentialOptions::default()
+        let mut plan = stats::SequentialOptions::default()
             .level(o.level)
             .margin(o.margin)
             .max_n(o.max_processes);
@@ -444,6 +442,10 @@ impl<'a> Parent<'a> {
             }
             if ran.reports.len() > previous {
                 let deltas: Vec<f64> = ran.reports.iter().map(|r| r.estimate.delta).collect();
+                // The look judges against the processes' median A/A floor, as the pooled
+                // verdict of processes without A/A deltas does.
+                let floors: Vec<f64> = ran.reports.iter().map(|r| r.noise_floor).collect();
+                plan.floor = stats::median(&floors).unwrap_or(0.0);
                 let look = stats::sequential_look(&deltas, previous, &plan)?;
                 let (decided, last) = (look.outcome.decided(), look.last);
                 looks.push(look);
@@ -467,15 +469,9 @@ impl<'a> Parent<'a> {
         // spread and quantile.
         let level = (1.0 - last.alpha).clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
         let mut pooled = stats::combine_processes_with(&ps, 0, level, o.margin)?;
-        if last.outcome == stats::SequentialOutcome::Equivalent && !pooled.resolved {
-            pooled.verdict = Verdict::CannotTell(Unresolved::Equivalent {
-                margin: o.margin,
-                low: pooled.low,
-                high: pooled.high,
-            });
-        }
         pooled.planned_processes = o.max_processes;
-        pooled.decision = Some(stats::SequentialDecision::new(&plan, looks, end));
+        pooled.decision =
+            Some(stats::SequentialDecision::new(&plan, looks, end).ending_in(&pooled.verdict));
         self.finish(ran, pooled)
     }
 

@@ -8,7 +8,6 @@ use super::page::{Page, Panel};
 use super::report::write;
 use crate::bench::{BenchRun, BuildComparison, BuildStatus, BuildsRun, Outcome};
 use crate::display::{Ns, Pct};
-use crate::stats::Verdict;
 use crate::{Error, Result};
 
 impl BenchRun {
@@ -132,7 +131,7 @@ impl BuildsRun {
         };
         let index = Page::new("rtcompare bench: two builds, benchmark by benchmark")
             .intro(
-                "δ = 1 − head/baseline: negative when the head is slower. Each benchmark's \
+                "Change: the head's time against the baseline's, + = slower. Each benchmark's \
                  name links its page: the forest plot of its worker pairs and the panels of \
                  the median pair.",
             )
@@ -142,7 +141,7 @@ impl BuildsRun {
                     "benchmark",
                     "baseline / op",
                     "head / op",
-                    "δ [interval]",
+                    "change [interval]",
                     "verdict",
                     "pairs",
                     "layouts move δ by",
@@ -199,14 +198,11 @@ fn row(b: &BuildComparison) -> Vec<String> {
             b.name.clone(),
             per_op(|r| r.ns_per_op_b),
             per_op(|r| r.ns_per_op_a),
-            format!("{} [{}, {}]", Pct(p.delta), Pct(p.low), Pct(p.high)),
-            match p.verdict {
-                Verdict::AFaster => "head faster",
-                Verdict::BFaster => "head SLOWER",
-                Verdict::CannotTell(crate::stats::Unresolved::Equivalent { .. }) => "equivalent",
-                Verdict::CannotTell(_) => "cannot tell",
-            }
-            .to_string(),
+            // The head's change in time, + = slower, and the verdict in the words every front
+            // end prints.
+            format!("{} [{}, {}]", Pct(-p.delta), Pct(-p.high), Pct(-p.low)),
+            p.verdict
+                .in_words_with(crate::stats::Change::of_delta(p.delta, p.low, p.high)),
             p.processes.to_string(),
             layout_cell(b),
         ],

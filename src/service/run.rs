@@ -324,12 +324,22 @@ fn percentile_verdict(
     } else {
         let judged = Bounds::of_interval(estimate.low, estimate.high, Scale::Speedup)
             .map(|b| stats::judge(b, Bar::threshold(so.min_difference), false));
-        match decide(estimate, noise_floor, HISTOGRAM_RESOLUTION) {
+        // Margin 0 here: the service's own smallest difference is judged just below, with
+        // its own reason.
+        match decide(estimate, 0.0, noise_floor, HISTOGRAM_RESOLUTION) {
             Verdict::CannotTell(u) => ServiceVerdict::CannotTell(ServiceUnresolved::Rule(u)),
             _ if !judged.is_ok_and(|j| j.claim().is_some()) => {
                 ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference {
                     delta: estimate.delta,
                     bound: estimate.low.max(-estimate.high).max(0.0),
+                    min_difference: so.min_difference,
+                })
+            }
+            // Not reached at margin 0: nothing lies inside ±0.
+            Verdict::Equivalent { .. } => {
+                ServiceVerdict::CannotTell(ServiceUnresolved::BelowMinDifference {
+                    delta: estimate.delta,
+                    bound: 0.0,
                     min_difference: so.min_difference,
                 })
             }

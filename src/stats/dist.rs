@@ -181,6 +181,23 @@ pub fn two_sided_normal_p(z: f64) -> Result<f64> {
 }
 
 /// [`two_sided_normal_p`] for a `z` known to be finite.
+/// P(X ≥ k) for X ~ Binomial(n, 1/2): the sign test's one-sided p-value when `k` of `n`
+/// observations lie on one side. Exact, summed in log space; 1 for `k` = 0, 0 for `k` > `n`.
+pub(crate) fn sign_test_tail(n: usize, k: usize) -> f64 {
+    if k == 0 {
+        return 1.0;
+    }
+    if k > n {
+        return 0.0;
+    }
+    let ln_factorial = |x: usize| statrs::function::gamma::ln_gamma(x as f64 + 1.0);
+    let ln_all = n as f64 * std::f64::consts::LN_2;
+    (k..=n)
+        .map(|i| (ln_factorial(n) - ln_factorial(i) - ln_factorial(n - i) - ln_all).exp())
+        .sum::<f64>()
+        .min(1.0)
+}
+
 pub(crate) fn two_sided_normal_p_unchecked(z: f64) -> f64 {
     statrs::function::erf::erfc(z.abs() / std::f64::consts::SQRT_2).clamp(0.0, 1.0)
 }
@@ -197,6 +214,25 @@ pub(crate) fn two_sided_t_p_unchecked(t: f64, df: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sign_test_tail_matches_scipy() {
+        // scipy.stats.binom.sf(k - 1, n, 0.5) for (n, k) = (5, 5), (10, 9), (20, 15), (30, 21).
+        for (n, k, want) in [
+            (5, 5, 0.03125),
+            (10, 9, 0.0107421875),
+            (20, 15, 0.020694732666015625),
+            (30, 21, 0.021386972628533847),
+        ] {
+            let got = sign_test_tail(n, k);
+            assert!(
+                (got - want).abs() < 1e-12,
+                "({n}, {k}): {got} against {want}"
+            );
+        }
+        assert_eq!(sign_test_tail(5, 0), 1.0);
+        assert_eq!(sign_test_tail(5, 6), 0.0);
+    }
 
     #[test]
     fn bad_arguments_are_errors() {

@@ -144,7 +144,7 @@ pub use summaries::summary::{
     variance,
 };
 pub use verdicts::aa_floor::{AA_FLOOR_QUANTILE, aa_noise_floor};
-pub use verdicts::decision::{QUANTIZATION_GATE, Unresolved, Verdict, decide};
+pub use verdicts::decision::{Change, QUANTIZATION_GATE, Unresolved, Verdict, decide};
 pub use verdicts::few_runs::{
     FEW_RUNS_FLOOR_NS, FEW_RUNS_MIN_RUNS, FEW_RUNS_PARITY, FewRunsOutcome, FewRunsRule,
     FewRunsVerdict, few_runs_verdict,

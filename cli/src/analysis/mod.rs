@@ -383,7 +383,7 @@ fn bootstrap_analysis(
 /// shows a difference at all (zero excluded, beyond the A/A floor), then the lower-bound rule
 /// ([`judge`](rtcompare::stats::judge)) on its size ([`bootstrap_bounds`]).
 fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
-    if let Verdict::CannotTell(why) = decide(est, bar.floor, 0.0) {
+    if let Verdict::CannotTell(why) = decide(est, 0.0, bar.floor, 0.0) {
         return (CommandOutcome::CannotTell, why.to_string());
     }
     let bounds = bootstrap_bounds(est);

@@ -6,7 +6,7 @@
 
 use rtcompare::render::{MachineForest, Page, Panel};
 
-use super::inputs::{Kind, MachineFile};
+use super::inputs::MachineFile;
 use super::machines::{CombineJson, CombinedResult, fleet_note, verdict_word};
 
 /// A fraction as a signed percentage with two decimals (`+1.25 %`).
@@ -24,31 +24,22 @@ fn interval(delta: f64, low: f64, high: f64) -> String {
     )
 }
 
-/// What a resolved δ means in the kind's sign convention.
-fn direction(kind: Kind, delta: f64) -> &'static str {
-    match (kind, delta > 0.0) {
-        (Kind::Pooled, true) => "A needs less time than B",
-        (Kind::Pooled, false) => "A needs more time than B",
-        (Kind::Cmd, true) => "the command is slower than the reference",
-        (Kind::Cmd, false) => "the command is faster than the reference",
-        (Kind::Bench, true) => "the head is faster than the baseline",
-        (Kind::Bench, false) => "the head is slower than the baseline",
-    }
-}
-
 /// The panel of one comparison: `i` numbers its `id`.
 fn panel(i: usize, r: &CombinedResult, c: &CombineJson, files: &[MachineFile]) -> Panel {
     let p = &r.pooled;
-    let lead = if r.resolved {
-        format!(
-            "Over {} machines {} ({}): δ {}.",
+    // The candidate's change (+ = slower) in the words every front end prints; a verdict
+    // that could not be given says why.
+    let lead = match p.verdict {
+        rtcompare::Verdict::CannotTell(_) => format!(
+            "Over {} machines, the candidate against the baseline: {}. {}.",
+            p.machines, r.words, p.verdict
+        ),
+        _ => format!(
+            "Over {} machines, the candidate against the baseline: {} ({}).",
             p.machines,
-            direction(c.kind, r.delta),
-            verdict_word(r),
-            interval(r.delta, r.low, r.high)
-        )
-    } else {
-        format!("Over {} machines: {}.", p.machines, p.verdict)
+            r.words,
+            verdict_word(r)
+        ),
     };
     Panel::new(&format!("comparison-{i}"), &r.name)
         .lead(&lead)
@@ -82,10 +73,10 @@ fn numbers(r: &CombinedResult, c: &CombineJson) -> [(&'static str, String); 7] {
     };
     [
         (
-            "δ over machines",
+            "change over machines (+ = slower)",
             format!(
                 "{} ({:.0} % t interval on {} degrees of freedom)",
-                interval(r.delta, r.low, r.high),
+                interval(r.change.change, r.change.low, r.change.high),
                 100.0 * p.level,
                 p.machines.saturating_sub(1)
             ),

@@ -14,7 +14,8 @@ use rtcompare::stats::{MIN_MACHINES, MachineEstimate, MachinesPooled, combine_ma
 use super::inputs::{Kind, Machine, MachineFile};
 use crate::error::{CliError, Result};
 use crate::words;
-use rtcompare::stats::{Bar, Bounds, judge};
+use rtcompare::Verdict;
+use rtcompare::stats::{Bar, Bounds, Change, Scale, judge};
 
 /// Version of the JSON `rtcompare combine --json` writes.
 pub const COMBINE_JSON_VERSION: u32 = 1;
@@ -36,6 +37,14 @@ pub struct CombinedResult {
     pub i2: f64,
     /// Whether this comparison is a proven regression beyond `--fail-on-regression`.
     pub regression: bool,
+    /// The candidate's change in time against the baseline over machines (fraction, + =
+    /// slower, whatever the kind of input), with its interval: what the tables print.
+    pub change: Change,
+    /// The verdict over machines with the candidate as side A (`a_faster`: the candidate is
+    /// faster), whatever the kind of input.
+    pub verdict: Verdict,
+    /// The verdict over machines in the words every front end prints.
+    pub words: String,
     /// Everything behind it: the random-effects estimate, τ², the outliers and their influence.
     pub pooled: MachinesPooled,
     /// Each machine's own δ with its interval, in input order.
@@ -84,14 +93,18 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
             .map(|e| e.estimate.clone())
             .collect();
         // Fewer than MIN_MACHINES were refused above, with each machine's own result.
-        let pooled = combine_machines(&per_machine, 0.95)?;
+        let pooled = combine_machines(&per_machine, 0.95, rtcompare::stats::DEFAULT_MARGIN)?;
         // The gate, in the inputs' own sign.
         let regression = budget.is_some_and(|b| {
             pooled.resolved
                 && Bounds::of_interval(pooled.low, pooled.high, first.kind.scale())
                     .is_ok_and(|bounds| judge(bounds, Bar::threshold(b), false).is_slower())
         });
+        let (change, verdict) = candidate_view(first.kind, &pooled);
         results.push(CombinedResult {
+            words: verdict.in_words_with(change),
+            verdict,
+            change,
             name: compared.label.clone(),
             delta: pooled.delta,
             low: pooled.low,
@@ -236,19 +249,50 @@ fn too_few(files: &[MachineFile]) -> String {
     s
 }
 
-/// The terminal table: per comparison the pooled δ with its interval, the verdict, I², the
+/// The candidate's change (+ = slower) and the verdict with the candidate as side A, from a
+/// pooled δ in the inputs' own sign: `bench` and pooled files carry δ = 1 − candidate/baseline
+/// (+ = faster), `cmd` files δ = 1 − reference/command (+ = slower).
+pub fn candidate_view(kind: Kind, p: &MachinesPooled) -> (Change, Verdict) {
+    match kind.scale() {
+        Scale::Speedup => (Change::of_delta(p.delta, p.low, p.high), p.verdict),
+        Scale::Slowdown => {
+            // time ratio = 1 / (1 − δ), increasing in δ.
+            let ratio = |d: f64| 1.0 / (1.0 - d);
+            let verdict = match p.verdict {
+                Verdict::AFaster => Verdict::BFaster,
+                Verdict::BFaster => Verdict::AFaster,
+                other => other,
+            };
+            (
+                Change::of_ratio(ratio(p.delta), ratio(p.low), ratio(p.high)),
+                verdict,
+            )
+        }
+    }
+}
+
+/// A machine's own change (+ = slower) from its δ in the inputs' sign.
+fn machine_change(kind: Kind, delta: f64) -> f64 {
+    match kind.scale() {
+        Scale::Speedup => -delta,
+        Scale::Slowdown => 1.0 / (1.0 - delta) - 1.0,
+    }
+}
+
+/// The terminal table: per comparison the pooled change with its interval, the verdict, I², the
 /// spread of the machines' deltas and the outliers; then the fleet.
 pub fn table(c: &CombineJson) -> String {
     let mut s = format!(
-        "{:<28} {:<32} {:<12} {:>5}  machines' δ\n",
-        "comparison", "δ over machines [95 %]", "verdict", "I²"
+        "{:<28} {:<32} {:<12} {:>5}  machines' change\n",
+        "comparison", "change (+ = slower) [95 %]", "verdict", "I²"
     );
     for r in &c.results {
         let (lo, hi) = r
             .per_machine
             .iter()
+            .map(|m| machine_change(c.kind, m.delta))
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), m| {
-                (l.min(m.delta), h.max(m.delta))
+                (l.min(m), h.max(m))
             });
         let _ = writeln!(
             s,
@@ -256,9 +300,9 @@ pub fn table(c: &CombineJson) -> String {
             r.name,
             format!(
                 "{:+.2} % [{:+.2}, {:+.2}]",
-                100.0 * r.delta,
-                100.0 * r.low,
-                100.0 * r.high
+                100.0 * r.change.change,
+                100.0 * r.change.low,
+                100.0 * r.change.high
             ),
             verdict_word(r),
             100.0 * r.i2,
@@ -281,10 +325,17 @@ pub fn table(c: &CombineJson) -> String {
     s
 }
 
-/// The verdict in one word for the table and the page: `REGRESSION` (beyond
-/// `--fail-on-regression`), `resolved` or `cannot tell`.
+/// The verdict in one word for the table and the page, as `rtcompare bench` words it:
+/// `REGRESSION` (beyond `--fail-on-regression`), `SLOWER`, `faster`, `equivalent` or
+/// `cannot tell`.
 pub fn verdict_word(r: &CombinedResult) -> &'static str {
-    words::pooled_word(r.regression, r.resolved)
+    match r.verdict {
+        _ if r.regression => "REGRESSION",
+        Verdict::AFaster => "faster",
+        Verdict::BFaster => "SLOWER",
+        Verdict::Equivalent { .. } => "equivalent",
+        Verdict::CannotTell(_) => words::CANNOT_TELL,
+    }
 }
 
 /// One sentence on the fleet: how many machines, and whether they differ (a mixed fleet:
@@ -319,22 +370,22 @@ pub fn fleet_note(c: &CombineJson) -> String {
 /// beside the pooled interval.
 pub fn markdown(c: &CombineJson) -> String {
     let mut s = format!(
-        "### rtcompare combine: {} machines\n\n| comparison | δ over machines [95 %] | verdict | I² | machines' δ |\n|---|---|---|--:|---|\n",
+        "### rtcompare combine: {} machines\n\n| comparison | change (+ = slower) [95 %] | verdict | I² | machines' change |\n|---|---|---|--:|---|\n",
         c.machines
     );
     for r in &c.results {
         let spread: Vec<String> = r
             .per_machine
             .iter()
-            .map(|m| format!("{:+.2}", 100.0 * m.delta))
+            .map(|m| format!("{:+.2}", 100.0 * machine_change(c.kind, m.delta)))
             .collect();
         let _ = writeln!(
             s,
             "| `{}` | {:+.2} % [{:+.2}, {:+.2}] | {} | {:.0} % | {} % |",
             r.name,
-            100.0 * r.delta,
-            100.0 * r.low,
-            100.0 * r.high,
+            100.0 * r.change.change,
+            100.0 * r.change.low,
+            100.0 * r.change.high,
             if r.regression {
                 format!("**{}**", verdict_word(r))
             } else {

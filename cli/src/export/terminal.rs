@@ -354,6 +354,13 @@ fn verdict_lines(s: &mut String, c: &Comparison) {
         Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",
         Rule::Sequential => "sequential rule: the look's interval against ±threshold",
     };
+    let margin = c
+        .decision
+        .as_ref()
+        .map_or(c.verdict.tolerance, |d| d.margin);
+    if let Some(words) = crate::words::change_words(&c.verdict, margin) {
+        let _ = writeln!(s, "{} against {}: {words}.", c.name, c.reference);
+    }
     let _ = writeln!(s, "Verdict: {word} ({rule}).");
     let _ = writeln!(s, "   {}", c.verdict.reason);
 }

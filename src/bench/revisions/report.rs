@@ -11,8 +11,12 @@ use crate::display::Ns;
 use crate::stats::DecisionEnd;
 use crate::stats::{Bar, Bounds, Scale, judge};
 
-/// Version of the JSON a comparison of revisions writes (`--json`).
-pub const BENCH_JSON_VERSION: u32 = 1;
+/// Version of the JSON a comparison of revisions writes (`--json`). Version 2 adds each
+/// row's `change`, `change_low`, `change_high` (the head's time against the baseline's, plus
+/// meaning slower) and `words`; version 1's fields are all still written, so a reader of
+/// version 1 reads version 2, and [`BenchRow`] reads both (the new fields are absent from
+/// version 1).
+pub const BENCH_JSON_VERSION: u32 = 2;
 
 /// One benchmark as the JSON and the tables show it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -28,7 +32,23 @@ pub struct BenchRow {
     /// Pairs that failed once and were run again with fresh workers, each with why; empty
     /// when none did.
     pub retried: Vec<String>,
-    /// δ = 1 − head/baseline (negative: the head is slower); compared only.
+    /// The head's change in time against the baseline, `head/baseline − 1` as a fraction
+    /// (+ = slower: 0.021 is 2.1 % slower); compared only. The number the table, the Markdown
+    /// and the gate print.
+    #[serde(default)]
+    pub change: Option<f64>,
+    /// Lower end of the change's interval (fraction).
+    #[serde(default)]
+    pub change_low: Option<f64>,
+    /// Upper end of the change's interval (fraction).
+    #[serde(default)]
+    pub change_high: Option<f64>,
+    /// The verdict in the words every front end prints ("2.1 % slower [+1.7 %, +2.5 %]",
+    /// "equivalent within ±1.0 %: …", "cannot tell (within ±0.8 %): …"); compared only.
+    #[serde(default)]
+    pub words: Option<String>,
+    /// δ = 1 − head/baseline, the library's relative difference (+ = the head is faster, so
+    /// `−change`), kept for readers of schema 1; compared only.
     pub delta: Option<f64>,
     /// Lower end of δ's interval.
     pub low: Option<f64>,
@@ -77,17 +97,19 @@ impl BenchRow {
                 _ => None,
             },
             retried: b.retried.iter().map(ToString::to_string).collect(),
+            change: p.map(|p| -p.delta),
+            change_low: p.map(|p| -p.high),
+            change_high: p.map(|p| -p.low),
+            words: p.map(|p| {
+                p.verdict
+                    .in_words_with(crate::stats::Change::of_delta(p.delta, p.low, p.high))
+            }),
             delta: p.map(|p| p.delta),
             low: p.map(|p| p.low),
             high: p.map(|p| p.high),
             resolved,
             regression: resolved && p.is_some_and(|p| p.delta < 0.0),
-            equivalent: p.is_some_and(|p| {
-                matches!(
-                    p.verdict,
-                    crate::Verdict::CannotTell(crate::stats::Unresolved::Equivalent { .. })
-                )
-            }),
+            equivalent: p.is_some_and(|p| matches!(p.verdict, crate::Verdict::Equivalent { .. })),
             rules_out_beyond: p
                 .and_then(|p| p.decision.as_ref())
                 .and_then(|d| d.looks.last())
@@ -137,7 +159,8 @@ impl BenchRow {
         status_word(self.status).unwrap_or_else(|| self.outcome())
     }
 
-    /// The row's cells after the name: baseline and head per operation, δ with its interval,
+    /// The row's cells after the name: baseline and head per operation, the head's change with
+    /// its interval (+ = slower),
     /// the verdict, the pairs and how far layouts move δ, as the terminal table and the
     /// Markdown show them.
     fn cells(&self) -> [String; 6] {
@@ -161,9 +184,15 @@ impl BenchRow {
     }
 
     fn interval(&self) -> String {
+        // Read from δ, so that a row of schema 1 (no change fields) prints the same.
         match (self.delta, self.low, self.high) {
             (Some(d), Some(l), Some(h)) => {
-                format!("{:+.2} % [{:+.2}, {:+.2}]", 100.0 * d, 100.0 * l, 100.0 * h)
+                format!(
+                    "{:+.2} % [{:+.2}, {:+.2}]",
+                    -100.0 * d,
+                    -100.0 * h,
+                    -100.0 * l
+                )
             }
             _ => "–".to_string(),
         }
@@ -418,7 +447,7 @@ pub fn table(rows: &[BenchRow]) -> String {
         "benchmark",
         "baseline/op",
         "head/op",
-        "δ = 1 − head/baseline",
+        "change (+ = slower)",
         "verdict",
         "pairs",
         "layout moves δ"
@@ -437,7 +466,7 @@ pub fn table(rows: &[BenchRow]) -> String {
 pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirty: bool) -> String {
     let short = |c: &str| c.chars().take(10).collect::<String>();
     let mut s = format!(
-        "### rtcompare bench: {} against {}{}\n\n| benchmark | baseline/op | head/op | δ = 1 − head/baseline | verdict | pairs | layout moves δ |\n|---|--:|--:|---|---|--:|--:|\n",
+        "### rtcompare bench: {} against {}{}\n\n| benchmark | baseline/op | head/op | change (+ = slower) | verdict | pairs | layout moves δ |\n|---|--:|--:|---|---|--:|--:|\n",
         short(head),
         short(base),
         if dirty {
@@ -453,7 +482,7 @@ pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirt
         s.push_str(&format!("\n{note}\n"));
     }
     s.push_str(&format!(
-        "\nNegative δ: the head is slower. {}\n",
+        "\nChange: the head's time against the baseline's, + = slower. {}\n",
         family_note(run)
     ));
     if let Some(note) = placement_note(run) {

@@ -196,6 +196,11 @@ impl Report {
     /// The verdict and the warnings.
     fn fmt_verdict(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f)?;
+        // The short answer in the words every front end prints: A's change in time against
+        // B, + = slower.
+        let e = &self.estimate;
+        let change = crate::stats::Change::of_delta(e.delta, e.low, e.high);
+        writeln!(f, "A against B: {}.", self.verdict.in_words_with(change))?;
         writeln!(f, "Verdict: {}.", self.verdict)?;
         if !self.warnings.is_empty() {
             writeln!(f)?;

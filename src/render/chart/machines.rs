@@ -40,7 +40,7 @@ const MAX_LABEL_CHARS: usize = 40;
 ///         noise_floor: 0.02, label: format!("runner-{i}.json"),
 ///     })
 ///     .collect();
-/// let pooled = combine_machines(&machines, 0.95)?;
+/// let pooled = combine_machines(&machines, 0.95, 0.02)?;
 /// let figure = MachineForest { machines, pooled, axis: "δ, %".into() }.figure();
 /// assert!(figure.svg.contains("runner-2.json"));
 /// # }
@@ -266,7 +266,7 @@ mod tests {
             .map(|i| machine(0.10 + 0.001 * (i % 3) as f64, &format!("m{i}.json")))
             .collect();
         ms.push(machine(0.30, "far.json"));
-        let pooled = combine_machines(&ms, 0.95).unwrap();
+        let pooled = combine_machines(&ms, 0.95, 0.02).unwrap();
         assert_eq!(pooled.outliers.len(), 1, "{pooled}");
         let f = MachineForest {
             machines: ms,
@@ -292,6 +292,7 @@ mod tests {
         let pooled = combine_machines(
             &[machine(0.1, "a"), machine(0.1, "b"), machine(0.2, "c")],
             0.95,
+            0.0,
         )
         .unwrap();
         let mut nan = machine(f64::NAN, "nan");

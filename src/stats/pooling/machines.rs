@@ -196,7 +196,7 @@ impl fmt::Display for MachinesPooled {
 /// DerSimonian–Laird random-effects estimate with the Hartung–Knapp–Sidik–Jonkman interval
 /// (its variance scale floored at 1), each machine's standard error taken as
 /// `(high − low) / (2 z)`, z the normal quantile at `(1 + levelᵢ) / 2`. The verdict is [`decide`] on the t interval against the median noise
-/// floor. Outliers: a machine is flagged when its δ lies outside the others' prediction
+/// floor and `margin` (the smallest difference that matters, a fraction). Outliers: a machine is flagged when its δ lies outside the others' prediction
 /// interval, `mean ± t(k − 2, 1 − α / (2k)) · sd · √(1 + 1/(k − 1))` with α
 /// [`OUTLIER_FLEET_ALPHA`]; it is reported with its influence, never dropped.
 ///
@@ -206,8 +206,19 @@ impl fmt::Display for MachinesPooled {
 /// level outside (0, 1), a machine whose `low < high` does not hold or whose delta lies outside
 /// its interval, or a negative noise floor ([`Error::OutOfRange`]); standard errors so small
 /// that the weights overflow ([`Error::Undefined`]).
-pub fn combine_machines(machines: &[MachineEstimate], level: f64) -> Result<MachinesPooled> {
+pub fn combine_machines(
+    machines: &[MachineEstimate],
+    level: f64,
+    margin: f64,
+) -> Result<MachinesPooled> {
     let level = check_inputs(machines, level)?;
+    if !(margin.is_finite() && margin >= 0.0) {
+        return Err(Error::out_of_range(
+            "margin",
+            margin,
+            "a finite margin >= 0",
+        ));
+    }
     let k = machines.len();
     let deltas: Vec<f64> = machines.iter().map(|m| m.delta).collect();
     let floors: Vec<f64> = machines.iter().map(|m| m.noise_floor).collect();
@@ -216,9 +227,9 @@ pub fn combine_machines(machines: &[MachineEstimate], level: f64) -> Result<Mach
         .map(|m| Ok((m.high - m.low) / (2.0 * normal_quantile(0.5 + m.level / 2.0)?)))
         .collect::<Result<Vec<f64>>>()?;
 
-    let (interval, noise_floor, verdict) = pooled_t(&deltas, &floors, level)?;
+    let (interval, noise_floor, verdict) = pooled_t(&deltas, &floors, level, margin)?;
     let re = RandomEffects::of(&deltas, &ses, interval.t)?;
-    let outliers = outliers(machines, &deltas, &floors, level)?;
+    let outliers = outliers(machines, &deltas, &floors, level, margin)?;
     Ok(MachinesPooled {
         machines: k,
         level,
@@ -289,11 +300,16 @@ fn check_inputs(machines: &[MachineEstimate], level: f64) -> Result<f64> {
 
 /// The t interval over `deltas` (at least two), the median of `floors`, and the verdict of
 /// [`decide`] on them (no clock step: each machine's own verdict already applied its gate).
-fn pooled_t(deltas: &[f64], floors: &[f64], level: f64) -> Result<(PooledInterval, f64, Verdict)> {
+fn pooled_t(
+    deltas: &[f64],
+    floors: &[f64],
+    level: f64,
+    margin: f64,
+) -> Result<(PooledInterval, f64, Verdict)> {
     let interval = PooledInterval::of(deltas, 0, level)?;
     let noise_floor = median(floors).unwrap_or(0.0);
     let estimate = Estimate::from_interval(interval.delta, interval.low, interval.high, level)?;
-    let verdict = decide(&estimate, noise_floor, 0.0);
+    let verdict = decide(&estimate, margin, noise_floor, 0.0);
     Ok((interval, noise_floor, verdict))
 }
 
@@ -389,6 +405,7 @@ fn outliers(
     deltas: &[f64],
     floors: &[f64],
     level: f64,
+    margin: f64,
 ) -> Result<Vec<MachineInfluence>> {
     let k = deltas.len();
     let t = student_t_quantile(1.0 - OUTLIER_FLEET_ALPHA / (2.0 * k as f64), (k - 2) as f64)?;
@@ -403,7 +420,7 @@ fn outliers(
             continue;
         }
         let other_floors: Vec<f64> = (0..k).filter(|&j| j != i).map(|j| floors[j]).collect();
-        let (without, _, verdict) = pooled_t(&others, &other_floors, level)?;
+        let (without, _, verdict) = pooled_t(&others, &other_floors, level, margin)?;
         found.push(MachineInfluence {
             index: i,
             label: m.label.clone(),
@@ -469,7 +486,7 @@ mod tests {
         // r.summary_frame().loc["random effect wls"] (HKSJ, t on k − 1 = 4 df):
         //   eff 0.021672, ci_low 0.013214, ci_upp 0.030130
         // (r.scale_hksj_re = 1.0566 > 1, so the floor at 1 does not bind here)
-        let p = combine_machines(&five(), 0.95).unwrap();
+        let p = combine_machines(&five(), 0.95, 0.0).unwrap();
         assert!(
             (p.tau2 - 2.340_781_581_956_723_4e-5).abs() < 1e-12,
             "{}",
@@ -499,7 +516,7 @@ mod tests {
             .zip([0.006, 0.004, 0.008, 0.005, 0.006])
             .map(|(&d, h)| machine(d, d - h, d + h))
             .collect();
-        let p = combine_machines(&ms, 0.95).unwrap();
+        let p = combine_machines(&ms, 0.95, 0.0).unwrap();
         assert_eq!(p.tau2, 0.0);
         assert_eq!(p.i2, 0.0);
         assert!((p.q - 0.680_530_327_366_625_4).abs() < 1e-9, "{}", p.q);
@@ -541,7 +558,7 @@ mod tests {
                             machine(d, d - z * si, d + z * si)
                         })
                         .collect();
-                    let p = combine_machines(&ms, 0.95).unwrap();
+                    let p = combine_machines(&ms, 0.95, 0.0).unwrap();
                     t_hits += usize::from(p.low <= truth && truth <= p.high);
                     re_hits += usize::from(p.re_low <= truth && truth <= p.re_high);
                 }
@@ -560,7 +577,7 @@ mod tests {
         // scipy 1.17: eff.mean() = 0.0232, eff.std(ddof=1) = 0.007429670248402685,
         // scipy.stats.t.ppf(0.975, 4) = 2.7764451051977934, so the half-width is
         // 2.7764451051977934 * 0.007429670248402685 / sqrt(5) = 0.009225136…
-        let p = combine_machines(&five(), 0.95).unwrap();
+        let p = combine_machines(&five(), 0.95, 0.0).unwrap();
         assert!((t_quantile(0.95, 5) - 2.776_445_105_197_793_4).abs() < 1e-9);
         let half = 2.776_445_105_197_793_4 * 0.007_429_670_248_402_685 / 5f64.sqrt();
         assert!((p.delta - 0.0232).abs() < 1e-15);
@@ -580,7 +597,7 @@ mod tests {
     fn bad_input_is_a_typed_error() {
         let two = &five()[..2];
         assert_eq!(
-            combine_machines(two, 0.95),
+            combine_machines(two, 0.95, 0.0),
             Err(Error::TooFewSamples {
                 what: "machines",
                 needed: 3,
@@ -590,13 +607,13 @@ mod tests {
         let mut nan = five();
         nan[1].delta = f64::NAN;
         assert!(matches!(
-            combine_machines(&nan, 0.95),
+            combine_machines(&nan, 0.95, 0.0),
             Err(Error::NonFinite { index: 1, .. })
         ));
         let mut reversed = five();
         reversed[2].low = 0.05;
         assert!(matches!(
-            combine_machines(&reversed, 0.95),
+            combine_machines(&reversed, 0.95, 0.0),
             Err(Error::OutOfRange {
                 name: "machine interval low",
                 ..
@@ -606,13 +623,13 @@ mod tests {
         zero_width[0].low = 0.021;
         zero_width[0].high = 0.021;
         assert!(matches!(
-            combine_machines(&zero_width, 0.95),
+            combine_machines(&zero_width, 0.95, 0.0),
             Err(Error::OutOfRange { .. })
         ));
         let mut outside = five();
         outside[0].delta = 0.5;
         assert!(matches!(
-            combine_machines(&outside, 0.95),
+            combine_machines(&outside, 0.95, 0.0),
             Err(Error::OutOfRange {
                 name: "machine delta",
                 ..
@@ -620,14 +637,14 @@ mod tests {
         ));
         for level in [1.0, -0.1, 1.5, f64::NAN] {
             assert!(matches!(
-                combine_machines(&five(), level),
+                combine_machines(&five(), level, 0.0),
                 Err(Error::OutOfRange { name: "level", .. })
             ));
         }
         let mut machine_level = five();
         machine_level[4].level = 1.0;
         assert!(matches!(
-            combine_machines(&machine_level, 0.95),
+            combine_machines(&machine_level, 0.95, 0.0),
             Err(Error::OutOfRange {
                 name: "machine level",
                 ..
@@ -636,13 +653,13 @@ mod tests {
         let mut floor = five();
         floor[3].noise_floor = -0.01;
         assert!(matches!(
-            combine_machines(&floor, 0.95),
+            combine_machines(&floor, 0.95, 0.0),
             Err(Error::OutOfRange { .. })
         ));
         // 0 selects 0.95.
         assert_eq!(
-            combine_machines(&five(), 0.0).unwrap(),
-            combine_machines(&five(), 0.95).unwrap()
+            combine_machines(&five(), 0.0, 0.0).unwrap(),
+            combine_machines(&five(), 0.95, 0.0).unwrap()
         );
     }
 
@@ -652,7 +669,7 @@ mod tests {
         for (m, f) in ms.iter_mut().zip([0.01, 0.03, 0.02, 0.04, 0.05]) {
             m.noise_floor = f;
         }
-        let p = combine_machines(&ms, 0.95).unwrap();
+        let p = combine_machines(&ms, 0.95, 0.0).unwrap();
         assert_eq!(p.noise_floor, 0.03);
         assert!(!p.resolved);
         assert!(matches!(
@@ -668,7 +685,7 @@ mod tests {
             .map(|&d| machine(d, d - 0.002, d + 0.002))
             .collect();
         ms.push(machine(0.08, 0.078, 0.082));
-        let p = combine_machines(&ms, 0.95).unwrap();
+        let p = combine_machines(&ms, 0.95, 0.0).unwrap();
         assert_eq!(p.outliers.len(), 1);
         let o = &p.outliers[0];
         assert_eq!(o.index, 5);
@@ -683,7 +700,7 @@ mod tests {
 
     #[test]
     fn serde_round_trip() {
-        let p = combine_machines(&five(), 0.9).unwrap();
+        let p = combine_machines(&five(), 0.9, 0.0).unwrap();
         let json = serde_json::to_string(&p).unwrap();
         let back: MachinesPooled = serde_json::from_str(&json).unwrap();
         assert_eq!(back, p);
@@ -715,7 +732,8 @@ mod tests {
             for tau in [0.5 * s, s, 3.0 * s] {
                 let covered = (0..2_000)
                     .filter(|_| {
-                        let p = combine_machines(&fleet(&mut rng, k, truth, tau, s), 0.95).unwrap();
+                        let p = combine_machines(&fleet(&mut rng, k, truth, tau, s), 0.95, 0.0)
+                            .unwrap();
                         p.low <= truth && truth <= p.high
                     })
                     .count();
@@ -745,7 +763,8 @@ mod tests {
             for tau in [0.5 * s, s, 3.0 * s] {
                 let alarms = (0..trials)
                     .filter(|_| {
-                        let p = combine_machines(&fleet(&mut rng, k, truth, tau, s), 0.95).unwrap();
+                        let p = combine_machines(&fleet(&mut rng, k, truth, tau, s), 0.95, 0.0)
+                            .unwrap();
                         !p.outliers.is_empty()
                     })
                     .count() as f64
@@ -766,7 +785,7 @@ mod tests {
                     ms[0].delta += shift;
                     ms[0].low += shift;
                     ms[0].high += shift;
-                    let p = combine_machines(&ms, 0.95).unwrap();
+                    let p = combine_machines(&ms, 0.95, 0.0).unwrap();
                     p.outliers.iter().any(|o| o.index == 0)
                 })
                 .count() as f64
@@ -787,7 +806,7 @@ mod tests {
                 .zip(&hw)
                 .map(|(&d, &h)| machine(d, d - h, d + h))
                 .collect();
-            let p = combine_machines(&ms, level).unwrap();
+            let p = combine_machines(&ms, level, 0.0).unwrap();
             let lo = ds.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = ds.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             prop_assert!(p.low <= p.delta && p.delta <= p.high);

@@ -707,7 +707,7 @@ fn judge(
 ) -> Result<(Verdict, Option<DriftReport>)> {
     let pooled_estimate =
         Estimate::from_interval(interval.delta, interval.low, interval.high, level)?;
-    let mut verdict = decide(&pooled_estimate, noise_floor, quantization);
+    let mut verdict = decide(&pooled_estimate, margin, noise_floor, quantization);
     if let Some(opposite) = opposite_modes(processes, interval.delta, &verdict, margin) {
         verdict = Verdict::CannotTell(opposite);
     }
@@ -864,13 +864,25 @@ impl Pooled {
             return;
         }
         self.noise_floor = floor;
-        if self.resolved && self.delta.abs() <= floor {
-            self.verdict = Verdict::CannotTell(Unresolved::WithinNoiseFloor {
-                delta: self.delta,
-                noise_floor: floor,
-            });
-            self.resolved = false;
+        // The one rule's floor: a claim's nearer end must clear it, and equivalence needs it
+        // below the margin.
+        let near = self.low.abs().min(self.high.abs());
+        match self.verdict {
+            Verdict::AFaster | Verdict::BFaster if near <= floor => {
+                self.verdict = Verdict::CannotTell(Unresolved::WithinNoiseFloor {
+                    delta: self.delta,
+                    noise_floor: floor,
+                });
+            }
+            Verdict::Equivalent { margin } if floor >= margin => {
+                self.verdict = Verdict::CannotTell(Unresolved::FloorAboveMargin {
+                    noise_floor: floor,
+                    margin,
+                });
+            }
+            _ => {}
         }
+        self.resolved = self.verdict.is_resolved();
     }
 
     /// Refuses the verdict as [`Unresolved::FixedBuildOrder`]: the processes built `bytes` of
@@ -1001,7 +1013,7 @@ mod tests {
         );
         assert!(!text.contains("collect more samples"), "{text}");
         // Processes that agree within their own noise keep the generic advice.
-        let calm: Vec<Estimate> = [0.01, -0.01, 0.012, -0.012, 0.0]
+        let calm: Vec<Estimate> = [0.02, -0.02, 0.024, -0.024, 0.0]
             .iter()
             .map(|&d| est(d, 0.05))
             .collect();
@@ -1012,8 +1024,8 @@ mod tests {
 
     #[test]
     fn a_raised_floor_refuses_only_what_it_covers() {
-        // Five processes near −2 %: resolved, B faster, with no floor of their own.
-        let e: Vec<Estimate> = [-0.021, -0.018, -0.025, -0.019, -0.022]
+        // Five processes near −6 %: resolved, B faster, with no floor of their own.
+        let e: Vec<Estimate> = [-0.063, -0.054, -0.075, -0.057, -0.066]
             .iter()
             .map(|&d| est(d, 0.002))
             .collect();
@@ -1027,13 +1039,13 @@ mod tests {
         p.raise_floor(f64::NAN);
         p.raise_floor(0.001);
         assert_eq!(p.noise_floor, 0.005);
-        // A floor above |δ| (2.1 %) refuses it.
+        // A floor above the interval's nearer end (about 5.4 %) refuses it.
         let mut p = resolved.clone();
-        p.raise_floor(0.03);
+        p.raise_floor(0.055);
         assert!(!p.resolved);
         assert!(matches!(
             p.verdict,
-            Verdict::CannotTell(Unresolved::WithinNoiseFloor { noise_floor, .. }) if noise_floor == 0.03
+            Verdict::CannotTell(Unresolved::WithinNoiseFloor { noise_floor, .. }) if noise_floor == 0.055
         ));
         // An unresolved verdict keeps its own reason.
         let calm: Vec<Estimate> = [0.01, -0.01, 0.0].iter().map(|&d| est(d, 0.01)).collect();
@@ -1292,7 +1304,14 @@ mod tests {
         let ds = [0.21, 0.014, -0.0033, 0.09, 0.12, -0.0072, 0.15, 0.06];
         let ps: Vec<_> = ds.into_iter().map(mk).collect();
         let p = combine_processes(&ps, 0, 0.95).unwrap();
-        assert_eq!(p.verdict, Verdict::AFaster, "{p}");
+        // No veto: the interval [+1.4 %, +14.5 %] only reaches across the 2 % margin.
+        assert!(
+            matches!(
+                p.verdict,
+                Verdict::CannotTell(Unresolved::StraddlesMargin { .. })
+            ),
+            "{p}"
+        );
         // With no margin they count, as before: a quarter against vetoes.
         let p = combine_processes_with(&ps, 0, 0.95, 0.0).unwrap();
         assert!(
@@ -1377,7 +1396,7 @@ mod tests {
         let e: Vec<Estimate> = ds.iter().map(|&d| est(d / 100.0, 0.02)).collect();
         let p = combine_staged(&e, 5, 0.95).unwrap();
         let alone = Estimate::from_interval(p.delta, p.low, p.high, 0.95).unwrap();
-        assert_eq!(decide(&alone, 0.0, 0.0), Verdict::AFaster, "{p}");
+        assert_eq!(decide(&alone, 0.0, 0.0, 0.0), Verdict::AFaster, "{p}");
         match p.verdict {
             Verdict::CannotTell(Unresolved::ProcessDrift {
                 spearman, p_value, ..
@@ -1408,7 +1427,7 @@ mod tests {
         assert!(combine(&e, 0.95).unwrap().resolved);
         assert!((p.half_width() - 0.042_314_367_125_321_446).abs() < 1e-12);
         let alone = Estimate::from_interval(p.delta, p.low, p.high, 0.95).unwrap();
-        assert_eq!(decide(&alone, p.noise_floor, 0.0), Verdict::AFaster);
+        assert_eq!(decide(&alone, 0.0, p.noise_floor, 0.0), Verdict::AFaster);
         match p.verdict {
             Verdict::CannotTell(Unresolved::OppositeModes {
                 a_faster_share,

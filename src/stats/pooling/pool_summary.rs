@@ -160,6 +160,10 @@ impl Pooled {
 
     /// The verdict, in words that say what would narrow an undecided pool, and the warnings.
     fn fmt_verdict(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The short answer in the words every front end prints: A's change in time against
+        // B, + = slower.
+        let change = crate::stats::Change::of_delta(self.delta, self.low, self.high);
+        writeln!(f, "A against B: {}.", self.verdict.in_words_with(change))?;
         match self.verdict {
             // The generic advice (more samples) does not help when the width is the
             // processes' scatter: only more processes narrow it.

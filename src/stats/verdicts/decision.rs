@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::judge::{Bar, Bounds, Judgement, Scale, judge};
 use crate::display::Pct;
 use crate::stats::Estimate;
 
@@ -24,6 +25,14 @@ pub enum Verdict {
     AFaster,
     /// B needs less time than A, and the difference cleared every bar.
     BFaster,
+    /// Neither needs more time than the other by more than the margin: the interval lies
+    /// inside (−margin, margin) and identical code differs by less than the margin on this
+    /// setup. A decision, not a failure to decide; the interval beside the verdict says how
+    /// large the difference may still be.
+    Equivalent {
+        /// The margin the interval lies inside (fraction).
+        margin: f64,
+    },
     /// No verdict; the reason says which bar was missed.
     CannotTell(Unresolved),
 }
@@ -37,16 +46,132 @@ impl Verdict {
         }
     }
 
+    /// Whether a side was proven faster ([`AFaster`](Self::AFaster) or
+    /// [`BFaster`](Self::BFaster)).
+    pub fn is_resolved(&self) -> bool {
+        matches!(self, Verdict::AFaster | Verdict::BFaster)
+    }
+
+    /// Whether the verdict settled the question: a side proven faster, or
+    /// [`Equivalent`](Self::Equivalent). Only "cannot tell" leaves it open.
+    pub fn settled(&self) -> bool {
+        !matches!(self, Verdict::CannotTell(_))
+    }
+
+    /// The verdict with the candidate's change in time, the one wording every front end
+    /// prints: `"2.1 % slower [+1.7 %, +2.5 %]"`, `"equivalent within ±2 %: 1.0 % slower
+    /// [+0.5 %, +1.5 %]"`, `"cannot tell (within ±2.5 %): 1.0 % slower [−0.5 %, +2.5 %]"`.
+    ///
+    /// The verdict is read with A as the candidate and B as the baseline (as every front end
+    /// runs it); `change` is the candidate's time against the baseline's minus 1, + = slower
+    /// (for a report's `δ = 1 − A/B` that is `−δ`, see [`Change::of_delta`]), with its interval.
+    pub fn in_words_with(&self, change: Change) -> String {
+        match self {
+            Verdict::AFaster | Verdict::BFaster => change.to_string(),
+            Verdict::Equivalent { margin } => {
+                format!("equivalent within ±{}: {change}", Percent(*margin))
+            }
+            Verdict::CannotTell(_) => format!(
+                "cannot tell (within ±{}): {change}",
+                Percent(change.low.abs().max(change.high.abs()))
+            ),
+        }
+    }
+
     /// The verdict in a few words, naming the sides `a` and `b`: `"{a} faster"`,
-    /// `"{b} faster"`, `"equivalent"` (a sequential decision's "cannot tell" that found no
-    /// change beyond its margin) or `"cannot tell"`. The one short wording every table of the
-    /// crate uses.
+    /// `"{b} faster"`, `"equivalent"` or `"cannot tell"`. The one short wording every table of
+    /// the crate uses.
     pub fn in_words(&self, a: &str, b: &str) -> String {
         match self {
             Verdict::AFaster => format!("{a} faster"),
             Verdict::BFaster => format!("{b} faster"),
-            Verdict::CannotTell(Unresolved::Equivalent { .. }) => "equivalent".to_string(),
+            Verdict::Equivalent { .. } => "equivalent".to_string(),
             Verdict::CannotTell(_) => "cannot tell".to_string(),
+        }
+    }
+}
+
+/// The candidate's change in time against the baseline, with its interval: fractions, plus
+/// meaning the candidate needs more time (0.021 = 2.1 % slower). The one direction every
+/// number a person reads is printed in; `Display` says it in words:
+/// `2.1 % slower [+1.7 %, +2.5 %]`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// The point estimate (fraction; + = slower).
+    pub change: f64,
+    /// Lower end of its interval (fraction).
+    pub low: f64,
+    /// Upper end of its interval (fraction).
+    pub high: f64,
+}
+
+impl Change {
+    /// The change of the candidate A from a relative difference `δ = 1 − A/B` (positive when
+    /// A is faster) and its interval: `−δ`, with the ends swapped. A NaN stays NaN.
+    pub fn of_delta(delta: f64, low: f64, high: f64) -> Change {
+        Change {
+            change: -delta,
+            low: -high,
+            high: -low,
+        }
+    }
+
+    /// The change from a ratio of times, candidate over baseline, and its interval:
+    /// `ratio − 1`.
+    pub fn of_ratio(ratio: f64, low: f64, high: f64) -> Change {
+        Change {
+            change: ratio - 1.0,
+            low: low - 1.0,
+            high: high - 1.0,
+        }
+    }
+}
+
+impl fmt::Display for Change {
+    /// `2.1 % slower [+1.7 %, +2.5 %]`, `0.45 % faster [−0.60 %, −0.30 %]`, `no change
+    /// [−0.10 %, +0.10 %]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = if self.change > 0.0 {
+            "slower"
+        } else if self.change < 0.0 {
+            "faster"
+        } else {
+            "no change"
+        };
+        if self.change == 0.0 {
+            f.write_str(word)?;
+        } else {
+            write!(f, "{} {word}", Percent(self.change))?;
+        }
+        write!(f, " [{}, {}]", Signed(self.low), Signed(self.high))
+    }
+}
+
+/// A fraction's size as a percentage: one decimal, two below 1 %.
+struct Percent(f64);
+
+impl fmt::Display for Percent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = 100.0 * self.0.abs();
+        if p < 1.0 {
+            write!(f, "{p:.2} %")
+        } else {
+            write!(f, "{p:.1} %")
+        }
+    }
+}
+
+/// A fraction as a signed percentage (`+1.7 %`, `−0.30 %`), as [`Percent`] rounds.
+struct Signed(f64);
+
+impl fmt::Display for Signed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0.0 { "−" } else { "+" };
+        let p = 100.0 * self.0.abs();
+        if p < 1.0 {
+            write!(f, "{sign}{p:.2} %")
+        } else {
+            write!(f, "{sign}{p:.1} %")
         }
     }
 }
@@ -150,17 +275,25 @@ pub enum Unresolved {
         /// Comparisons in the family.
         comparisons: usize,
     },
-    /// Neither is faster by more than the margin: a sequential decision's interval
-    /// ([`sequential_look`](crate::stats::sequential_look)) lies inside (−margin, margin), so
-    /// any difference there is smaller than the user said matters. A decision, not a failure
-    /// to decide: the summary calls it "equivalent".
-    Equivalent {
+    /// The difference is real (its interval excludes zero) but the interval reaches across
+    /// the margin: it may be smaller than the difference that matters or larger, and this run
+    /// cannot say which.
+    StraddlesMargin {
         /// The margin (fraction).
         margin: f64,
-        /// Lower end of the deciding interval (fraction).
+        /// Lower end of the interval (fraction).
         low: f64,
-        /// Upper end.
+        /// Upper end of the interval (fraction).
         high: f64,
+    },
+    /// The interval lies inside (−margin, margin), but identical code already differs by as
+    /// much as the margin on this setup (the A/A noise floor), so equivalence that tight
+    /// cannot be shown here.
+    FloorAboveMargin {
+        /// The A/A noise floor (fraction).
+        noise_floor: f64,
+        /// The margin (fraction).
+        margin: f64,
     },
 }
 
@@ -264,13 +397,24 @@ impl fmt::Display for Unresolved {
                  {adjusted_p:.3} is above the family-wise level {alpha}, so calling it would \
                  let the family's chance of a false verdict exceed {alpha}"
             ),
-            Unresolved::Equivalent { margin, low, high } => write!(
+            Unresolved::StraddlesMargin { margin, low, high } => write!(
                 f,
-                "no difference beyond ±{}: the interval [{}, {}] lies inside the margin, so \
-                 whichever is faster, it is by less than the difference that matters",
-                Pct(margin),
+                "the difference is real, but its interval [{}, {}] reaches across the margin \
+                 ±{}, so it may or may not matter; collect more samples to tell",
                 Pct(low),
-                Pct(high)
+                Pct(high),
+                Pct(margin)
+            ),
+            Unresolved::FloorAboveMargin {
+                noise_floor,
+                margin,
+            } => write!(
+                f,
+                "the interval lies inside the margin ±{}, but identical code differs by {} on \
+                 this setup, so equivalence that tight cannot be shown here; widen the margin \
+                 or quieten the machine",
+                Pct(margin),
+                Pct(noise_floor)
             ),
         }
     }
@@ -287,18 +431,28 @@ impl fmt::Display for Verdict {
                 "RESOLVED. B is faster than A: the difference is real, as its interval excludes \
                  zero and it exceeds the noise floor and the clock's resolution",
             ),
-            Verdict::CannotTell(reason @ Unresolved::Equivalent { .. }) => {
-                write!(f, "EQUIVALENT. {reason}")
-            }
+            Verdict::Equivalent { margin } => write!(
+                f,
+                "EQUIVALENT. Neither is faster than the other by more than ±{}: the interval \
+                 lies inside the margin, and identical code differs by less on this setup",
+                Pct(*margin)
+            ),
             Verdict::CannotTell(reason) => write!(f, "CANNOT TELL. {reason}"),
         }
     }
 }
 
-/// The verdict rule of [`compare`](crate::compare()), as a pure function: `AFaster`/`BFaster` only when the
-/// interval excludes zero, the point estimate lies on the same side, |δ| exceeds
-/// `noise_floor`, and |δ| exceeds [`QUANTIZATION_GATE`] × `quantization`; otherwise
-/// `CannotTell` naming the first bar missed in that order. All arguments are fractions.
+/// The one rule that turns an interval into a verdict, for every front end: a side is proven
+/// faster only when the interval's end nearer zero lies beyond the bar, the larger of `margin`
+/// and `noise_floor`; the two are [`Verdict::Equivalent`] when the interval lies inside
+/// (−`margin`, `margin`), identical code differs by less than the margin and so does the clock
+/// ([`QUANTIZATION_GATE`] × `quantization`). Everything else
+/// is "cannot tell", naming the first bar missed: the interval contains zero, the point
+/// estimate disagrees with it, the difference does not clear the floor, it is within
+/// [`QUANTIZATION_GATE`] × `quantization` (what the clock could round into existence), or its
+/// interval reaches across the margin. All arguments are fractions on δ's scale (δ > 0: A
+/// needs less time); a negative or NaN `margin` or floor counts as 0 and as infinite
+/// respectively, so that no claim clears a floor nobody knows.
 ///
 /// ```
 /// use rtcompare::{Verdict, stats::{estimate_difference, EstimateOptions}};
@@ -306,26 +460,56 @@ impl fmt::Display for Verdict {
 /// let a = [90.0, 91.0, 89.0, 90.5, 90.0, 89.5, 90.2, 90.1, 89.9, 90.3, 90.0];
 /// let b = [100.0, 101.0, 99.0, 100.5, 100.0, 99.5, 100.2, 100.1, 99.9, 100.3, 100.0];
 /// let e = estimate_difference(&a, &b, &EstimateOptions::default().paired(true).seed(1))?;
-/// assert_eq!(decide(&e, 0.01, 0.0001), Verdict::AFaster);
-/// assert!(matches!(decide(&e, 0.5, 0.0001), Verdict::CannotTell(_)));
+/// // A takes about 10 % less time: beyond a 2 % margin and a 1 % floor.
+/// assert_eq!(decide(&e, 0.02, 0.01, 0.0001), Verdict::AFaster);
+/// // Against a 20 % margin the same interval lies inside it.
+/// assert_eq!(decide(&e, 0.20, 0.01, 0.0001), Verdict::Equivalent { margin: 0.20 });
 /// # Ok::<(), rtcompare::Error>(())
 /// ```
-pub fn decide(estimate: &Estimate, noise_floor: f64, quantization: f64) -> Verdict {
+pub fn decide(estimate: &Estimate, margin: f64, noise_floor: f64, quantization: f64) -> Verdict {
     let Estimate {
         delta, low, high, ..
     } = *estimate;
+    let margin = if margin > 0.0 { margin } else { 0.0 };
+    let bar = Bar::threshold(margin).with_floor(noise_floor);
+    let Ok(bounds) = Bounds::of_interval(low, high, Scale::Speedup) else {
+        return Verdict::CannotTell(Unresolved::IntervalContainsZero { low, high });
+    };
+    let gate = QUANTIZATION_GATE * quantization;
+    match judge(bounds, bar, true) {
+        // Ties to a coarse clock can pin an interval at [0, 0] whatever the difference below
+        // a clock step: equivalence finer than the step is not shown.
+        Judgement::Equivalent if gate >= margin => {
+            return Verdict::CannotTell(Unresolved::BelowQuantization { delta, gate });
+        }
+        Judgement::Equivalent => return Verdict::Equivalent { margin },
+        Judgement::FloorAboveMargin => {
+            return Verdict::CannotTell(Unresolved::FloorAboveMargin {
+                noise_floor: bar.floor,
+                margin,
+            });
+        }
+        _ => {}
+    }
     if !estimate.excludes(0.0) {
         return Verdict::CannotTell(Unresolved::IntervalContainsZero { low, high });
     }
     if (low > 0.0) != (delta > 0.0) || delta == 0.0 {
         return Verdict::CannotTell(Unresolved::Unstable { delta, low, high });
     }
-    if delta.abs() <= noise_floor {
-        return Verdict::CannotTell(Unresolved::WithinNoiseFloor { delta, noise_floor });
+    // The end of the interval nearer zero: the least difference it guarantees.
+    let near = low.abs().min(high.abs());
+    if near <= bar.floor {
+        return Verdict::CannotTell(Unresolved::WithinNoiseFloor {
+            delta,
+            noise_floor: bar.floor,
+        });
     }
-    let gate = QUANTIZATION_GATE * quantization;
     if delta.abs() <= gate {
         return Verdict::CannotTell(Unresolved::BelowQuantization { delta, gate });
+    }
+    if near <= margin {
+        return Verdict::CannotTell(Unresolved::StraddlesMargin { margin, low, high });
     }
     if delta > 0.0 {
         Verdict::AFaster
@@ -361,46 +545,94 @@ pub(crate) mod tests {
         }
         .to_string();
         assert!(!m.contains("  "), "{m:?}");
-        let v = Verdict::CannotTell(Unresolved::Equivalent {
-            margin: 0.02,
-            low: -0.004,
-            high: 0.007,
-        });
+        let v = Verdict::Equivalent { margin: 0.02 };
         let text = v.to_string();
         assert!(
-            text.starts_with("EQUIVALENT. no difference beyond ±2"),
+            text.starts_with("EQUIVALENT. Neither is faster than the other by more than ±2"),
             "{text}"
         );
         assert!(!text.contains("  "), "{text}");
         let json = serde_json::to_string(&v).unwrap();
-        assert!(json.contains(r#""bar":"equivalent""#), "{json}");
+        assert_eq!(json, r#"{"outcome":"equivalent","margin":0.02}"#);
+        for reason in [
+            Unresolved::StraddlesMargin {
+                margin: 0.02,
+                low: 0.01,
+                high: 0.03,
+            },
+            Unresolved::FloorAboveMargin {
+                noise_floor: 0.03,
+                margin: 0.02,
+            },
+        ] {
+            let text = reason.to_string();
+            assert!(!text.contains("  "), "{text}");
+        }
     }
 
     #[test]
     fn decide_names_the_first_bar_missed() {
-        assert_eq!(decide(&est(0.1, 0.08, 0.12), 0.01, 0.001), Verdict::AFaster);
-        assert_eq!(
-            decide(&est(-0.1, -0.12, -0.08), 0.01, 0.001),
-            Verdict::BFaster
-        );
+        let d = |e: Estimate, floor: f64, q: f64| decide(&e, 0.0, floor, q);
+        assert_eq!(d(est(0.1, 0.08, 0.12), 0.01, 0.001), Verdict::AFaster);
+        assert_eq!(d(est(-0.1, -0.12, -0.08), 0.01, 0.001), Verdict::BFaster);
         assert!(matches!(
-            decide(&est(0.01, -0.01, 0.03), 0.0, 0.0),
+            d(est(0.01, -0.01, 0.03), 0.0, 0.0),
             Verdict::CannotTell(Unresolved::IntervalContainsZero { .. })
         ));
         assert!(matches!(
-            decide(&est(0.0, 0.0, 0.01), 0.0, 0.0),
+            d(est(0.0, 0.0, 0.01), 0.0, 0.0),
             Verdict::CannotTell(Unresolved::IntervalContainsZero { .. })
         ));
         assert!(matches!(
-            decide(&est(-0.001, 0.001, 0.01), 0.0, 0.0),
+            d(est(-0.001, 0.001, 0.01), 0.0, 0.0),
             Verdict::CannotTell(Unresolved::Unstable { .. })
         ));
+        // The floor is cleared by the interval's nearer end, not by the point estimate.
         assert!(matches!(
-            decide(&est(0.01, 0.008, 0.012), 0.01, 0.0),
+            d(est(0.012, 0.008, 0.016), 0.01, 0.0),
             Verdict::CannotTell(Unresolved::WithinNoiseFloor { .. })
         ));
         assert!(matches!(
-            decide(&est(0.01, 0.008, 0.012), 0.005, 0.01),
+            d(est(0.01, 0.008, 0.012), 0.005, 0.01),
+            Verdict::CannotTell(Unresolved::BelowQuantization { .. })
+        ));
+    }
+
+    #[test]
+    fn the_margin_decides_between_a_claim_equivalence_and_cannot_tell() {
+        // A real 1 % difference, measured tightly, against a 2 % margin: equivalent.
+        assert_eq!(
+            decide(&est(-0.01, -0.015, -0.005), 0.02, 0.001, 0.0),
+            Verdict::Equivalent { margin: 0.02 }
+        );
+        // Beyond the margin: a claim.
+        assert_eq!(
+            decide(&est(-0.05, -0.055, -0.045), 0.02, 0.001, 0.0),
+            Verdict::BFaster
+        );
+        // Real, but reaching across the margin.
+        assert!(matches!(
+            decide(&est(0.02, 0.015, 0.025), 0.02, 0.001, 0.0),
+            Verdict::CannotTell(Unresolved::StraddlesMargin { .. })
+        ));
+        // Inside the margin, but identical code differs by more: no equivalence.
+        assert!(matches!(
+            decide(&est(0.0, -0.01, 0.01), 0.02, 0.03, 0.0),
+            Verdict::CannotTell(Unresolved::FloorAboveMargin { .. })
+        ));
+        // A floor nobody knows (NaN) lets nothing through.
+        assert!(matches!(
+            decide(&est(0.1, 0.08, 0.12), 0.02, f64::NAN, 0.0),
+            Verdict::CannotTell(Unresolved::WithinNoiseFloor { .. })
+        ));
+        // Identical code measured to a fine clock step: equivalent, not a failure.
+        assert_eq!(
+            decide(&est(0.0, 0.0, 0.0), 0.005, 0.0008, 0.001),
+            Verdict::Equivalent { margin: 0.005 }
+        );
+        // Ties to a clock step coarser than the margin pin [0, 0] whatever the difference.
+        assert!(matches!(
+            decide(&est(0.0, 0.0, 0.0), 0.005, 0.0008, 0.01),
             Verdict::CannotTell(Unresolved::BelowQuantization { .. })
         ));
     }
