@@ -26,7 +26,7 @@ n=3000000
 m=$(echo "$n * (1 + $extra) / 1" | bc)
 echo "rtcompare cmd: $(./target/release/rtcompare cmd --threshold "${margin_pct}%" \
     "awk 'BEGIN{for(i=0;i<$n;i++)s+=i}'" "awk 'BEGIN{for(i=0;i<$m;i++)s+=i}'" 2>/dev/null \
-    | grep -m1 ' against ')"
+    | grep -m1 '^B against A:')"
 
 steps=$(echo "1000 * (1 + $extra) / 1" | bc)
 echo "bench target:"
