@@ -4,10 +4,10 @@
 //!
 //! **Each look's interval** is the bootstrap rule's own: the paired (block) bootstrap of B's
 //! time over A's ([`analysis::estimate`]), at the level 1 − α_j that the spending function
-//! releases for this look. The shares come from the library's Pocock-like spending
-//! ([`rtcompare::stats::spent`]) over the planned rounds, as in
-//! [`sequential_look`](rtcompare::stats::sequential_look): they sum to at most α however the
-//! looks fall, so by the union bound every look's interval holds at once with probability at
+//! releases for this look. The plan, the shares of α, the rule a look applies and where a
+//! decision ends are the library's one sequential driver's ([`Sequential`], Pocock-like
+//! spending over the planned rounds), as for `pool::run` and `rtcompare bench`; only the
+//! interval is this command's. The shares sum to at most α however the looks fall, so by the union bound every look's interval holds at once with probability at
 //! least 1 − α, and any decision read from any of them keeps its error rate within α. A first
 //! version took the mean of blocks' median log ratios with a t interval, as the library does
 //! with whole processes; on the busy test machine its intervals came out two to three times as
@@ -32,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::stats::{self, DecisionEnd, Spending};
+use rtcompare::stats::{DecisionEnd, Sequential, SequentialOptions, Spending};
 
 use crate::analysis::{self, AnalysisOptions, CommandOutcome, VerdictSummary};
 use crate::error::Result;
@@ -85,13 +85,14 @@ pub struct Decision {
     pub end: DecisionEnd,
 }
 
-/// The decisions of one session: one per comparison, all looked at together.
+/// The decisions of one session: one per comparison, all looked at together. Each is the
+/// library's sequential driver ([`Sequential`]) fed the bootstrap interval; beside it, each
+/// look as this command reports it, on B's time over A's.
 #[derive(Debug, Clone)]
 pub struct Decisions {
-    level: f64,
-    margin: f64,
     max_rounds: usize,
     next: usize,
+    each: Vec<Sequential>,
     looks: Vec<Vec<Look>>,
 }
 
@@ -110,15 +111,28 @@ pub fn planned_rounds(plan_s: f64, budget_s: f64, max_runs: usize) -> usize {
 
 impl Decisions {
     /// Decisions for `comparisons` comparisons, each at `level`, against `margin` (the
-    /// threshold, a fraction), over at most `max_rounds` rounds.
-    pub fn new(comparisons: usize, level: f64, margin: f64, max_rounds: usize) -> Decisions {
-        Decisions {
-            level,
-            margin,
+    /// threshold, a fraction), over at most `max_rounds` rounds, spending α the Pocock-like
+    /// way.
+    ///
+    /// Errors: the library's for a bad plan (a level outside (0, 1), a negative margin, fewer
+    /// than 2 rounds).
+    pub fn new(
+        comparisons: usize,
+        level: f64,
+        margin: f64,
+        max_rounds: usize,
+    ) -> Result<Decisions> {
+        let plan = SequentialOptions::default()
+            .level(level)
+            .margin(margin)
+            .max_n(max_rounds)
+            .spending(Spending::Pocock);
+        Ok(Decisions {
             max_rounds,
             next: (max_rounds / 10).max(FIRST_LOOK).min(max_rounds),
+            each: vec![Sequential::new(plan)?; comparisons],
             looks: vec![Vec::new(); comparisons],
-        }
+        })
     }
 
     /// Whether `rounds` complete rounds reach the next planned look.
@@ -126,17 +140,14 @@ impl Decisions {
         rounds >= self.next
     }
 
-    fn settled(&self, c: usize) -> bool {
-        self.looks[c].last().is_some_and(|l| l.settled)
-    }
-
     /// For the progress line: the widest unsettled comparison's largest change its interval
     /// still allows (a fraction), `None` before the first look.
     pub fn widest(&self) -> Option<f64> {
-        self.looks
+        self.each
             .iter()
-            .filter_map(|l| l.last().filter(|l| !l.settled))
-            .map(|l| (l.high - 1.0).max(1.0 - l.low))
+            .filter(|d| d.is_open())
+            .filter_map(|d| d.looks().last())
+            .map(|l| l.rules_out_beyond)
             .reduce(f64::max)
     }
 
@@ -152,23 +163,12 @@ impl Decisions {
         forced: bool,
     ) -> Result<Option<DecisionEnd>> {
         let rounds = reference.len();
-        let alpha = 1.0 - self.level;
-        let frac = |k: usize| (k as f64 / self.max_rounds as f64).min(1.0);
-        let last = rounds >= self.max_rounds;
         for (c, other) in others.iter().enumerate() {
-            if self.settled(c) {
+            let d = &mut self.each[c];
+            if !d.is_open() || rounds <= d.seen() || rounds < FIRST_LOOK.min(self.max_rounds) {
                 continue;
             }
-            let previous = self.looks[c].last().map_or(0, |l| l.rounds);
-            if rounds <= previous || rounds < FIRST_LOOK.min(self.max_rounds) {
-                continue;
-            }
-            let spent = |k: usize| stats::spent(Spending::Pocock, alpha, frac(k));
-            let share = if last {
-                alpha - spent(previous)?
-            } else {
-                spent(rounds)? - spent(previous)?
-            };
+            let share = d.share(rounds)?;
             if share <= 0.0 {
                 continue;
             }
@@ -179,23 +179,24 @@ impl Decisions {
                 ..*opts
             };
             let r = analysis::estimate(reference, other, &at)?.ratio();
-            // Settled: the rule ([`judge`]) without a floor makes a claim or finds
-            // equivalence against the margin.
-            let judged = judge(bounds(r.low, r.high), Bar::threshold(self.margin), true);
+            // On δ = 1 − B/A (δ > 0: B needs less time), without a floor: the verdict holds
+            // the last look to the A/A floor ([`verdict`]).
+            let look =
+                d.look_at_interval(rounds, 0.0, (1.0 - r.ratio, 1.0 - r.high, 1.0 - r.low))?;
             self.looks[c].push(Look {
                 rounds,
                 alpha: share,
                 ratio: r.ratio,
                 low: r.low,
                 high: r.high,
-                settled: !matches!(judged, Judgement::Short { .. }),
+                settled: look.outcome.decided(),
             });
         }
         self.next = ((rounds as f64 * LOOK_GROWTH).ceil() as usize).min(self.max_rounds);
-        let all = (0..self.looks.len()).all(|c| self.settled(c));
-        Ok(if all {
+        let settled = |d: &Sequential| d.end() == Some(DecisionEnd::Decided);
+        Ok(if self.each.iter().all(settled) {
             Some(DecisionEnd::Decided)
-        } else if last {
+        } else if rounds >= self.max_rounds {
             Some(DecisionEnd::LastLook)
         } else if forced {
             Some(DecisionEnd::TimeBudget)
@@ -204,13 +205,16 @@ impl Decisions {
         })
     }
 
-    /// Each comparison's decision (`None` for one never looked at), ended by `end`.
+    /// Each comparison's decision (`None` for one never looked at); one not settled ends as
+    /// the session did (`end`).
     pub fn finish(self, end: DecisionEnd) -> Vec<Option<Decision>> {
-        let (margin, max_rounds) = (self.margin, self.max_rounds);
-        self.looks
+        let max_rounds = self.max_rounds;
+        self.each
             .into_iter()
-            .map(|looks| {
-                let settled = looks.last().is_some_and(|l| l.settled);
+            .zip(self.looks)
+            .map(|(d, looks)| {
+                let margin = d.plan().margin;
+                let settled = d.end() == Some(DecisionEnd::Decided);
                 let end = if settled { DecisionEnd::Decided } else { end };
                 (!looks.is_empty()).then_some(Decision {
                     margin,
@@ -368,7 +372,7 @@ mod tests {
             1e6 * (1.0 + slower) * (0.03 * rng.next_normal()).exp() * spike
         };
         let mut run = |slower: f64, seed: u64| {
-            let mut d = Decisions::new(1, 0.95, 0.02, 200);
+            let mut d = Decisions::new(1, 0.95, 0.02, 200).unwrap();
             let opts = AnalysisOptions {
                 seed,
                 resamples: 1_000,

@@ -645,7 +645,7 @@ impl Stopping {
                 plan.opts.level,
                 args.threshold,
                 rounds,
-            ));
+            )?);
         }
         let Some(decisions) = self.decisions.as_mut() else {
             return Ok(out_of_time.then_some(StopReason::MaxTime));

@@ -168,5 +168,12 @@ fn a_criterion_bench_file_is_compared_across_revisions() {
             .collect()
     };
     assert_eq!(verdicts(&harness), verdicts(&json), "{stderr}");
-    assert_eq!(harness["layouts"]["seeds"], json["layouts"]["seeds"]);
+    // The same seed gives the same layouts in the same order; how many each run made
+    // depends on how many pairs its decisions took, which the measurements decide (one run
+    // here made 21 where the other made 15).
+    let seeds = |j: &serde_json::Value| j["layouts"]["seeds"].as_array().unwrap().clone();
+    let (a, b) = (seeds(&harness), seeds(&json));
+    let common = a.len().min(b.len());
+    assert!(common > 0, "{a:?} {b:?}");
+    assert_eq!(a[..common], b[..common]);
 }

@@ -51,7 +51,7 @@ impl fmt::Display for Note {
                 "the noise threshold and significance level have no effect: they judge a change \
                  against a saved baseline, which this harness does not keep; \
                  `cargo bench -- --baseline REV` compares two revisions (a 5 % chance of a \
-                 false verdict for the whole suite, a ±2 % margin set by --margin)"
+                 false verdict for the whole suite, a ±1 % margin set by --margin)"
             }
             Note::SavedBaselines => {
                 "saved baselines have no effect: this harness keeps none; \

@@ -1,24 +1,19 @@
 //! One benchmark at two builds: each benchmark of two bench binaries compared batch by batch
 //! through worker pairs (two workers of each build on one CPU, `pair.rs`), repeated over fresh
-//! pairs and pooled, the benchmarks judged together.
+//! pairs and pooled (on the staged plan, `staged.rs`, or decided as they come, `decide.rs`,
+//! both through what `suite.rs` shares), the benchmarks judged together.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use super::layouts::{LayoutSpread, VariantSource, Variants};
-use super::options::{BuildsOptions, BuildsProgress};
-use super::pair::{self, PairPlan, Placement};
-use super::run::{
-    BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped,
-};
-use super::worker::{Launch, Worker};
-use crate::compare::CompareOptions;
-use crate::compare::report::Report;
+use super::options::BuildsOptions;
+use super::run::{BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsRun};
+use super::suite::{Builds, Outcome, Side, Stop, launch, pool_pairs};
+use super::worker::Worker;
 use crate::measure::clock::{Clock, MonotonicClock};
-use crate::pool::combine_reports_staged;
 use crate::rng::{Rng, derive_seed, resolve_seed};
-use crate::stats::{MIN_PROCESSES, PlanEnd, Pooled, holm, plan_processes};
+use crate::stats::{MIN_PROCESSES, Pooled, holm};
 use crate::{Error, Result};
 
 /// Compares every benchmark two bench binaries both register, in one code layout each (see
@@ -121,32 +116,11 @@ pub fn compare_layouts<'a>(
         benchmarks: common.len(),
     };
     let outcomes = if o.decide {
-        super::decide::suite(&builds, &common, seed, &mut rng)
+        super::decide::suite(&builds, &common, seed, &mut rng)?
     } else {
-        builds.each(&common, seed, &mut rng)
+        super::staged::suite(&builds, &common, seed, &mut rng)
     };
-    let mut benchmarks = Vec::new();
-    let mut stop: Option<(Stopped, String)> = None;
-    for (name, (outcome, seconds)) in common.iter().zip(outcomes) {
-        if stop.is_none() {
-            stop = outcome.stop;
-        }
-        let layout = match outcome.status {
-            BuildStatus::Compared => LayoutSpread::of(&outcome.reports, o.margin)?,
-            _ => None,
-        };
-        benchmarks.push(BuildComparison {
-            name: name.clone(),
-            status: outcome.status,
-            pooled: outcome.pooled,
-            layout,
-            reports: outcome.reports,
-            holm: None,
-            seconds,
-            failure: outcome.failure,
-            retried: outcome.retried,
-        });
-    }
+    let (mut benchmarks, stop) = compared(&common, outcomes, o)?;
     let family_level = if o.family_wise && o.decide {
         // Each benchmark was decided at the Bonferroni level already: the family holds.
         Some(o.level)
@@ -176,12 +150,36 @@ pub fn compare_layouts<'a>(
     })
 }
 
-/// [`BuildsRun::stop_reason`] of a cancelled run.
-const INTERRUPTED: &str = "the run was interrupted (its cancellation token was cancelled)";
-
-/// The stop of a cancelled run.
-pub(super) fn interrupted() -> (Stopped, String) {
-    (Stopped::Interrupted, INTERRUPTED.to_string())
+/// The compared benchmarks' rows from their outcomes (each with its layouts' share of the
+/// spread), and the first stop among them, which ends the run.
+fn compared(
+    common: &[String],
+    outcomes: Vec<(Outcome, f64)>,
+    o: &BuildsOptions,
+) -> Result<(Vec<BuildComparison>, Option<Stop>)> {
+    let mut benchmarks = Vec::with_capacity(common.len());
+    let mut stop: Option<Stop> = None;
+    for (name, (outcome, seconds)) in common.iter().zip(outcomes) {
+        if stop.is_none() {
+            stop = outcome.stop;
+        }
+        let layout = match outcome.status {
+            BuildStatus::Compared => LayoutSpread::of(&outcome.reports, o.margin)?,
+            _ => None,
+        };
+        benchmarks.push(BuildComparison {
+            name: name.clone(),
+            status: outcome.status,
+            pooled: outcome.pooled,
+            layout,
+            reports: outcome.reports,
+            holm: None,
+            seconds,
+            failure: outcome.failure,
+            retried: outcome.retried,
+        });
+    }
+    Ok((benchmarks, stop))
 }
 
 /// The run of a bench target the baseline does not have (the change that adds it): every
@@ -257,388 +255,6 @@ fn check_options(o: &BuildsOptions) -> Result<()> {
     Ok(())
 }
 
-/// Which build a worker runs: its working directory comes from the options by side.
-#[derive(Clone, Copy)]
-enum Side {
-    Base,
-    Head,
-}
-
-/// The two builds and the options: what every worker pair of every benchmark needs.
-pub(super) struct Builds<'a, 'v> {
-    /// The layouts of the two builds, made as pairs need them.
-    pub(super) variants: RefCell<Variants<'v>>,
-    /// The caller's comparison options, as given, and resolved.
-    options: &'a CompareOptions,
-    resolved: &'a CompareOptions,
-    /// The clock's figures, measured once per run.
-    instrument: &'a crate::measure::clock::Instrument,
-    /// The CPUs this process may use, in ascending order (empty where the system cannot say).
-    pub(super) allowed: Vec<usize>,
-    pub(super) o: &'a BuildsOptions,
-    /// Benchmarks compared in all, for the progress reports and the planning level.
-    pub(super) benchmarks: usize,
-}
-
-impl Builds<'_, '_> {
-    /// The level a benchmark's plan aims at: the family-wise level's strictest Holm step
-    /// (1 − (1 − level)/m) when the benchmarks are judged together, since the rank a
-    /// benchmark will take is not known until all are measured, else the level itself.
-    pub(super) fn plan_level(&self) -> f64 {
-        let o = self.o;
-        if o.family_wise && self.benchmarks > 1 {
-            1.0 - (1.0 - o.level) / self.benchmarks as f64
-        } else {
-            o.level
-        }
-    }
-
-    /// Whether the run's cancellation token has been cancelled.
-    pub(super) fn cancelled(&self) -> bool {
-        self.o
-            .compare
-            .collect
-            .cancel
-            .as_ref()
-            .is_some_and(|t| t.is_cancelled())
-    }
-
-    /// Every benchmark in turn, each to its precision target (see [`Builds::pooled`]), with
-    /// the seconds it spent on worker pairs (making layouts left out); after a stop the rest
-    /// are [`Outcome::not_run`].
-    fn each(&self, names: &[String], seed: u64, rng: &mut Rng) -> Vec<(Outcome, f64)> {
-        let mut stopped = false;
-        let mut outcomes = Vec::with_capacity(names.len());
-        for (i, name) in names.iter().enumerate() {
-            if !stopped && self.cancelled() {
-                stopped = true;
-                outcomes.push((Outcome::not_run(Some(interrupted())), 0.0));
-                continue;
-            }
-            if stopped {
-                outcomes.push((Outcome::not_run(None), 0.0));
-                continue;
-            }
-            let started = Instant::now();
-            let making = self.variants.borrow().making;
-            let outcome = self.benchmark(name, i, derive_seed(seed, 1 + i as u64), rng);
-            let seconds = started
-                .elapsed()
-                .saturating_sub(self.variants.borrow().making - making)
-                .as_secs_f64();
-            stopped |= outcome.stop.is_some();
-            outcomes.push((outcome, seconds));
-        }
-        outcomes
-    }
-
-    /// One benchmark in stages (see [`Builds::pooled`]), its failures and a stop turned into
-    /// its outcome (see [`Builds::outcome`]).
-    fn benchmark(&self, name: &str, position: usize, seed: u64, rng: &mut Rng) -> Outcome {
-        let mut ran = Ran::default();
-        let pooled = self.pooled(name, position, seed, rng, &mut ran);
-        self.outcome(pooled, ran)
-    }
-
-    /// What a benchmark came to from its pooled result or why its pairs ended: a pair that
-    /// failed twice fails it; a stop keeps its pairs, pooled when the first stage is complete.
-    pub(super) fn outcome(&self, pooled: Result<Pooled, Halt>, ran: Ran) -> Outcome {
-        let halt = match pooled {
-            Ok(pooled) => {
-                return Outcome {
-                    status: BuildStatus::Compared,
-                    pooled: Some(pooled),
-                    reports: ran.reports,
-                    failure: None,
-                    retried: ran.retried,
-                    stop: None,
-                };
-            }
-            Err(halt) => halt,
-        };
-        let mut outcome = Outcome {
-            status: BuildStatus::Failed,
-            pooled: None,
-            reports: Vec::new(),
-            failure: None,
-            retried: ran.retried,
-            stop: None,
-        };
-        match halt {
-            Halt::Failed(f) => outcome.failure = Some(f),
-            Halt::Stopped(how, why) => {
-                let first = self.o.pairs;
-                let pooled = (ran.reports.len() >= first)
-                    .then(|| pool_pairs(&ran.reports, first, self.o.level, self.o.margin))
-                    .and_then(Result::ok);
-                outcome.status = BuildStatus::Stopped;
-                if let Some(mut p) = pooled {
-                    p.target_met = Some(false);
-                    p.planned_processes = ran.planned.max(ran.reports.len());
-                    p.plan_end = Some(PlanEnd::Interrupted {
-                        done: ran.reports.len(),
-                    });
-                    outcome.pooled = Some(p);
-                    outcome.status = BuildStatus::Compared;
-                }
-                outcome.stop = Some((how, why));
-            }
-        }
-        outcome.reports = ran.reports;
-        outcome
-    }
-
-    /// One worker pair, `k`-th of the benchmark, run again once per benchmark with fresh
-    /// workers (another seed, the same layout) when it fails: a worker killed from outside or
-    /// an answer lost once is not the benchmark's fault, but a second failure is taken as its
-    /// own. Cancellation and a layout that cannot be made stop the run instead.
-    pub(super) fn pair(
-        &self,
-        name: &str,
-        offset: usize,
-        seed: u64,
-        k: usize,
-        retried: &mut Vec<PairFailure>,
-    ) -> Result<Report, Halt> {
-        let o = self.o;
-        let at = Placement::of(&self.allowed, o.cpu_per_pair, offset, k);
-        for attempt in 0.. {
-            let (variant, base, head) = match self.variants.borrow_mut().of_pair(k) {
-                Ok(v) => v,
-                // A relink cut short by the signal that cancelled the run is no layout's fault.
-                Err(_) if self.cancelled() => {
-                    return Err(Halt::interrupted());
-                }
-                Err(e) => return Err(Halt::Stopped(Stopped::LayoutFailed, e.to_string())),
-            };
-            let plan = PairPlan {
-                base: launch(&base, Side::Base, o),
-                head: launch(&head, Side::Head, o),
-                options: self.options,
-                resolved: self.resolved,
-                budget: o.pair_duration,
-                instrument: self.instrument,
-                variant,
-            };
-            let pair_seed = if attempt == 0 {
-                derive_seed(seed, k as u64)
-            } else {
-                derive_seed(seed, RETRY_SEEDS + k as u64)
-            };
-            let e = match pair::run(&plan, name, at, pair_seed) {
-                Ok(report) => return Ok(report),
-                Err(e) => e,
-            };
-            // A signal that ends the workers as well as the run (Ctrl-C reaches the whole
-            // process group) shows first as a worker's death: the token decides.
-            if self.cancelled() || matches!(e, Error::Cancelled { .. }) {
-                return Err(Halt::interrupted());
-            }
-            let failure = PairFailure::of(k, variant, &e);
-            if !retried.is_empty() {
-                return Err(Halt::Failed(failure));
-            }
-            retried.push(failure);
-        }
-        unreachable!("the loop above returns")
-    }
-
-    /// One benchmark in stages: the first stage of worker pairs, Stein's plan from their
-    /// spread at the level it will be judged at (within the cap and the time budget), the
-    /// planned pairs, and the pooled result with the plan's end recorded. The pairs go into
-    /// `ran` as they finish, so that a halt keeps them.
-    fn pooled(
-        &self,
-        name: &str,
-        position: usize,
-        seed: u64,
-        rng: &mut Rng,
-        ran: &mut Ran,
-    ) -> Result<Pooled, Halt> {
-        let o = self.o;
-        let level = self.plan_level();
-        // Where this benchmark's pairs start among the allowed CPUs: drawn, so that over
-        // benchmarks no CPU always takes the odd pair.
-        let offset = rng.index(self.allowed.len().max(1));
-        let started = Instant::now();
-        let making = self.variants.borrow().making;
-        // Time on worker pairs only: making a layout is not the benchmark's cost.
-        let spent = || {
-            started
-                .elapsed()
-                .saturating_sub(self.variants.borrow().making - making)
-        };
-        // The statistics' own errors on a benchmark's pairs fail that benchmark.
-        let stats = |e: Error, pairs: usize| {
-            Halt::Failed(PairFailure {
-                pair: pairs,
-                layout: 0,
-                build: None,
-                reason: format!("its pairs could not be pooled: {e}"),
-            })
-        };
-        ran.planned = o.pairs;
-        for k in 0..o.pairs {
-            let report = self.pair(name, offset, seed, k, &mut ran.retried)?;
-            ran.reports.push(report);
-            self.tell(name, position, &ran.reports, o.pairs);
-        }
-        let reports = &mut ran.reports;
-        let has_target = o.target_abs > 0.0 || o.target_rel > 0.0;
-        if !has_target {
-            return pool_pairs(reports, 0, o.level, o.margin).map_err(|e| stats(e, reports.len()));
-        }
-        let first = pool_pairs(reports, 0, level, o.margin).map_err(|e| stats(e, reports.len()))?;
-        let fit = self.pairs_in_budget(spent(), reports.len());
-        let most = super::decide::most_pairs(o);
-        let cap = most.min(fit);
-        let plan = plan_processes(&first, o.target_abs, o.target_rel, cap, false);
-        ran.planned = plan.total;
-        let mut end = plan.end;
-        if end.is_none() {
-            while ran.reports.len() < plan.total {
-                if !o.max_duration.is_zero() && spent() >= o.max_duration {
-                    break;
-                }
-                let k = ran.reports.len();
-                let report = self.pair(name, offset, seed, k, &mut ran.retried)?;
-                ran.reports.push(report);
-                self.tell(name, position, &ran.reports, plan.total);
-            }
-        }
-        let reports = &ran.reports;
-        let n = reports.len();
-        let met = pool_pairs(reports, o.pairs, level, o.margin)
-            .map_err(|e| stats(e, n))?
-            .precise(o.target_abs, o.target_rel);
-        let mut pooled =
-            pool_pairs(reports, o.pairs, o.level, o.margin).map_err(|e| stats(e, n))?;
-        if end.is_none() && !met {
-            end = Some(if plan.needed > cap && cap < most {
-                PlanEnd::TimeBudget {
-                    needed: plan.needed,
-                    fit: cap,
-                    seconds: o.max_duration.as_secs_f64(),
-                }
-            } else if plan.needed > cap {
-                PlanEnd::Cap { cap }
-            } else if reports.len() < plan.total {
-                PlanEnd::TimeBudget {
-                    needed: plan.needed,
-                    fit: reports.len(),
-                    seconds: o.max_duration.as_secs_f64(),
-                }
-            } else {
-                PlanEnd::WiderThanPlanned
-            });
-        }
-        pooled.target_met = Some(met);
-        pooled.planned_processes = plan.total;
-        pooled.plan_end = Some(if met {
-            PlanEnd::Met
-        } else {
-            end.unwrap_or(PlanEnd::Met)
-        });
-        Ok(pooled)
-    }
-
-    /// Reports the pairs done to the progress callback, if any.
-    pub(super) fn tell(&self, name: &str, position: usize, reports: &[Report], planned: usize) {
-        if let (Some(p), Some(last)) = (&self.o.progress, reports.last()) {
-            p(&BuildsProgress {
-                benchmark: position,
-                benchmarks: self.benchmarks,
-                name: name.to_string(),
-                pairs_done: reports.len(),
-                pairs_planned: planned.max(reports.len()),
-                delta: last.estimate.delta,
-            });
-        }
-    }
-
-    /// Pairs, first stage included, that fit in the time budget at the median pair time so
-    /// far; `usize::MAX` without a budget.
-    fn pairs_in_budget(&self, spent: Duration, done: usize) -> usize {
-        if self.o.max_duration.is_zero() || done == 0 {
-            return usize::MAX;
-        }
-        let per_pair = spent.as_secs_f64() / done as f64;
-        let left = (self.o.max_duration.as_secs_f64() - spent.as_secs_f64()).max(0.0);
-        done + (left / per_pair.max(1e-9)).floor() as usize
-    }
-}
-
-/// Seeds of retried pairs are drawn from here on, apart from the first attempts' (0, 1, …).
-const RETRY_SEEDS: u64 = 0x7e7e_0000;
-
-/// The pairs of one benchmark so far, and the pairs retried.
-#[derive(Default)]
-pub(super) struct Ran {
-    pub(super) reports: Vec<Report>,
-    pub(super) retried: Vec<PairFailure>,
-    /// Pairs planned so far (the first stage's, then Stein's plan).
-    pub(super) planned: usize,
-}
-
-/// Why a benchmark's pairs ended before its plan did.
-pub(super) enum Halt {
-    /// A pair failed after its retry: the benchmark fails, the run goes on.
-    Failed(PairFailure),
-    /// The run stops, and why.
-    Stopped(Stopped, String),
-}
-
-impl Halt {
-    /// The halt of a cancelled run.
-    pub(super) fn interrupted() -> Halt {
-        let (how, why) = interrupted();
-        Halt::Stopped(how, why)
-    }
-}
-
-/// What one benchmark came to.
-pub(super) struct Outcome {
-    pub(super) status: BuildStatus,
-    pub(super) pooled: Option<Pooled>,
-    pub(super) reports: Vec<Report>,
-    pub(super) failure: Option<PairFailure>,
-    pub(super) retried: Vec<PairFailure>,
-    /// Why the run stops after this benchmark, when it does.
-    pub(super) stop: Option<(Stopped, String)>,
-}
-
-impl Outcome {
-    /// A benchmark the run stopped before: no pairs; `stop` is why the run stops, when the
-    /// stop was seen here first.
-    pub(super) fn not_run(stop: Option<(Stopped, String)>) -> Outcome {
-        Outcome {
-            status: BuildStatus::Stopped,
-            pooled: None,
-            reports: Vec::new(),
-            failure: None,
-            retried: Vec::new(),
-            stop,
-        }
-    }
-}
-
-/// The worker pairs pooled as processes are (Stein's interval after a first stage of
-/// `first_stage`, 0 for none), at `level`, with the pooled verdict held to the median pair's
-/// own floor as well as to the pooled one: a difference that most pairs could not tell from
-/// their own A/A differences is not called, however many pairs narrowed the interval
-/// (BACKGROUND.md, "Cross-revision pairs").
-pub(super) fn pool_pairs(
-    reports: &[Report],
-    first_stage: usize,
-    level: f64,
-    margin: f64,
-) -> Result<Pooled> {
-    let mut pooled = combine_reports_staged(reports, first_stage, level, margin)?;
-    let floors: Vec<f64> = reports.iter().map(|r| r.noise_floor).collect();
-    pooled.raise_floor(crate::stats::median(&floors)?);
-    Ok(pooled)
-}
-
 /// Holm's procedure over the compared benchmarks: each one's p-value from its pooled result,
 /// its pooled interval recomputed at the level its rank is judged at (and whether it met the
 /// precision target there), and its verdict refused when Holm does not reject it.
@@ -673,23 +289,6 @@ fn judge_family(benchmarks: &mut [BuildComparison], o: &BuildsOptions) -> Result
         b.holm = Some(step);
     }
     Ok(())
-}
-
-/// How the workers of one build start; a pair sets each worker's padding and CPU.
-fn launch<'a>(exe: &'a Path, side: Side, o: &'a BuildsOptions) -> Launch<'a> {
-    let dir = o.working_dirs.as_ref().map(|(base, head)| match side {
-        Side::Base => base.as_path(),
-        Side::Head => head.as_path(),
-    });
-    Launch {
-        exe,
-        dir,
-        args: &o.args,
-        timeout: o.answer_timeout,
-        padding: 0,
-        cpu: None,
-        cancel: o.compare.collect.cancel.clone(),
-    }
 }
 
 /// The benchmarks in both builds (in the head's order), only in the head, only in the base.

@@ -23,47 +23,74 @@
 
 use std::time::{Duration, Instant};
 
-use super::builds::{Builds, Halt, Outcome, Ran, pool_pairs};
-use super::options::BuildsOptions;
 use super::run::PairFailure;
+use super::suite::{Builds, Halt, Outcome, Ran, most_pairs, pool_pairs};
+use crate::Result;
 use crate::rng::{Rng, derive_seed};
 use crate::stats::{
-    DecisionEnd, MIN_PROCESSES, Pooled, SequentialDecision, SequentialLook, SequentialOptions,
-    sequential_look,
+    DecisionEnd, MIN_PROCESSES, Pooled, Sequential, SequentialLook, SequentialOptions,
 };
 
 /// Every benchmark of `names` decided within the run's budget (see the module's protocol),
 /// each with the seconds it spent on worker pairs (making layouts left out).
+///
+/// Errors: those of a bad plan ([`Sequential::new`]), which the run's options were checked
+/// against before.
 pub(super) fn suite(
     b: &Builds<'_, '_>,
     names: &[String],
     seed: u64,
     rng: &mut Rng,
-) -> Vec<(Outcome, f64)> {
+) -> Result<Vec<(Outcome, f64)>> {
     let o = b.o;
-    let mut all: Vec<Deciding<'_>> = names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            // Where this benchmark's pairs start among the allowed CPUs: drawn, so that over
-            // benchmarks no CPU always takes the odd pair.
-            let offset = rng.index(b.allowed.len().max(1));
-            Deciding::new(b, name, i, derive_seed(seed, 1 + i as u64), offset)
-        })
-        .collect();
-    let mut stopped = false;
-    for d in &mut all {
+    let plan = SequentialOptions::default()
+        .level(b.plan_level())
+        .margin(o.margin)
+        .max_n(most_pairs(o));
+    let mut all = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        // Where this benchmark's pairs start among the allowed CPUs: drawn, so that over
+        // benchmarks no CPU always takes the odd pair.
+        let offset = rng.index(b.allowed.len().max(1));
+        all.push(Deciding {
+            name,
+            position: i,
+            seed: derive_seed(seed, 1 + i as u64),
+            offset,
+            decision: Sequential::new(plan)?,
+            ran: Ran::default(),
+            spent: Duration::ZERO,
+            halt: None,
+        });
+    }
+    let stopped = first_stages(b, &mut all);
+    if !stopped {
+        rest_of_budget(b, &mut all);
+    }
+    Ok(all.into_iter().map(|d| d.finish(b)).collect())
+}
+
+/// Step 1: every benchmark's first stage and look, whatever the budget. Returns whether the
+/// run stopped.
+fn first_stages(b: &Builds<'_, '_>, all: &mut [Deciding<'_>]) -> bool {
+    for d in all.iter_mut() {
         if b.cancelled() {
             d.halt = Some(Halt::interrupted());
-            stopped = true;
-        }
-        if stopped {
-            break;
+            return true;
         }
         d.stage(b, None);
-        stopped = d.stops_run();
+        if d.stops_run() {
+            return true;
+        }
     }
-    while !stopped {
+    false
+}
+
+/// Steps 2 and 3: while time is left, the most promising undecided benchmark gets a stage;
+/// when the budget runs out, the undecided end there.
+fn rest_of_budget(b: &Builds<'_, '_>, all: &mut [Deciding<'_>]) {
+    let o = b.o;
+    loop {
         let spent: Duration = all.iter().map(|d| d.spent).sum();
         let left = (!o.budget.is_zero()).then(|| o.budget.saturating_sub(spent));
         let Some(next) = all
@@ -71,22 +98,23 @@ pub(super) fn suite(
             .filter(|d| d.open())
             .min_by(|x, y| x.promise().total_cmp(&y.promise()))
         else {
-            break;
+            return;
         };
         if left.is_some_and(|l| l.is_zero()) {
             for d in all.iter_mut().filter(|d| d.open()) {
-                d.end = Some(DecisionEnd::TimeBudget);
+                d.decision.stop(DecisionEnd::TimeBudget);
             }
-            break;
+            return;
         }
         if b.cancelled() {
             next.halt = Some(Halt::interrupted());
-            break;
+            return;
         }
         next.stage(b, left);
-        stopped = next.stops_run();
+        if next.stops_run() {
+            return;
+        }
     }
-    all.into_iter().map(|d| d.finish(b)).collect()
 }
 
 /// One benchmark's sequential decision in progress.
@@ -95,40 +123,19 @@ struct Deciding<'n> {
     position: usize,
     seed: u64,
     offset: usize,
-    plan: SequentialOptions,
+    /// Its looks so far, and why they ended once they have.
+    decision: Sequential,
     ran: Ran,
-    looks: Vec<SequentialLook>,
-    /// Why its looks ended, once they have.
-    end: Option<DecisionEnd>,
     /// Time on its worker pairs, making layouts left out.
     spent: Duration,
     /// Why its pairs ended early (a failure, or the run's stop).
     halt: Option<Halt>,
 }
 
-impl<'n> Deciding<'n> {
-    fn new(b: &Builds<'_, '_>, name: &'n str, position: usize, seed: u64, offset: usize) -> Self {
-        let o = b.o;
-        Deciding {
-            name,
-            position,
-            seed,
-            offset,
-            plan: SequentialOptions::default()
-                .level(b.plan_level())
-                .margin(o.margin)
-                .max_n(most_pairs(o)),
-            ran: Ran::default(),
-            looks: Vec::new(),
-            end: None,
-            spent: Duration::ZERO,
-            halt: None,
-        }
-    }
-
+impl Deciding<'_> {
     /// Whether it may take another stage.
     fn open(&self) -> bool {
-        self.end.is_none() && self.halt.is_none()
+        self.decision.is_open() && self.halt.is_none()
     }
 
     /// Whether its halt stops the whole run (a cancellation, a layout that cannot be made).
@@ -140,9 +147,10 @@ impl<'n> Deciding<'n> {
     /// shed to exclude zero or to fit inside ±margin (0 = about to decide); infinite without a
     /// look.
     fn promise(&self) -> f64 {
-        self.looks
+        self.decision
+            .looks()
             .last()
-            .map_or(f64::INFINITY, |l| promise(l, &self.plan))
+            .map_or(f64::INFINITY, |l| promise(l, self.decision.plan()))
     }
 
     /// One stage: pairs up to the next look (`pairs` more, within the plan), cut short by its
@@ -150,8 +158,7 @@ impl<'n> Deciding<'n> {
     /// suite's budget does not cut) once [`MIN_PROCESSES`] pairs are in; then the look.
     fn stage(&mut self, b: &Builds<'_, '_>, left: Option<Duration>) {
         let o = b.o;
-        let previous = self.looks.last().map_or(0, |l| l.n);
-        let want = (previous + o.pairs).min(self.plan.max_n);
+        let want = self.decision.next_look(o.pairs);
         self.ran.planned = want;
         let stage_start = self.spent;
         let over = |d: &Self| {
@@ -163,51 +170,44 @@ impl<'n> Deciding<'n> {
             if self.ran.reports.len() >= MIN_PROCESSES && over(self) {
                 break;
             }
-            let started = Instant::now();
-            let making = b.variants.borrow().making;
-            let k = self.ran.reports.len();
-            let pair = b.pair(self.name, self.offset, self.seed, k, &mut self.ran.retried);
-            self.spent += started
-                .elapsed()
-                .saturating_sub(b.variants.borrow().making - making);
-            match pair {
-                Ok(report) => self.ran.reports.push(report),
-                Err(halt) => {
-                    self.halt = Some(halt);
-                    return;
-                }
+            if let Err(halt) = self.next_pair(b, want) {
+                self.halt = Some(halt);
+                return;
             }
-            b.tell(self.name, self.position, &self.ran.reports, want);
         }
-        if self.ran.reports.len() > previous {
+        if self.ran.reports.len() > self.decision.seen() {
             let deltas: Vec<f64> = self.ran.reports.iter().map(|r| r.estimate.delta).collect();
             // The look judges against the floor the pooled verdict will hold it to: the median
             // pair's own A/A floor.
             let floors: Vec<f64> = self.ran.reports.iter().map(|r| r.noise_floor).collect();
-            self.plan.floor = crate::stats::median(&floors).unwrap_or(0.0);
-            match sequential_look(&deltas, previous, &self.plan) {
-                Ok(look) => {
-                    if look.outcome.decided() {
-                        self.end = Some(DecisionEnd::Decided);
-                    } else if look.last {
-                        self.end = Some(DecisionEnd::LastLook);
-                    }
-                    self.looks.push(look);
-                }
-                Err(e) => {
-                    self.halt = Some(Halt::Failed(PairFailure {
-                        pair: deltas.len(),
-                        layout: 0,
-                        build: None,
-                        reason: format!("its pairs could not be decided on: {e}"),
-                    }));
-                    return;
-                }
+            let floor = crate::stats::median(&floors).unwrap_or(0.0);
+            if let Err(e) = self.decision.look_at_deltas(&deltas, floor) {
+                self.halt = Some(Halt::Failed(PairFailure {
+                    pair: deltas.len(),
+                    layout: 0,
+                    build: None,
+                    reason: format!("its pairs could not be decided on: {e}"),
+                }));
+                return;
             }
         }
-        if self.end.is_none() && over(self) {
-            self.end = Some(DecisionEnd::TimeBudget);
+        if over(self) {
+            self.decision.stop(DecisionEnd::TimeBudget);
         }
+    }
+
+    /// Its next worker pair, its time (making layouts left out) added to what it spent.
+    fn next_pair(&mut self, b: &Builds<'_, '_>, want: usize) -> Result<(), Halt> {
+        let started = Instant::now();
+        let making = b.variants.borrow().making;
+        let k = self.ran.reports.len();
+        let pair = b.pair(self.name, self.offset, self.seed, k, &mut self.ran.retried);
+        self.spent += started
+            .elapsed()
+            .saturating_sub(b.variants.borrow().making - making);
+        self.ran.reports.push(pair?);
+        b.tell(self.name, self.position, &self.ran.reports, want);
+        Ok(())
     }
 
     /// Its outcome and seconds: pooled on the last look's interval at its level (with every
@@ -219,33 +219,34 @@ impl<'n> Deciding<'n> {
         }
         let pooled = match self.halt {
             Some(halt) => Err(halt),
-            None => self.pooled(b.o),
+            None => pooled(self.decision, &self.ran, b.o.margin),
         };
         (b.outcome(pooled, self.ran), seconds)
     }
+}
 
-    fn pooled(&self, o: &BuildsOptions) -> Result<Pooled, Halt> {
-        let Some(last) = self.looks.last().copied() else {
-            // The run stopped before its first look: what it measured, undecided.
-            return Err(Halt::interrupted());
-        };
-        let level = (1.0 - last.alpha).clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
-        let reports = &self.ran.reports;
-        let mut pooled = pool_pairs(reports, 0, level, o.margin).map_err(|e| {
-            Halt::Failed(PairFailure {
-                pair: reports.len(),
-                layout: 0,
-                build: None,
-                reason: format!("its pairs could not be pooled: {e}"),
-            })
-        })?;
-        pooled.planned_processes = self.plan.max_n;
-        let end = self.end.unwrap_or(DecisionEnd::Interrupted);
-        pooled.decision = Some(
-            SequentialDecision::new(&self.plan, self.looks.clone(), end).ending_in(&pooled.verdict),
-        );
-        Ok(pooled)
-    }
+/// A decided benchmark's pairs pooled on its last look's interval, at that look's level, its
+/// decision recorded and made to agree with the pooled verdict.
+fn pooled(decision: Sequential, ran: &Ran, margin: f64) -> Result<Pooled, Halt> {
+    let Some(last) = decision.looks().last().copied() else {
+        // The run stopped before its first look: what it measured, undecided.
+        return Err(Halt::interrupted());
+    };
+    let level = (1.0 - last.alpha).clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
+    let reports = &ran.reports;
+    let mut pooled = pool_pairs(reports, 0, level, margin).map_err(|e| {
+        Halt::Failed(PairFailure {
+            pair: reports.len(),
+            layout: 0,
+            build: None,
+            reason: format!("its pairs could not be pooled: {e}"),
+        })
+    })?;
+    pooled.planned_processes = decision.plan().max_n;
+    pooled.decision = decision
+        .finish(DecisionEnd::Interrupted)
+        .map(|d| d.ending_in(&pooled.verdict));
+    Ok(pooled)
 }
 
 /// How far `look` is from deciding by the one rule against `plan`'s margin and floor: the
@@ -261,18 +262,6 @@ fn promise(l: &SequentialLook, plan: &SequentialOptions) -> f64 {
         (to_claim.min(to_margin) / half).max(0.0)
     } else {
         f64::INFINITY
-    }
-}
-
-/// The most pairs a benchmark may take: `max_pairs` (at least the first stage's), and with
-/// several layouts no more than there are: a pair beyond the last layout would repeat one, and
-/// the pairs would no longer be independent draws of code placement.
-pub(super) fn most_pairs(o: &BuildsOptions) -> usize {
-    let most = o.max_pairs.max(o.pairs);
-    if o.layouts > 1 {
-        most.min(o.layouts)
-    } else {
-        most
     }
 }
 

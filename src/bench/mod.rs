@@ -60,6 +60,8 @@ mod options;
 mod pair;
 mod revisions;
 mod run;
+mod staged;
+mod suite;
 mod worker;
 
 use std::cell::{Cell, OnceCell, RefCell};

@@ -20,7 +20,7 @@ use crate::interrupt;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::CancelToken;
 use crate::rng::{Rng, derive_seed, resolve_seed};
-use crate::stats::{self, MIN_PROCESSES, PlanEnd, PoolWarning, ProcessEstimate};
+use crate::stats::{self, MIN_PROCESSES, PoolWarning, ProcessEstimate};
 use crate::{Error, Result};
 
 /// A running child and its files; dropping it kills the child if it still runs and removes
@@ -213,14 +213,6 @@ fn processes_in_budget(
     timings.len() + (left / median).floor() as usize
 }
 
-fn time_budget_end(options: &PoolOptions, needed: usize, fit: usize) -> stats::PlanEnd {
-    stats::PlanEnd::TimeBudget {
-        needed,
-        fit,
-        seconds: options.max_duration.as_secs_f64(),
-    }
-}
-
 /// One failed process: its index, what happened, and whether a timeout or a deadline ended it
 /// (which biases the pool toward the processes that finished in time).
 struct Failure {
@@ -239,18 +231,6 @@ struct Ran {
     started: usize,
 }
 
-/// The plan made after the first stage.
-struct Plan {
-    /// Successful processes the run aims at (at most the cap).
-    planned: usize,
-    /// Processes the precision target needs, whatever the cap and the budget allow.
-    needed: usize,
-    /// Why the plan ends early, when it does.
-    end: Option<PlanEnd>,
-    /// Whether processes beyond the first stage are to run.
-    go_on: bool,
-}
-
 /// Runs a pool as its parent: the protocol's stages in order.
 pub(super) fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
     options.check()?;
@@ -264,9 +244,11 @@ pub(super) fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> 
     if first_stage < MIN_PROCESSES {
         return Err(too_few(&ran));
     }
-    let mut plan = parent.plan(&ran)?;
-    parent.rest(&mut ran, &mut plan)?;
-    parent.assemble(ran, &plan, first_stage)
+    let plan = match parent.plan(&ran)? {
+        Some(plan) => Some((plan, parent.rest(&mut ran, &plan)?)),
+        None => None,
+    };
+    parent.assemble(ran, plan, first_stage)
 }
 
 impl<'a> Parent<'a> {
@@ -308,51 +290,40 @@ impl<'a> Parent<'a> {
         Ok(())
     }
 
-    /// Stage 2: how many processes the precision target needs, from the first stage's
-    /// spread ([`plan_processes`](stats::plan_processes)), bounded by the cap and by what fits
-    /// in the time budget at the first stage's median process time. Without a target the
-    /// first stage is the whole run.
-    fn plan(&self, ran: &Ran) -> Result<Plan> {
+    /// Stage 2: Stein's plan ([`StagedPlan`](stats::StagedPlan)) for the precision target
+    /// from the first stage's spread, within the cap and what fits in the time budget at the
+    /// first stage's median process time. Without a target the first stage is the whole run.
+    fn plan(&self, ran: &Ran) -> Result<Option<stats::StagedPlan>> {
         let o = self.options;
-        let mut plan = Plan {
-            planned: o.first_stage,
-            needed: o.first_stage,
-            end: None,
-            go_on: true,
-        };
         if !self.has_target() {
-            return Ok(plan);
+            return Ok(None);
         }
         let first = super::combine_reports(&ran.reports, o.level)?;
         let fit = processes_in_budget(o, self.started.elapsed(), &ran.timings);
-        let cap = o.max_processes.min(fit);
-        let p = stats::plan_processes(&first, o.target_abs, o.target_rel, cap, o.run_to_cap);
-        plan.needed = p.needed;
-        plan.planned = p.needed;
-        plan.end = p.end;
-        plan.go_on = p.end.is_none();
-        if cap < o.max_processes && p.needed > cap {
-            // The time budget, not the cap on processes, is what binds.
-            plan.planned = p.total;
-            plan.end = Some(time_budget_end(o, p.needed, cap));
-            plan.go_on = true;
-        }
-        Ok(plan)
+        Ok(Some(stats::StagedPlan::new(
+            &first,
+            (o.target_abs, o.target_rel),
+            (o.max_processes, fit),
+            o.run_to_cap,
+            o.max_duration.as_secs_f64(),
+        )))
     }
 
     /// Stage 3: the planned processes beyond the first stage, until the plan, the cap or the
-    /// time budget ends them.
-    fn rest(&mut self, ran: &mut Ran, plan: &mut Plan) -> Result<()> {
+    /// time budget ends them. Returns whether the budget did.
+    fn rest(&mut self, ran: &mut Ran, plan: &stats::StagedPlan) -> Result<bool> {
         let o = self.options;
-        while plan.go_on && ran.reports.len() < plan.planned && ran.started < o.max_processes {
+        if !plan.goes_on() {
+            return Ok(false);
+        }
+        while ran.reports.len() < plan.total && ran.started < o.max_processes {
             if !o.max_duration.is_zero() && self.started.elapsed() >= o.max_duration {
                 // Later processes ran slower than the first stage's: the budget is spent.
-                plan.end = Some(time_budget_end(o, plan.needed, ran.started));
-                break;
+                return Ok(true);
             }
-            self.run_one(ran, plan.planned)?;
+            self.run_one(ran, plan.total)?;
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Starts one process, records what it left, and reports progress.
@@ -387,28 +358,24 @@ impl<'a> Parent<'a> {
     }
 
     /// Stage 4: pool every process (Stein's interval after a first stage when there is a
-    /// target), say how the plan ended, and refuse what the run cannot support: fixtures built
+    /// plan), say how the plan ended, and refuse what the run cannot support: fixtures built
     /// in a fixed order, and failed processes.
-    fn assemble(self, ran: Ran, plan: &Plan, first_stage: usize) -> Result<PoolRun> {
+    fn assemble(
+        self,
+        ran: Ran,
+        plan: Option<(stats::StagedPlan, bool)>,
+        first_stage: usize,
+    ) -> Result<PoolRun> {
         let o = self.options;
         let ps: Vec<ProcessEstimate> = ran.reports.iter().map(process_estimate).collect();
-        let staged = if self.has_target() { first_stage } else { 0 };
+        let staged = if plan.is_some() { first_stage } else { 0 };
         let mut pooled = stats::combine_processes_with(&ps, staged, o.level, o.margin)?;
-        if self.has_target() {
+        if let Some((plan, out_of_time)) = plan {
             let met = pooled.precise(o.target_abs, o.target_rel);
             pooled.target_met = Some(met);
-            pooled.planned_processes = plan.planned;
-            pooled.plan_end = Some(match plan.end {
-                None | Some(PlanEnd::TimeBudget { .. }) if met => PlanEnd::Met,
-                Some(end) => end,
-                None if ran.reports.len() >= plan.planned => PlanEnd::WiderThanPlanned,
-                None if !ran.failures.is_empty() => PlanEnd::Failures {
-                    failed: ran.failures.len(),
-                },
-                None => PlanEnd::Cap {
-                    cap: o.max_processes,
-                },
-            });
+            pooled.planned_processes = plan.total;
+            pooled.plan_end =
+                Some(plan.end(met, ran.reports.len(), ran.failures.len(), out_of_time));
         }
         self.finish(ran, pooled)
     }
@@ -420,17 +387,16 @@ impl<'a> Parent<'a> {
     /// look's interval, at its level, with every floor and veto of a pooled verdict.
     fn decide(mut self) -> Result<PoolRun> {
         let o = self.options;
-        let mut plan = stats::SequentialOptions::default()
+        let plan = stats::SequentialOptions::default()
             .level(o.level)
             .margin(o.margin)
             .max_n(o.max_processes);
+        let mut decision = stats::Sequential::new(plan)?;
         let mut ran = Ran::default();
-        let mut looks: Vec<stats::SequentialLook> = Vec::new();
         let budget_spent =
             |p: &Self| !o.max_duration.is_zero() && p.started.elapsed() >= o.max_duration;
-        let end = loop {
-            let previous = looks.last().map_or(0, |l| l.n);
-            let want = (previous + o.first_stage).min(o.max_processes);
+        while decision.is_open() {
+            let want = decision.next_look(o.first_stage);
             while ran.reports.len() < want && ran.started < o.max_processes {
                 if budget_spent(&self) && ran.reports.len() >= MIN_PROCESSES {
                     break;
@@ -440,38 +406,32 @@ impl<'a> Parent<'a> {
             if ran.reports.len() < MIN_PROCESSES {
                 return Err(too_few(&ran));
             }
-            if ran.reports.len() > previous {
+            if ran.reports.len() > decision.seen() {
                 let deltas: Vec<f64> = ran.reports.iter().map(|r| r.estimate.delta).collect();
                 // The look judges against the processes' median A/A floor, as the pooled
                 // verdict of processes without A/A deltas does.
                 let floors: Vec<f64> = ran.reports.iter().map(|r| r.noise_floor).collect();
-                plan.floor = stats::median(&floors).unwrap_or(0.0);
-                let look = stats::sequential_look(&deltas, previous, &plan)?;
-                let (decided, last) = (look.outcome.decided(), look.last);
-                looks.push(look);
-                if decided {
-                    break stats::DecisionEnd::Decided;
-                }
-                if last {
-                    break stats::DecisionEnd::LastLook;
-                }
+                decision.look_at_deltas(&deltas, stats::median(&floors).unwrap_or(0.0))?;
             }
             if ran.started >= o.max_processes {
-                break stats::DecisionEnd::Failures;
+                decision.stop(stats::DecisionEnd::Failures);
+            } else if budget_spent(&self) {
+                decision.stop(stats::DecisionEnd::TimeBudget);
             }
-            if budget_spent(&self) {
-                break stats::DecisionEnd::TimeBudget;
-            }
-        };
-        let last = *looks.last().expect("a look is made before the loop ends");
+        }
+        let last = *decision
+            .looks()
+            .last()
+            .expect("a look is made before the loop ends");
         let ps: Vec<ProcessEstimate> = ran.reports.iter().map(process_estimate).collect();
         // The plain t interval at the look's own level is the look's interval: same mean,
         // spread and quantile.
         let level = (1.0 - last.alpha).clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
         let mut pooled = stats::combine_processes_with(&ps, 0, level, o.margin)?;
         pooled.planned_processes = o.max_processes;
-        pooled.decision =
-            Some(stats::SequentialDecision::new(&plan, looks, end).ending_in(&pooled.verdict));
+        pooled.decision = decision
+            .finish(stats::DecisionEnd::Failures)
+            .map(|d| d.ending_in(&pooled.verdict));
         self.finish(ran, pooled)
     }
 

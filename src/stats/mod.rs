@@ -127,7 +127,9 @@ pub use pooling::pool::{
     PROCESS_DRIFT_MIN, PROCESS_DRIFT_SHIFT, PoolWarning, Pooled, ProcessEstimate, combine,
     combine_processes, combine_processes_with, combine_staged,
 };
-pub use pooling::pool_plan::{PlanEnd, ProcessPlan, UNREACHABLE_FACTOR, plan_processes};
+pub use pooling::pool_plan::{
+    PlanEnd, ProcessPlan, StagedPlan, UNREACHABLE_FACTOR, plan_processes,
+};
 pub use pooling::spread_split::{SpreadSplit, split_spread};
 pub use series::autocorr::{autocorrelation, lag1_autocorrelation};
 pub use series::change_points::{
@@ -151,8 +153,8 @@ pub use verdicts::few_runs::{
 };
 pub use verdicts::judge::{Bar, Bounds, Claim, Judgement, Scale, judge};
 pub use verdicts::sequential::{
-    DecisionEnd, SequentialDecision, SequentialLook, SequentialOptions, SequentialOutcome,
-    Spending, sequential_look, spent,
+    DecisionEnd, Sequential, SequentialDecision, SequentialLook, SequentialOptions,
+    SequentialOutcome, Spending, sequential_look, spent,
 };
 pub use verdicts::verdict::{
     CannotTellReason, LowerBoundDecision, ThreeOutcome, ThresholdOutcome, lower_bound_rule,

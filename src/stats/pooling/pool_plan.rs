@@ -194,6 +194,88 @@ pub fn plan_processes(
     }
 }
 
+/// Stein's two-stage plan as a run carries it out: planned from the first stage within the
+/// cap and what fits in the time budget, then, once the run stops, the end it came to. The one
+/// staged plan of the library, which `pool::run` (with a precision target) and the bench
+/// engine (without its deciding step) both follow; the sequential decision
+/// ([`Sequential`](crate::stats::Sequential)) is the other way to end a run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct StagedPlan {
+    /// Deltas (processes, pairs) to run in all, first stage included.
+    pub total: usize,
+    /// Deltas the target needs by Stein's rule, uncapped (saturates at `usize::MAX`).
+    pub needed: usize,
+    /// How the run ends at the first stage, when the plan already knows ([`PlanEnd::Met`],
+    /// [`PlanEnd::Unreachable`]).
+    pub early: Option<PlanEnd>,
+    /// The cap that binds: the smaller of the run's cap and what fits in its budget.
+    pub cap: usize,
+    /// The run's own cap, whatever the budget.
+    pub most: usize,
+    /// The time budget (seconds, 0 for none), for the end's report.
+    pub seconds: f64,
+}
+
+impl StagedPlan {
+    /// The plan after a first stage pooled as `first`, for a half-width of
+    /// `max(abs, rel · |δ₁|)`, at most `most` deltas in all and `fit` in the time budget of
+    /// `seconds` ([`plan_processes`] at the smaller cap; `run_to_cap` as there).
+    pub fn new(
+        first: &Pooled,
+        (abs, rel): (f64, f64),
+        (most, fit): (usize, usize),
+        run_to_cap: bool,
+        seconds: f64,
+    ) -> StagedPlan {
+        let cap = most.min(fit);
+        let p = plan_processes(first, abs, rel, cap, run_to_cap);
+        StagedPlan {
+            total: p.total,
+            needed: p.needed,
+            early: p.end,
+            cap,
+            most,
+            seconds,
+        }
+    }
+
+    /// Whether deltas beyond the first stage are to run.
+    pub fn goes_on(&self) -> bool {
+        self.early.is_none()
+    }
+
+    /// How the run ended after `done` deltas in all (the first stage's included), `failed`
+    /// of its starts failing, `out_of_time` when the budget stopped it before the plan's total,
+    /// and its pooled interval meeting the target or not (`met`).
+    pub fn end(&self, met: bool, done: usize, failed: usize, out_of_time: bool) -> PlanEnd {
+        let budget = |fit| PlanEnd::TimeBudget {
+            needed: self.needed,
+            fit,
+            seconds: self.seconds,
+        };
+        if met {
+            PlanEnd::Met
+        } else if self.needed > self.cap && self.cap < self.most {
+            // The budget, not the cap, is what binds (also where the target is out of reach
+            // of what fits: the budget is what the user can change).
+            budget(self.cap)
+        } else if let Some(end) = self.early {
+            end
+        } else if self.needed > self.cap {
+            PlanEnd::Cap { cap: self.cap }
+        } else if done >= self.total {
+            PlanEnd::WiderThanPlanned
+        } else if out_of_time {
+            budget(done)
+        } else if failed > 0 {
+            PlanEnd::Failures { failed }
+        } else {
+            PlanEnd::Cap { cap: self.most }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +287,52 @@ mod tests {
             .map(|&d| Estimate::from_interval(d, d - 0.001, d + 0.001, 0.95).unwrap())
             .collect();
         combine(&e, 0.95).unwrap()
+    }
+
+    #[test]
+    fn a_staged_plan_says_how_the_run_ended() {
+        // The first stage of the test below: ±1 point needs 20 processes (Stein).
+        let p = pooled(&[0.10, 0.11, 0.12, 0.13, 0.14]);
+        let plan = |most, fit| StagedPlan::new(&p, (0.01, 0.0), (most, fit), false, 60.0);
+        let free = plan(30, usize::MAX);
+        assert_eq!((free.total, free.needed, free.goes_on()), (20, 20, true));
+        assert_eq!(free.end(true, 20, 0, false), PlanEnd::Met);
+        assert_eq!(free.end(false, 20, 0, false), PlanEnd::WiderThanPlanned);
+        assert_eq!(
+            free.end(false, 12, 0, true),
+            PlanEnd::TimeBudget {
+                needed: 20,
+                fit: 12,
+                seconds: 60.0
+            }
+        );
+        assert_eq!(
+            free.end(false, 12, 3, false),
+            PlanEnd::Failures { failed: 3 }
+        );
+        // The cap binds: 20 needed, 15 allowed.
+        assert_eq!(
+            plan(15, usize::MAX).end(false, 15, 0, false),
+            PlanEnd::Cap { cap: 15 }
+        );
+        // The budget binds: 12 fit where 30 are allowed; the run still carries out 12.
+        let short = plan(30, 12);
+        assert_eq!((short.total, short.goes_on()), (12, true));
+        assert_eq!(
+            short.end(false, 12, 0, false),
+            PlanEnd::TimeBudget {
+                needed: 20,
+                fit: 12,
+                seconds: 60.0
+            }
+        );
+        // Out of reach of the cap: the plan ends at the first stage.
+        let far = StagedPlan::new(&p, (0.005, 0.0), (30, usize::MAX), false, 0.0);
+        assert!(!far.goes_on());
+        assert!(matches!(
+            far.end(false, 5, 0, false),
+            PlanEnd::Unreachable { needed: 78, .. }
+        ));
     }
 
     #[test]

@@ -216,14 +216,15 @@ pub struct SequentialLook {
     pub last: bool,
     /// Deltas beyond the margin on the side the interval leans to: a claim also needs the
     /// sign test on them to pass at the look's share of α (0 in decisions recorded before the
-    /// sign test).
+    /// sign test, and in looks at an interval of the caller's, which run no sign test).
     #[serde(default)]
     pub agreeing: usize,
 }
 
 /// Looks at `deltas` (every delta so far, in the order measured) after a previous look at
 /// `previous_n` of them (0 for the first look), under `o`. Returns the interval at this look's
-/// share of α and the outcome it supports.
+/// share of α and the outcome it supports. [`Sequential::look_at_deltas`] is the same look
+/// kept in a running decision.
 ///
 /// Returns [`Error::OutOfRange`] for a level outside (0, 1), a negative or non-finite margin,
 /// or a NaN or infinite delta; [`Error::InvalidOption`] for a `max_n` below 2, fewer than two
@@ -244,14 +245,7 @@ pub fn sequential_look(
         ));
     }
     check::finite("delta", deltas)?;
-    let alpha = 1.0 - o.level;
-    let frac = |k: usize| (k as f64 / o.max_n as f64).min(1.0);
-    let last = n >= o.max_n;
-    let share = if last {
-        alpha - spent(o.spending, alpha, frac(previous_n))?
-    } else {
-        spent(o.spending, alpha, frac(n))? - spent(o.spending, alpha, frac(previous_n))?
-    };
+    let share = share_of(o, previous_n, n)?;
     let mean = deltas.iter().sum::<f64>() / n as f64;
     let var = deltas.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
     let se = (var / n as f64).sqrt();
@@ -262,12 +256,8 @@ pub fn sequential_look(
         let t = student_t_quantile(1.0 - share / 2.0, (n - 1) as f64)?;
         (mean - t * se, mean + t * se)
     };
-    // The one rule: the judge against max(margin, floor), with equivalence asked about. The
-    // first side is the candidate here (δ > 0: it needs less time).
-    let bounds = Bounds::of_interval(low, high, Scale::Speedup)?;
-    let bar = Bar::threshold(o.margin).with_floor(o.floor);
-    let judgement = judge(bounds, bar, true);
     // The deltas beyond the margin on the side the interval leans to.
+    let bounds = Bounds::of_interval(low, high, Scale::Speedup)?;
     let m = o.margin;
     let agreeing = match bounds.faster_by > bounds.slower_by {
         true => deltas.iter().filter(|&&d| d > m).count(),
@@ -280,29 +270,237 @@ pub fn sequential_look(
     // such pairs then excludes zero: 8 % false claims where 5 % was promised (the seeded
     // simulation in the tests). The sign test holds its level whatever the pairs' shape.
     let signs_agree = sign_test_tail(n, agreeing) <= share / 2.0;
-    let outcome = match judgement {
+    let interval = LookInterval {
+        n,
+        share,
+        mean,
+        low,
+        high,
+    };
+    let mut look = judge_look(o, interval, signs_agree)?;
+    look.agreeing = agreeing;
+    Ok(look)
+}
+
+/// The share of α a look at `n` deltas spends after one at `previous_n` under `o`: what the
+/// spending function releases between the two, and at the last look (n ≥ `max_n`) all that is
+/// left.
+fn share_of(o: &SequentialOptions, previous_n: usize, n: usize) -> Result<f64> {
+    let alpha = 1.0 - o.level;
+    let frac = |k: usize| (k as f64 / o.max_n as f64).min(1.0);
+    Ok(if n >= o.max_n {
+        alpha - spent(o.spending, alpha, frac(previous_n))?
+    } else {
+        spent(o.spending, alpha, frac(n))? - spent(o.spending, alpha, frac(previous_n))?
+    })
+}
+
+/// One look's interval on δ (δ > 0: the candidate needs less time), at level 1 − `share`.
+#[derive(Debug, Clone, Copy)]
+struct LookInterval {
+    n: usize,
+    share: f64,
+    mean: f64,
+    low: f64,
+    high: f64,
+}
+
+/// The one rule on a look's interval: the judge against max(margin, floor), with equivalence
+/// asked about; a claim stands only where `claims_allowed` (the sign test, for the looks that
+/// run it).
+fn judge_look(
+    o: &SequentialOptions,
+    i: LookInterval,
+    claims_allowed: bool,
+) -> Result<SequentialLook> {
+    let bounds = Bounds::of_interval(i.low, i.high, Scale::Speedup)?;
+    let bar = Bar::threshold(o.margin).with_floor(o.floor);
+    let outcome = match judge(bounds, bar, true) {
         Judgement::Clears {
             claim: Claim::Faster,
             ..
-        } if signs_agree => SequentialOutcome::Faster,
+        } if claims_allowed => SequentialOutcome::Faster,
         Judgement::Clears {
             claim: Claim::Slower,
             ..
-        } if signs_agree => SequentialOutcome::Slower,
+        } if claims_allowed => SequentialOutcome::Slower,
         Judgement::Equivalent => SequentialOutcome::Equivalent,
         _ => SequentialOutcome::Undecided,
     };
     Ok(SequentialLook {
-        n,
-        alpha: share.max(0.0),
-        mean,
-        low,
-        high,
+        n: i.n,
+        alpha: i.share.max(0.0),
+        mean: i.mean,
+        low: i.low,
+        high: i.high,
         outcome,
-        rules_out_beyond: low.abs().max(high.abs()),
-        last,
-        agreeing,
+        rules_out_beyond: i.low.abs().max(i.high.abs()),
+        last: i.n >= o.max_n,
+        agreeing: 0,
     })
+}
+
+/// A sequential decision as it runs: the plan, the looks so far and, once it has stopped, why.
+/// The one driver of every front end that decides as it measures (`pool::run` in decide mode,
+/// the bench engine's benchmarks, `rtcompare cmd`'s comparisons): the caller measures, says
+/// when to look, and hands over either its deltas ([`look_at_deltas`](Self::look_at_deltas),
+/// a Student t interval with the sign test) or an interval of its own at the look's level
+/// ([`share`](Self::share), then [`look_at_interval`](Self::look_at_interval)); the driver
+/// spends α, applies the one rule, and records where the decision ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sequential {
+    plan: SequentialOptions,
+    looks: Vec<SequentialLook>,
+    end: Option<DecisionEnd>,
+}
+
+impl Sequential {
+    /// A decision under `plan`, before any look.
+    ///
+    /// Returns the errors of a bad plan: [`Error::OutOfRange`] for a level outside (0, 1), a
+    /// negative or non-finite margin or a negative or NaN floor; [`Error::InvalidOption`] for
+    /// a `max_n` below 2.
+    pub fn new(plan: SequentialOptions) -> Result<Sequential> {
+        plan.check()?;
+        Ok(Sequential {
+            plan,
+            looks: Vec::new(),
+            end: None,
+        })
+    }
+
+    /// The plan (its floor as the last look set it).
+    pub fn plan(&self) -> &SequentialOptions {
+        &self.plan
+    }
+
+    /// The looks so far, in order.
+    pub fn looks(&self) -> &[SequentialLook] {
+        &self.looks
+    }
+
+    /// Deltas (pairs, processes, rounds) the last look saw; 0 before the first.
+    pub fn seen(&self) -> usize {
+        self.looks.last().map_or(0, |l| l.n)
+    }
+
+    /// Why the decision stopped, once it has: a look decided, the last planned look did not,
+    /// or the caller stopped it ([`stop`](Self::stop)).
+    pub fn end(&self) -> Option<DecisionEnd> {
+        self.end
+    }
+
+    /// Whether it may look again.
+    pub fn is_open(&self) -> bool {
+        self.end.is_none()
+    }
+
+    /// Where the next look comes when looks come every `step` deltas: `step` past the last
+    /// look, and never past the plan's `max_n`.
+    pub fn next_look(&self, step: usize) -> usize {
+        (self.seen() + step).min(self.plan.max_n)
+    }
+
+    /// The share of α a look at `n` deltas spends now: its interval's level is 1 − share.
+    /// At or past `max_n` it is everything left; 0 when nothing is left.
+    ///
+    /// Returns [`Error::InvalidOption`] for an `n` not above the last look's.
+    pub fn share(&self, n: usize) -> Result<f64> {
+        self.check_n(n)?;
+        share_of(&self.plan, self.seen(), n)
+    }
+
+    /// Looks at `deltas` (every delta so far, in the order measured) with the A/A `floor` the
+    /// claims must also clear: a Student t interval at the look's share of α, and a claim
+    /// only where the sign test agrees ([`sequential_look`]). The decision ends when the look
+    /// decides or is the last one.
+    ///
+    /// Returns the errors of [`sequential_look`] and [`Error::InvalidOption`] for a stopped
+    /// decision or a bad floor; a failed look leaves the decision as it was.
+    pub fn look_at_deltas(&mut self, deltas: &[f64], floor: f64) -> Result<&SequentialLook> {
+        self.check_open()?;
+        let plan = self.plan.floor(floor);
+        plan.check()?;
+        let look = sequential_look(deltas, self.seen(), &plan)?;
+        self.plan = plan;
+        Ok(self.record(look))
+    }
+
+    /// Looks at the caller's own interval `[low, high]` around `mean` on δ (fractions; δ > 0:
+    /// the candidate needs less time) after `n` deltas, at level 1 − [`share(n)`](Self::share),
+    /// with the A/A `floor` the claims must also clear. No sign test: it guards a t interval
+    /// over a few deltas against the modes code layouts make, which an interval over many
+    /// rounds (a bootstrap's) does not need. The decision ends when the look decides or is
+    /// the last one.
+    ///
+    /// Returns [`Error::InvalidOption`] for a stopped decision or an `n` not above the last
+    /// look's, [`Error::OutOfRange`] for a NaN bound, bounds out of order or a bad floor.
+    pub fn look_at_interval(
+        &mut self,
+        n: usize,
+        floor: f64,
+        (mean, low, high): (f64, f64, f64),
+    ) -> Result<&SequentialLook> {
+        self.check_open()?;
+        let share = self.share(n)?;
+        let plan = self.plan.floor(floor);
+        plan.check()?;
+        let interval = LookInterval {
+            n,
+            share,
+            mean,
+            low,
+            high,
+        };
+        let look = judge_look(&plan, interval, true)?;
+        self.plan = plan;
+        Ok(self.record(look))
+    }
+
+    /// Stops an open decision for `end` (the time budget, failures, an interruption); a
+    /// stopped one keeps its end.
+    pub fn stop(&mut self, end: DecisionEnd) {
+        self.end.get_or_insert(end);
+    }
+
+    /// The decision as made; one still open ends `otherwise`. `None` without a look.
+    pub fn finish(self, otherwise: DecisionEnd) -> Option<SequentialDecision> {
+        let end = self.end.unwrap_or(otherwise);
+        (!self.looks.is_empty()).then(|| SequentialDecision::new(&self.plan, self.looks, end))
+    }
+
+    fn record(&mut self, look: SequentialLook) -> &SequentialLook {
+        if look.outcome.decided() {
+            self.end = Some(DecisionEnd::Decided);
+        } else if look.last {
+            self.end = Some(DecisionEnd::LastLook);
+        }
+        self.looks.push(look);
+        self.looks.last().expect("a look was just pushed")
+    }
+
+    fn check_open(&self) -> Result<()> {
+        match self.end {
+            None => Ok(()),
+            Some(end) => Err(Error::invalid_option(
+                "look",
+                format!("the decision has stopped ({end:?}); it takes no more looks"),
+            )),
+        }
+    }
+
+    fn check_n(&self, n: usize) -> Result<()> {
+        if n <= self.seen() || n < 2 {
+            return Err(Error::invalid_option(
+                "n",
+                format!(
+                    "a look needs at least 2 deltas and more than the last look's {}; got {n}",
+                    self.seen()
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Why a sequential decision stopped looking.
@@ -463,6 +661,54 @@ mod tests {
         assert!(sequential_look(&[0.1, 0.2], 0, &o.level(1.0)).is_err());
         assert!(sequential_look(&[0.1, 0.2], 0, &o.max_n(1)).is_err());
         assert!(sequential_look(&[0.1, 0.2], 0, &o.floor(f64::NAN)).is_err());
+    }
+
+    #[test]
+    fn the_driver_looks_as_the_function_does_and_ends_where_it_should() {
+        let o = SequentialOptions::default().max_n(10);
+        let mut rng = Rng::new(11);
+        let deltas: Vec<f64> = (0..10).map(|_| 0.03 + 0.02 * rng.next_normal()).collect();
+        let mut d = Sequential::new(o).unwrap();
+        assert_eq!(d.next_look(5), 5);
+        let first = *d.look_at_deltas(&deltas[..5], 0.0).unwrap();
+        assert_eq!(first, sequential_look(&deltas[..5], 0, &o).unwrap());
+        assert_eq!(d.seen(), 5);
+        if d.is_open() {
+            let second = *d.look_at_deltas(&deltas, 0.0).unwrap();
+            assert_eq!(second, sequential_look(&deltas, 5, &o).unwrap());
+            assert!(second.last);
+        }
+        // Decided or at the last look: either way it has stopped, and takes no more looks.
+        assert!(!d.is_open());
+        assert!(d.look_at_deltas(&deltas, 0.0).is_err());
+        let decision = d.clone().finish(DecisionEnd::TimeBudget).unwrap();
+        assert_ne!(decision.end, DecisionEnd::TimeBudget);
+
+        // An interval of the caller's: judged by the same rule at the share the plan releases.
+        let mut d = Sequential::new(o).unwrap();
+        let share = d.share(5).unwrap();
+        assert!((share - (spent(o.spending, 0.05, 0.5).unwrap())).abs() < 1e-15);
+        let look = *d.look_at_interval(5, 0.0, (0.01, 0.005, 0.015)).unwrap();
+        assert_eq!(look.outcome, SequentialOutcome::Equivalent);
+        assert_eq!(d.end(), Some(DecisionEnd::Decided));
+        let mut d = Sequential::new(o).unwrap();
+        let look = *d.look_at_interval(5, 0.0, (-0.05, -0.06, -0.04)).unwrap();
+        assert_eq!(look.outcome, SequentialOutcome::Slower);
+        // Straddling the margin: undecided, and the caller may stop it.
+        let mut d = Sequential::new(o).unwrap();
+        d.look_at_interval(5, 0.0, (0.02, 0.01, 0.03)).unwrap();
+        assert!(d.is_open());
+        d.stop(DecisionEnd::TimeBudget);
+        d.stop(DecisionEnd::Interrupted);
+        assert_eq!(d.end(), Some(DecisionEnd::TimeBudget));
+        // Bad input: a look not past the last one, bounds out of order, a NaN floor.
+        let mut d = Sequential::new(o).unwrap();
+        assert!(d.share(0).is_err());
+        assert!(d.look_at_interval(5, 0.0, (0.0, 0.01, -0.01)).is_err());
+        assert!(d.look_at_interval(5, f64::NAN, (0.0, -0.01, 0.01)).is_err());
+        assert!(d.looks().is_empty());
+        assert!(d.finish(DecisionEnd::Interrupted).is_none());
+        assert!(Sequential::new(o.max_n(1)).is_err());
     }
 
     #[test]
