@@ -80,7 +80,7 @@ pub fn compare_variants(
 /// others are compared as usual, and the family-wise level holds over those compared. A
 /// cancelled token ([`BuildsOptions::cancel`]) or a layout `variant` cannot make after the
 /// first stops the run at the next batch with [`BuildsRun::stopped`]: a benchmark with its
-/// first stage of pairs is pooled ([`PlanEnd::Interrupted`]), the rest are
+/// first stage of pairs is pooled ([`PlanEnd::Interrupted`](crate::stats::PlanEnd::Interrupted)), the rest are
 /// [`BuildStatus::Stopped`].
 ///
 /// Errors: [`Error::InvalidOption`] for fewer than three pairs, a zero pair duration, no
