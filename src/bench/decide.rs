@@ -155,7 +155,7 @@ impl Deciding<'_> {
 
     /// One stage: pairs up to the next look (`pairs` more, within the plan), cut short by its
     /// own `max_duration` or by the suite's time `left` (`None`: the first stage, which the
-    /// suite's budget does not cut) once [`MIN_PROCESSES`] pairs are in; then the look.
+    /// suite's budget does not cut) once `MIN_PROCESSES` (3) pairs are in; then the look.
     fn stage(&mut self, b: &Builds<'_, '_>, left: Option<Duration>) {
         let o = b.o;
         let want = self.decision.next_look(o.pairs);

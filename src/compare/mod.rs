@@ -20,7 +20,7 @@
 //! 6. **The paired estimate** δ = 1 − median(Aᵢ/Bᵢ) with its percentile interval, the
 //!    confidences at the requested thresholds (from the same replicates), the quantization step
 //!    and the **verdict**: resolved only when the interval excludes zero, |δ| exceeds the noise
-//!    floor and |δ| exceeds [`QUANTIZATION_GATE`](crate::stats::QUANTIZATION_GATE) clock steps of the faster batch.
+//!    floor and |δ| exceeds `QUANTIZATION_GATE` (1.5) clock steps of the faster batch.
 //!
 //! Before step 1, a process found running under Valgrind or QEMU user mode
 //! ([`Environment::instrumented_by`]) is refused with

@@ -172,7 +172,7 @@ pub enum Warning {
     /// interval by one clock step toward zero (as a share of the faster batch) would refuse it.
     /// Only verdicts are checked: a "cannot tell" claims nothing a step could have invented.
     /// Not raised when the verdict already is "below quantization" (against
-    /// [`QUANTIZATION_GATE`] clock steps), whose reason says so.
+    /// `QUANTIZATION_GATE` (1.5) clock steps), whose reason says so.
     QuantizationNearDifference {
         /// The point estimate (fraction).
         delta: f64,
@@ -597,7 +597,7 @@ pub struct Report {
     #[serde(flatten)]
     pub context: Context,
     /// The short answer: `true` only when the interval excludes zero, |δ| exceeds the noise
-    /// floor and |δ| exceeds [`QUANTIZATION_GATE`] clock steps.
+    /// floor and |δ| exceeds `QUANTIZATION_GATE` (1.5) clock steps.
     pub resolved: bool,
     /// The verdict, with the reason when it is "cannot tell".
     pub verdict: Verdict,

@@ -252,7 +252,7 @@ pub(crate) fn call_site(l: &std::panic::Location<'_>) -> String {
 /// one per process, same comparison, same roles. Their A/A floors and deltas, when present,
 /// make the pooled floor.
 ///
-/// Errors: those of [`combine_processes`](crate::stats::combine_processes).
+/// Errors: those of `combine_processes`.
 ///
 /// ```no_run
 /// use rtcompare::{Report, pool::combine_reports};

@@ -78,7 +78,7 @@ pub struct PoolOptions {
     /// The smallest relative difference that matters (fraction, default
     /// [`stats::DEFAULT_MARGIN`](crate::stats::DEFAULT_MARGIN), 2 %): processes whose δ lies
     /// within it never veto the pooled verdict as opposite modes
-    /// ([`combine_processes_with`](crate::stats::combine_processes_with)).
+    /// (`combine_processes_with`).
     pub margin: f64,
     /// Options of every process's comparison; each process gets its own derived seed. The
     /// default is [`CompareOptions::default`] with a `max_duration` of

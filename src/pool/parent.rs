@@ -463,7 +463,7 @@ impl<'a> Parent<'a> {
     }
 }
 
-/// The error of a pool that could not pool: fewer than [`MIN_PROCESSES`] processes succeeded.
+/// The error of a pool that could not pool: fewer than `MIN_PROCESSES` (3) processes succeeded.
 fn too_few(ran: &Ran) -> Error {
     Error::ProcessesFailed {
         succeeded: ran.reports.len(),

@@ -20,7 +20,7 @@
 //!    ([`batch_means()`](crate::stats::batch_means())); until one exists there is not enough data;
 //! 3. computes the **interval** of the mean from the batch means (t at `h − 1` degrees of
 //!    freedom, at [`Precision::level`]) and the **required size**
-//!    ([`required_size`](crate::stats::required_size)): `q·max(h*, min_batches)` readings;
+//!    (`required_size`): `q·max(h*, min_batches)` readings;
 //! 4. stops when the interval's half-width is within the [`Precision::target`] **and** at
 //!    least [`Precision::min_batches`] batch means stand behind it; otherwise it sizes the next
 //!    round from the requirement: at least [`Precision::round_readings`] and 1 % of the

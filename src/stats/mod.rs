@@ -82,74 +82,68 @@ pub use bootstrap::distribution::{
     BootstrapDistribution, confidences_for, estimate_difference, estimate_with_confidences,
     estimate_with_ties, tie_split_confidence,
 };
-pub use bootstrap::engine::{
-    bootstrap_replicates, paired_relative_difference, relative_difference,
-};
+pub(crate) use bootstrap::engine::paired_relative_difference;
+pub use bootstrap::engine::{bootstrap_replicates, relative_difference};
 pub use bootstrap::estimate::{
     Confidences, Estimate, Ratio, ThresholdConfidence, TieSplit, speedup_to_threshold,
 };
-pub use bootstrap::options::{DEFAULT_LEVEL, DEFAULT_RESAMPLES, EstimateOptions, MAX_RESAMPLES};
+pub(crate) use bootstrap::options::{DEFAULT_LEVEL, MAX_RESAMPLES};
+pub use bootstrap::options::{DEFAULT_RESAMPLES, EstimateOptions};
 pub use bootstrap::resample::{
-    auto_block_length, bootstrap_indices, effective_block_length, moving_block_indices,
-    paired_resample_into, ratio_block_length, resample_into,
+    auto_block_length, bootstrap_indices, moving_block_indices, paired_resample_into,
+    ratio_block_length, resample_into,
 };
 pub use dist::{
     normal_cdf, normal_quantile, student_t_cdf, student_t_quantile, two_sided_normal_p,
 };
+
 pub use intervals::batch_means::{
-    BATCH_MEANS_MIN_READINGS, BatchMeans, BatchMeansOptions, DEFAULT_AC_LIMIT,
-    ar1_batch_mean_autocorrelation, ar1_gamma, ar1_gamma_limit, batch_autocorrelation, batch_means,
-    batch_means_at, effective_sample_size, iid_interval_coverage, smallest_batch_size,
-    variance_inflation,
+    BatchMeans, BatchMeansOptions, ar1_batch_mean_autocorrelation, ar1_gamma, ar1_gamma_limit,
+    batch_autocorrelation, batch_means, batch_means_at, effective_sample_size,
+    iid_interval_coverage,
 };
 pub use intervals::rates::{
     Kind, ProportionInterval, RateInterval, Readings, Summary, exact_proportion_interval,
-    harmonic_mean, harmonic_mean_batch_interval, harmonic_mean_interval, proportion_interval,
+    harmonic_mean, harmonic_mean_interval, proportion_interval,
 };
-pub use intervals::work_rate::{WorkRate, WorkRateOptions, work_rate, work_rate_with};
+
+pub use intervals::work_rate::{WorkRate, WorkRateOptions, work_rate};
+pub(crate) use plans::sample_size::required_size;
 pub use plans::sample_size::{
-    DEFAULT_WIDTH_HALF_WIDTH, DEFAULT_WIDTH_MAX_PAIRS, DEFAULT_WIDTH_MIN_STEP,
-    MIN_REQUIRED_BATCHES, PrecisionTarget, RequiredSize, WidthDecision, WidthTarget,
-    required_batches, required_size,
+    PrecisionTarget, RequiredSize, WidthDecision, WidthTarget, required_batches,
 };
 pub use plans::welch_plan::{
     MeasuredSummary, NewSamples, SummaryComparison, new_samples_needed, samples_per_system,
     welch_from_summaries,
 };
 pub use pooling::machines::{
-    MIN_MACHINES, MachineEstimate, MachineInfluence, MachinesPooled, OUTLIER_FLEET_ALPHA,
-    combine_machines,
+    MIN_MACHINES, MachineEstimate, MachineInfluence, MachinesPooled, combine_machines,
 };
 pub use pooling::multiplicity::{HolmStep, holm};
 pub use pooling::pool::{
-    DEFAULT_MARGIN, FEW_PROCESSES_T_RATIO, HIGH_I2, HIGH_INFLATION, MIN_PROCESSES,
-    MODE_GAP_CLUSTER_SD, MODE_GAP_WITHIN, Mode, OPPOSITE_SHARE, PROCESS_DRIFT_LEVEL,
-    PROCESS_DRIFT_MIN, PROCESS_DRIFT_SHIFT, PoolWarning, Pooled, ProcessEstimate, combine,
-    combine_processes, combine_processes_with, combine_staged,
+    DEFAULT_MARGIN, Mode, PoolWarning, Pooled, ProcessEstimate, combine, combine_staged,
 };
-pub use pooling::pool_plan::{
-    PlanEnd, ProcessPlan, StagedPlan, UNREACHABLE_FACTOR, plan_processes,
-};
+pub(crate) use pooling::pool::{MIN_PROCESSES, combine_processes_with};
+pub use pooling::pool_plan::{PlanEnd, ProcessPlan, StagedPlan, plan_processes};
 pub use pooling::spread_split::{SpreadSplit, split_spread};
 pub use series::autocorr::{autocorrelation, lag1_autocorrelation};
+
 pub use series::change_points::{
-    CHANGE_POINT_AC_LIMIT, CHANGE_POINT_ALPHA, ChangePointOptions, ChangePoints, MIN_SEGMENT,
-    WarmUp, change_points, change_points_with, stable_phase, warm_up, warm_up_end,
+    ChangePointOptions, ChangePoints, WarmUp, change_points, stable_phase, warm_up, warm_up_end,
 };
 pub use series::drift::{DRIFT_LEVEL, DRIFT_MIN_SAMPLES, DriftReport, detect_drift};
 pub use significance::hypothesis::{WelchTest, welch_t_test};
-pub use significance::rank_tests::{
-    FISHER_TIE_THRESHOLD, RANK_SUM_EXACT_LIMIT, fisher_exact_p, rank_sum_p,
-};
+
+pub use significance::rank_tests::{fisher_exact_p, rank_sum_p};
 pub use summaries::summary::{
-    MAD_NORMAL_SCALE, Sample, iqr, mad, mad_scaled, max, mean, median, min, quantile, std_dev,
-    variance,
+    Sample, iqr, mad, mad_scaled, max, mean, median, min, quantile, std_dev, variance,
 };
-pub use verdicts::aa_floor::{AA_FLOOR_QUANTILE, aa_noise_floor};
-pub use verdicts::decision::{Change, QUANTIZATION_GATE, Unresolved, Verdict, decide};
+pub use verdicts::aa_floor::aa_noise_floor;
+pub(crate) use verdicts::decision::QUANTIZATION_GATE;
+pub use verdicts::decision::{Change, Unresolved, Verdict, decide};
+
 pub use verdicts::few_runs::{
-    FEW_RUNS_FLOOR_NS, FEW_RUNS_MIN_RUNS, FEW_RUNS_PARITY, FewRunsOutcome, FewRunsRule,
-    FewRunsVerdict, few_runs_verdict,
+    FEW_RUNS_MIN_RUNS, FewRunsOutcome, FewRunsRule, FewRunsVerdict, few_runs_verdict,
 };
 pub use verdicts::judge::{Bar, Bounds, Claim, Judgement, Scale, judge};
 pub use verdicts::sequential::{

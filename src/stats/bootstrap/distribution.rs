@@ -42,13 +42,13 @@ impl BootstrapDistribution {
     /// * [`Error::NonFinite`] if a value is NaN or infinite;
     /// * [`Error::LengthMismatch`] if paired and the lengths differ;
     /// * [`Error::OutOfRange`] if the level is outside (0, 1) (0 means 0.95);
-    /// * [`Error::InvalidOption`] if more than [`MAX_RESAMPLES`] replicates are requested;
+    /// * [`Error::InvalidOption`] if more than `MAX_RESAMPLES` (10_000_000) replicates are requested;
     /// * [`Error::Undefined`] if the statistic is undefined: the median of `b` is 0, a paired
     ///   `b[i]` is 0, or a replicate's median of B is 0 or its ratio overflows (the error
     ///   names the replicate).
     ///
     /// [`MINIMUM_DATA_POINTS`]: crate::stats::MINIMUM_DATA_POINTS
-    /// [`MAX_RESAMPLES`]: crate::stats::MAX_RESAMPLES
+    /// `MAX_RESAMPLES` (10_000_000): crate::stats::MAX_RESAMPLES
     pub fn new(a: &[f64], b: &[f64], opts: &EstimateOptions) -> Result<Self> {
         let run = Run::draw(a, b, opts)?;
         let mut sorted = run.replicates;

@@ -66,9 +66,9 @@ pub struct Estimate {
     /// Median of the replicate deltas; its distance from `delta` shows the resampling bias.
     pub bootstrap_median: f64,
     /// Block length asked for, after the default (0 is recorded as 1, single draws). Each
-    /// input uses [`effective_block_length`] of it, at most half its length.
+    /// input uses `effective_block_length` of it, at most half its length.
     ///
-    /// [`effective_block_length`]: crate::stats::effective_block_length
+    /// `effective_block_length`: crate::stats::effective_block_length
     pub block_length: usize,
     /// Whether whole pairs were resampled.
     pub paired: bool,

@@ -32,12 +32,12 @@ pub const MAX_RESAMPLES: usize = 10_000_000;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct EstimateOptions {
-    /// Coverage level of the interval, strictly between 0 and 1; 0 means [`DEFAULT_LEVEL`]
+    /// Coverage level of the interval, strictly between 0 and 1; 0 means `DEFAULT_LEVEL` (0.95)
     /// (0.95). Other values outside (0, 1), and NaN, are rejected with
     /// [`Error::OutOfRange`].
     pub level: f64,
     /// Number of bootstrap replicates; 0 means [`DEFAULT_RESAMPLES`] (5,000). At most
-    /// [`MAX_RESAMPLES`].
+    /// `MAX_RESAMPLES` (10_000_000).
     pub resamples: usize,
     /// Moving-block length in observations: 0 or 1 resample single values; 2 or more resample
     /// overlapping blocks of that many consecutive values (of pairs, when paired), shortened

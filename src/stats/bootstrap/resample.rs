@@ -62,14 +62,6 @@ pub fn ratio_block_length(ratios: &[f64], threshold: f64) -> usize {
 /// and the result is never below 1.
 ///
 /// Never fails; `n = 0` gives 1.
-///
-/// ```
-/// use rtcompare::stats::effective_block_length;
-/// assert_eq!(effective_block_length(0, 101), 1);
-/// assert_eq!(effective_block_length(5, 101), 5);
-/// assert_eq!(effective_block_length(8, 11), 5);
-/// assert_eq!(effective_block_length(8, 3), 1);
-/// ```
 pub fn effective_block_length(block_length: usize, n: usize) -> usize {
     block_length.min(n / 2).max(1)
 }
@@ -99,7 +91,7 @@ pub fn bootstrap_indices(rng: &mut Rng, n: usize, out: &mut [usize]) -> Result<(
 }
 
 /// Fills `out` with the indices of a moving-block bootstrap replicate of `0..n`: blocks of
-/// consecutive indices of the [effective length](effective_block_length) `ℓ`, each starting
+/// consecutive indices of the effective length (the automatic block length over the sample) `ℓ`, each starting
 /// uniformly at one of the `n − ℓ + 1` positions where it fits, the last block cut short so
 /// that exactly `out.len()` indices are written.
 ///
@@ -140,7 +132,7 @@ pub fn moving_block_indices(
 
 /// Fills `out` with a bootstrap replicate of `src`: single draws with replacement for
 /// `block_length` 0 or 1, otherwise a moving-block replicate with blocks of
-/// [`effective_block_length`]`(block_length, src.len())`.
+/// `effective_block_length``(block_length, src.len())`.
 ///
 /// The values are those of [`bootstrap_indices`] or [`moving_block_indices`] applied to
 /// `src`, with the same generator calls. Values are copied as they are; the function does not
@@ -282,6 +274,14 @@ pub(crate) fn for_each_block(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_effective_block_length_is_within_one_and_half_the_input() {
+        assert_eq!(effective_block_length(0, 101), 1);
+        assert_eq!(effective_block_length(5, 101), 5);
+        assert_eq!(effective_block_length(8, 11), 5);
+        assert_eq!(effective_block_length(8, 3), 1);
+    }
 
     #[test]
     fn a_slowdown_common_to_both_sides_gets_no_blocks_and_a_wandering_ratio_does() {

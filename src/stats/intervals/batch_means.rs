@@ -29,7 +29,7 @@ pub const BATCH_MEANS_MIN_READINGS: usize = 3;
 #[non_exhaustive]
 pub struct BatchMeansOptions {
     /// Largest accepted |lag-1 autocorrelation| of the batch means, dimensionless, in
-    /// `(0, 1]`. Default [`DEFAULT_AC_LIMIT`] (0.1). A limit of 1 accepts `q = 1` always.
+    /// `(0, 1]`. Default `DEFAULT_AC_LIMIT` (0.1). A limit of 1 accepts `q = 1` always.
     pub ac_limit: f64,
     /// Coverage of the interval, in `(0, 1)`. Default 0.95.
     pub level: f64,
@@ -148,7 +148,7 @@ pub fn batch_autocorrelation(xs: &[f64], q: usize) -> Result<f64> {
 /// batch means have |lag-1 autocorrelation| ≤ `options.ac_limit`. See the
 /// [chapter](crate::stats::intervals#batch-means).
 ///
-/// Returns [`Error::TooFewSamples`] for fewer than [`BATCH_MEANS_MIN_READINGS`] (3) readings,
+/// Returns [`Error::TooFewSamples`] for fewer than `BATCH_MEANS_MIN_READINGS` (3) readings,
 /// [`Error::NonFinite`] for NaN or ±∞, [`Error::OutOfRange`] for a limit outside `(0, 1]` or a
 /// level outside `(0, 1)`, [`Error::NotEnoughData`] when no `q` meets the limit (collect more
 /// readings), and [`Error::Undefined`] if the variance overflows.
@@ -290,12 +290,14 @@ impl Centered {
     }
 }
 
+// Pilot's figures check it in the tests; no measurement path needs it.
+#[cfg(test)]
 /// The smallest batch size `q ≤ ⌊n/3⌋` whose batch means have |lag-1 autocorrelation| ≤
 /// `ac_limit`, or `None` when there is none yet (not enough data).
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than 3 readings, [`Error::NonFinite`] for NaN
 /// or ±∞ and [`Error::OutOfRange`] for a limit outside `(0, 1]`.
-pub fn smallest_batch_size(xs: &[f64], ac_limit: f64) -> Result<Option<usize>> {
+pub(crate) fn smallest_batch_size(xs: &[f64], ac_limit: f64) -> Result<Option<usize>> {
     check_ac_limit(ac_limit)?;
     check::sample("samples", xs, BATCH_MEANS_MIN_READINGS)?;
     Ok(Centered::new(xs).smallest_q(ac_limit))
@@ -339,11 +341,13 @@ pub fn ar1_gamma_limit(rho: f64) -> Result<f64> {
     Ok((1.0 + rho) / (1.0 - rho))
 }
 
+// Pilot's figures check it in the tests; no measurement path needs it.
+#[cfg(test)]
 /// The variance-inflation factor `γₙ = 1 + 2·Σₖ (1 − k/n)·ρₖ` from given autocorrelations
 /// `rhos[k − 1] = ρₖ` (lags beyond the slice count as 0, lags ≥ n are ignored).
 ///
 /// Returns [`Error::OutOfRange`] for `n = 0` and [`Error::NonFinite`] for NaN or ±∞.
-pub fn variance_inflation(rhos: &[f64], n: usize) -> Result<f64> {
+pub(crate) fn variance_inflation(rhos: &[f64], n: usize) -> Result<f64> {
     if n == 0 {
         return Err(Error::out_of_range("n", 0.0, "n ≥ 1"));
     }

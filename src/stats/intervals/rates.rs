@@ -31,7 +31,7 @@ pub(crate) mod infinite_as_null {
 }
 
 /// A harmonic mean with its interval, from [`harmonic_mean_interval`] or
-/// [`harmonic_mean_batch_interval`]. Every figure is in the unit of the rate.
+/// `harmonic_mean_batch_interval`. Every figure is in the unit of the rate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RateInterval {
     /// The harmonic mean `n / Σ(1/xᵢ)`.
@@ -110,7 +110,7 @@ pub fn harmonic_mean(xs: &[f64]) -> Result<f64> {
 /// The harmonic mean of independent positive rates with its interval at `level`: the t
 /// interval (n − 1 degrees of freedom) of the reciprocals, inverted. See the
 /// [chapter](crate::stats::intervals#rates-and-proportions). For autocorrelated readings use
-/// [`harmonic_mean_batch_interval`].
+/// `harmonic_mean_batch_interval`.
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than two rates, [`Error::NonFinite`] for NaN or
 /// ±∞, [`Error::OutOfRange`] for a rate ≤ 0 or a level outside `(0, 1)`.

@@ -11,7 +11,7 @@ use crate::stats::summaries::summary::neumaier_sum;
 use crate::stats::{DEFAULT_LEVEL, check, dist};
 use crate::{Error, Result};
 
-/// Options for [`work_rate_with`]: a consuming builder.
+/// Options for `work_rate_with`: a consuming builder.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct WorkRateOptions {
@@ -93,9 +93,9 @@ impl WorkRate {
     }
 }
 
-/// [`work_rate_with`] with the default options at `level`.
+/// `work_rate_with` with the default options at `level`.
 ///
-/// Returns the errors of [`work_rate_with`].
+/// Returns the errors of `work_rate_with`.
 pub fn work_rate(work: &[f64], durations: &[f64], level: f64) -> Result<WorkRate> {
     work_rate_with(work, durations, &WorkRateOptions::default().level(level))
 }

@@ -264,7 +264,7 @@ pub const DEFAULT_WIDTH_MIN_STEP: usize = 20;
 pub const DEFAULT_WIDTH_HALF_WIDTH: f64 = 0.01;
 
 impl Default for WidthTarget {
-    /// ±[`DEFAULT_WIDTH_HALF_WIDTH`] with the default budget.
+    /// ±`DEFAULT_WIDTH_HALF_WIDTH` (0.01) with the default budget.
     fn default() -> Self {
         WidthTarget::new(DEFAULT_WIDTH_HALF_WIDTH)
     }

@@ -198,7 +198,7 @@ impl fmt::Display for MachinesPooled {
 /// `(high − low) / (2 z)`, z the normal quantile at `(1 + levelᵢ) / 2`. The verdict is [`decide`] on the t interval against the median noise
 /// floor and `margin` (the smallest difference that matters, a fraction). Outliers: a machine is flagged when its δ lies outside the others' prediction
 /// interval, `mean ± t(k − 2, 1 − α / (2k)) · sd · √(1 + 1/(k − 1))` with α
-/// [`OUTLIER_FLEET_ALPHA`]; it is reported with its influence, never dropped.
+/// `OUTLIER_FLEET_ALPHA` (0.05); it is reported with its influence, never dropped.
 ///
 /// Errors: fewer than [`MIN_MACHINES`] machines ([`Error::TooFewSamples`], `what`
 /// `"machines"`: two machines cannot estimate the spread between machines); a NaN or infinite

@@ -57,8 +57,8 @@
 //!
 //! - the first stage already meets the target: no second stage;
 //! - the target is out of reach: when the first stage says it needs more than
-//!   [`UNREACHABLE_FACTOR`] times the cap, running to the cap costs the whole budget and still
-//!   leaves the interval at least √[`UNREACHABLE_FACTOR`] times too wide. The plan stops at
+//!   `UNREACHABLE_FACTOR` (2.0) times the cap, running to the cap costs the whole budget and still
+//!   leaves the interval at least √`UNREACHABLE_FACTOR` (2.0) times too wide. The plan stops at
 //!   the first stage and says how many processes the target would need, unless the caller asked
 //!   to run to the cap anyway (what going on regardless costs: BACKGROUND.md, section
 //!   "Fixtures built in a fixed order").
@@ -98,7 +98,7 @@
 //! - the noise floor is the median of the machines' floors, and the [`Verdict`] is [`decide`]
 //!   on the t interval against it;
 //! - a machine whose δ lies outside the others' leave-one-out prediction interval (Bonferroni
-//!   over the fleet, [`OUTLIER_FLEET_ALPHA`]) is listed in [`MachinesPooled::outliers`] with
+//!   over the fleet, `OUTLIER_FLEET_ALPHA` (0.05)) is listed in [`MachinesPooled::outliers`] with
 //!   the pooled result without it, but never dropped from the main result.
 //!
 //! At least [`MIN_MACHINES`] (3) machines: two cannot estimate the spread between machines.

@@ -42,12 +42,12 @@ pub const FEW_PROCESSES_T_RATIO: f64 = 1.5;
 /// A gap between neighbouring sorted per-process deltas counts as a split between modes when
 /// it exceeds this many within-process standard errors (20, about ten half-widths of a 95 %
 /// interval; one clock step as a share of the batch when that is larger, since ties can shrink
-/// a process's interval to nothing) and also [`MODE_GAP_CLUSTER_SD`] times the larger
+/// a process's interval to nothing) and also `MODE_GAP_CLUSTER_SD` (4.0) times the larger
 /// cluster's own standard deviation. At 8 standard errors, single processes 1 % away from
 /// four others within 0.3 % of each other were called modes of the sort pair.
 pub const MODE_GAP_WITHIN: f64 = 20.0;
 
-/// See [`MODE_GAP_WITHIN`] (4): a gap that is large only next to the within-process errors,
+/// See `MODE_GAP_WITHIN` (4 here): a gap that is large only next to the within-process errors,
 /// but not next to the clusters' own scatter, is a continuous spread, not two modes.
 pub const MODE_GAP_CLUSTER_SD: f64 = 4.0;
 
@@ -60,12 +60,12 @@ pub const OPPOSITE_SHARE: f64 = 0.2;
 
 /// The margin a pooled comparison judges against unless told otherwise (0.02, 2 %): the
 /// smallest relative difference that matters. Processes within it never veto a verdict as
-/// opposite modes ([`combine_processes_with`]).
+/// opposite modes (`combine_processes_with`).
 pub const DEFAULT_MARGIN: f64 = 0.02;
 
 /// Significance level of the trend test over the process index that refuses a pooled verdict
 /// as [`Unresolved::ProcessDrift`] (0.05, as for one comparison's samples). The trend must
-/// also move the halves' medians apart by more than [`PROCESS_DRIFT_SHIFT`] half-widths: few
+/// also move the halves' medians apart by more than `PROCESS_DRIFT_SHIFT` (2.0) half-widths: few
 /// exchangeable pools are refused, and a pool whose deltas trended as the machine quietened,
 /// which the stricter 0.01 let through, is (BACKGROUND.md, section "Coverage of the default
 /// plan").
@@ -124,7 +124,7 @@ pub struct Mode {
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum PoolWarning {
-    /// Processes scatter more than [`HIGH_INFLATION`] times as widely as one process resolves
+    /// Processes scatter more than `HIGH_INFLATION` (2.0) times as widely as one process resolves
     /// (its own standard error, or one clock step when that is larger): a single process's
     /// verdict does not reproduce.
     HighInflation {
@@ -139,7 +139,7 @@ pub enum PoolWarning {
         #[serde(default)]
         resolution: f64,
     },
-    /// Between-process variance dominates (I² above [`HIGH_I2`]) and the result is not
+    /// Between-process variance dominates (I² above `HIGH_I2` (0.5)) and the result is not
     /// resolved: more samples per process will not narrow the interval, more processes will.
     /// (A resolved result states I² in its summary instead: there it changes nothing the user
     /// should do.)
@@ -148,7 +148,7 @@ pub enum PoolWarning {
         i2: f64,
     },
     /// So few processes that the t quantile exceeds the normal one by more than
-    /// [`FEW_PROCESSES_T_RATIO`]: the interval is wide for want of processes.
+    /// `FEW_PROCESSES_T_RATIO` (1.5): the interval is wide for want of processes.
     TooFewProcesses {
         /// Processes pooled.
         processes: usize,
@@ -313,7 +313,7 @@ pub struct Pooled {
     /// validated.
     pub noise_floor: f64,
     /// `true` when the interval excludes zero, |δ| clears the floor and the quantization gate,
-    /// fewer than [`OPPOSITE_SHARE`] of the processes resolved the other way, the deltas do
+    /// fewer than `OPPOSITE_SHARE` (0.2) of the processes resolved the other way, the deltas do
     /// not drift with the process index, and no failed process biases the pool.
     pub resolved: bool,
     /// The verdict, with the bar missed when it is "cannot tell".
@@ -336,7 +336,7 @@ pub struct Pooled {
     #[serde(default)]
     pub plan_end: Option<PlanEnd>,
     /// The trend test of the deltas over the process index; `None` below
-    /// [`PROCESS_DRIFT_MIN`] processes.
+    /// `PROCESS_DRIFT_MIN` (8) processes.
     #[serde(default)]
     pub drift: Option<DriftReport>,
     /// Processes started that failed and are not pooled (0 for [`combine`]).
@@ -395,9 +395,9 @@ impl Pooled {
 
 /// Pools `estimates` (one per process, same comparison, same roles) with a Student t interval
 /// at `level` (0 selects 0.95). The processes carry no A/A information, so the result has no
-/// noise floor; use [`combine_processes`] for estimates with validations.
+/// noise floor; use `combine_processes` for estimates with validations.
 ///
-/// Errors: fewer than [`MIN_PROCESSES`] estimates ([`Error::TooFewSamples`]); a level outside
+/// Errors: fewer than `MIN_PROCESSES` (3) estimates ([`Error::TooFewSamples`]); a level outside
 /// (0, 1) ([`Error::OutOfRange`]); a non-finite estimate ([`Error::NonFinite`]).
 pub fn combine(estimates: &[Estimate], level: f64) -> Result<Pooled> {
     let ps: Vec<ProcessEstimate> = estimates.iter().copied().map(Into::into).collect();
@@ -427,12 +427,12 @@ pub fn combine_processes(
     combine_processes_with(processes, first_stage, level, DEFAULT_MARGIN)
 }
 
-/// [`combine_processes`] with the margin the opposite-modes veto measures against: a process
+/// `combine_processes` with the margin the opposite-modes veto measures against: a process
 /// counts as resolving a way only when its δ lies beyond `margin` (fraction) as well as beyond
 /// its own A/A floor, so that processes within ±`margin` — equivalent by the user's own
 /// standard — never veto a verdict however tight their intervals.
 ///
-/// Errors: those of [`combine_processes`]; [`Error::OutOfRange`] for a negative or
+/// Errors: those of `combine_processes`; [`Error::OutOfRange`] for a negative or
 /// non-finite margin.
 pub fn combine_processes_with(
     processes: &[ProcessEstimate],
@@ -508,9 +508,9 @@ pub fn combine_processes_with(
 }
 
 /// Checks the processes, the first stage and the level, in that order, and returns the level
-/// with 0 resolved to 0.95. Errors: fewer than [`MIN_PROCESSES`] processes
+/// with 0 resolved to 0.95. Errors: fewer than `MIN_PROCESSES` (3) processes
 /// ([`Error::TooFewSamples`]); a level outside (0, 1) or a first stage that is neither 0 nor
-/// between [`MIN_PROCESSES`] and the number of processes ([`Error::OutOfRange`]); a
+/// between `MIN_PROCESSES` (3) and the number of processes ([`Error::OutOfRange`]); a
 /// non-finite delta, interval end, A/A delta, noise floor or quantization
 /// ([`Error::NonFinite`]).
 fn check_inputs(processes: &[ProcessEstimate], first_stage: usize, level: f64) -> Result<f64> {
@@ -695,7 +695,7 @@ impl PooledFloor {
 /// one comparison's), then its vetoes in order: processes that resolve in opposite
 /// directions ([`Unresolved::OppositeModes`]), then a trend of the deltas over the process
 /// index ([`Unresolved::ProcessDrift`]), whose test is returned too (`None` below
-/// [`PROCESS_DRIFT_MIN`] processes). Errors: those of the estimate and of the trend test
+/// `PROCESS_DRIFT_MIN` (8) processes). Errors: those of the estimate and of the trend test
 /// (none for checked input).
 fn judge(
     processes: &[ProcessEstimate],
@@ -724,7 +724,7 @@ fn judge(
 }
 
 /// The veto of a trend over the process index: `Some` when the deltas trend at
-/// [`PROCESS_DRIFT_LEVEL`] and the halves' medians lie more than [`PROCESS_DRIFT_SHIFT`]
+/// `PROCESS_DRIFT_LEVEL` (0.05) and the halves' medians lie more than `PROCESS_DRIFT_SHIFT` (2.0)
 /// half-widths apart, unless opposite modes already refused the verdict (their reason says
 /// more).
 fn process_drift(drift: &DriftReport, half: f64, verdict: &Verdict) -> Option<Unresolved> {
@@ -787,7 +787,7 @@ fn pool_warnings(
 }
 
 /// The veto of processes that resolve in opposite directions: `Some` when at least
-/// [`OPPOSITE_SHARE`] of them resolved (interval beyond zero, δ beyond their own floor and
+/// `OPPOSITE_SHARE` (0.2) of them resolved (interval beyond zero, δ beyond their own floor and
 /// beyond `margin`) against the pooled direction and the verdict would
 /// otherwise stand, or when a verdict is missing anyway and a fifth resolved each way (then
 /// "collect more samples" would be the wrong advice).
@@ -893,7 +893,7 @@ impl Pooled {
     }
 }
 
-/// Fewest processes for which the t quantile at `level` is within [`FEW_PROCESSES_T_RATIO`]
+/// Fewest processes for which the t quantile at `level` is within `FEW_PROCESSES_T_RATIO` (1.5)
 /// of the normal one.
 fn advisable_processes(level: f64) -> usize {
     let Ok(z) = normal_quantile(0.5 + level / 2.0) else {

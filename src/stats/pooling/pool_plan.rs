@@ -27,7 +27,7 @@ pub enum PlanEnd {
         /// The cap (`max_processes`).
         cap: usize,
     },
-    /// The first stage said the target needs more than [`UNREACHABLE_FACTOR`] times the cap,
+    /// The first stage said the target needs more than `UNREACHABLE_FACTOR` (2.0) times the cap,
     /// so the run stopped at the first stage.
     Unreachable {
         /// Processes the target would need (saturates at `usize::MAX`).
@@ -49,7 +49,7 @@ pub enum PlanEnd {
     },
     /// The pool's time budget allowed fewer processes than the target needs: after the first
     /// stage, only as many as fit in the time left at the first stage's median process time
-    /// were planned (none when the target needed more than [`UNREACHABLE_FACTOR`] times that).
+    /// were planned (none when the target needed more than `UNREACHABLE_FACTOR` (2.0) times that).
     TimeBudget {
         /// Processes the target would need (saturates at `usize::MAX`).
         needed: usize,
@@ -146,7 +146,7 @@ pub struct ProcessPlan {
 
 /// Plans the second stage from the first stage's pooled result `first`: a half-width of
 /// `max(abs, rel · |δ₁|)` (fractions), at most `cap` processes in all. Stops at the first
-/// stage when it meets the target, or when the target needs more than [`UNREACHABLE_FACTOR`]
+/// stage when it meets the target, or when the target needs more than `UNREACHABLE_FACTOR` (2.0)
 /// times `cap` and `run_to_cap` is false. Negative or NaN targets count as 0; with both 0
 /// there is no plan and the run is the first stage.
 pub fn plan_processes(

@@ -30,13 +30,13 @@ pub const CHANGE_POINT_AC_LIMIT: f64 = 0.1;
 /// hopeless candidates are pruned, never whether a candidate survives.
 const SCREEN_FACTOR: f64 = 10.0;
 
-/// Options for [`change_points_with`]: a consuming builder.
+/// Options for `change_points_with`: a consuming builder.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ChangePointOptions {
-    /// Family-wise significance level, in `(0, 1)`. Default [`CHANGE_POINT_ALPHA`].
+    /// Family-wise significance level, in `(0, 1)`. Default `CHANGE_POINT_ALPHA` (0.01).
     pub alpha: f64,
-    /// Shortest segment, at least 2. Default [`MIN_SEGMENT`].
+    /// Shortest segment, at least 2. Default `MIN_SEGMENT` (30).
     pub min_segment: usize,
 }
 
@@ -63,7 +63,7 @@ impl ChangePointOptions {
     }
 }
 
-/// The result of [`change_points_with`].
+/// The result of `change_points_with`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChangePoints {
     /// Indices where a new segment starts, ascending (the first segment starts at 0 and is not
@@ -289,7 +289,7 @@ pub fn warm_up_end(xs: &[f64]) -> Result<usize> {
 /// [`warm_up_end`] with options, also returning the change points and whether a shift remains
 /// after the warm-up.
 ///
-/// Returns the errors of [`change_points_with`].
+/// Returns the errors of `change_points_with`.
 pub fn warm_up(xs: &[f64], options: &ChangePointOptions) -> Result<WarmUp> {
     let cp = change_points_with(xs, options)?;
     let segments = cp.segments();

@@ -88,7 +88,7 @@
 //!
 //! 1. **Propose** by binary segmentation on the mean. Splitting `n` readings after `τ` reduces
 //!    the sum of squared deviations by `τ(n − τ)/n·(x̄_L − x̄_R)²`; the best split with both
-//!    sides at least [`MIN_SEGMENT`] (30) long becomes a candidate, and each side is split
+//!    sides at least `MIN_SEGMENT` (30) long becomes a candidate, and each side is split
 //!    again while it has at least 60 readings. The sums are taken on readings centred on the
 //!    series' mean (after an exact rescaling), so readings near 10¹² still locate a shift of 20.
 //! 2. **Test** each candidate: the two segments beside it (bounded by its neighbouring

@@ -55,7 +55,7 @@
 //! `min(1, 2·P(U ≤ min(u, km − u)))`, computed by expanding that product up to the observed
 //! tail, in `O(k·u)` steps: in exact integers while `C(k + m, k) < 2¹²⁸`, and in normalised
 //! floating point beyond (still the exact distribution, rounded). Only when `k·u` exceeds
-//! [`RANK_SUM_EXACT_LIMIT`] does it fall back to the normal approximation with continuity
+//! `RANK_SUM_EXACT_LIMIT` (20_000_000) does it fall back to the normal approximation with continuity
 //! and tie corrections; both samples then have well over a thousand values in practice, where
 //! the approximation is accurate.
 //!

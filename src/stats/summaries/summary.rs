@@ -109,7 +109,7 @@ impl<'a> Sample<'a> {
     }
 
     /// Median absolute deviation from the median, unscaled, in the unit of the input:
-    /// `median(|xᵢ − median(x)|)`. Multiply by [`MAD_NORMAL_SCALE`] to estimate a normal
+    /// `median(|xᵢ − median(x)|)`. Multiply by `MAD_NORMAL_SCALE` (1.482_602_218_505_602) to estimate a normal
     /// standard deviation.
     ///
     /// Returns [`Error::Undefined`] if a deviation exceeds the largest `f64`.
@@ -351,7 +351,7 @@ pub fn mad(xs: &[f64]) -> Result<f64> {
     Sample::new(xs)?.mad()
 }
 
-/// [`mad`] multiplied by [`MAD_NORMAL_SCALE`]: a robust estimate of the standard deviation that
+/// [`mad`] multiplied by `MAD_NORMAL_SCALE` (1.482_602_218_505_602): a robust estimate of the standard deviation that
 /// agrees with it for normally distributed data. Unit: that of the input.
 ///
 /// Returns the errors of [`mad`], and [`Error::Undefined`] if the product overflows.

@@ -14,7 +14,7 @@ use crate::stats::{EstimateOptions, bootstrap_replicates};
 pub const AA_FLOOR_QUANTILE: f64 = 0.90;
 
 /// The noise floor of one A/A series (see the
-/// [chapter](crate::stats::verdicts#the-aa-noise-floor)): the [`AA_FLOOR_QUANTILE`] quantile of
+/// [chapter](crate::stats::verdicts#the-aa-noise-floor)): the `AA_FLOOR_QUANTILE` (0.90) quantile of
 /// `|δ*|` over the **paired** bootstrap replicates of `x` against `y`, a fraction. `x[i]` and
 /// `y[i]` are two measurements of the same code taken together; `opts.paired` is ignored (always
 /// paired), its level plays no part, and its block length, resamples and seed are used as given.

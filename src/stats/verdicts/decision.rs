@@ -207,7 +207,7 @@ pub enum Unresolved {
         /// The larger A/A noise floor (fraction).
         noise_floor: f64,
     },
-    /// The difference is no larger than [`QUANTIZATION_GATE`] clock steps of the faster
+    /// The difference is no larger than `QUANTIZATION_GATE` (1.5) clock steps of the faster
     /// candidate's batch: the clock could have rounded it into existence.
     BelowQuantization {
         /// The point estimate (fraction).
@@ -216,7 +216,7 @@ pub enum Unresolved {
         gate: f64,
     },
     /// Pooled processes resolved in both directions: at least a fifth of them
-    /// ([`OPPOSITE_SHARE`](crate::stats::OPPOSITE_SHARE)) resolved against the pooled
+    /// (`OPPOSITE_SHARE` (0.2)) resolved against the pooled
     /// direction, or a fifth each way. Each process landed in a state (a layout, a placement)
     /// that decides the winner, so the mean is no typical difference, and more samples cannot
     /// merge the modes.
@@ -231,7 +231,7 @@ pub enum Unresolved {
         b_faster_centre: f64,
     },
     /// The per-process deltas trend with the process index (Spearman's test over the index,
-    /// significant at [`PROCESS_DRIFT_LEVEL`](crate::stats::PROCESS_DRIFT_LEVEL)) by more than
+    /// significant at `PROCESS_DRIFT_LEVEL` (0.05)) by more than
     /// twice the pooled interval's half-width: the processes are not exchangeable draws, so the
     /// pooled mean depends on when the run stopped.
     ProcessDrift {
@@ -446,10 +446,10 @@ impl fmt::Display for Verdict {
 /// faster only when the interval's end nearer zero lies beyond the bar, the larger of `margin`
 /// and `noise_floor`; the two are [`Verdict::Equivalent`] when the interval lies inside
 /// (−`margin`, `margin`), identical code differs by less than the margin and so does the clock
-/// ([`QUANTIZATION_GATE`] × `quantization`). Everything else
+/// (`QUANTIZATION_GATE` (1.5) × `quantization`). Everything else
 /// is "cannot tell", naming the first bar missed: the interval contains zero, the point
 /// estimate disagrees with it, the difference does not clear the floor, it is within
-/// [`QUANTIZATION_GATE`] × `quantization` (what the clock could round into existence), or its
+/// `QUANTIZATION_GATE` (1.5) × `quantization` (what the clock could round into existence), or its
 /// interval reaches across the margin. All arguments are fractions on δ's scale (δ > 0: A
 /// needs less time); a negative or NaN `margin` or floor counts as 0 and as infinite
 /// respectively, so that no claim clears a floor nobody knows.

@@ -36,9 +36,9 @@ pub const FEW_RUNS_MIN_RUNS: usize = 2;
 #[non_exhaustive]
 pub struct FewRunsRule {
     /// Relative band around 1 that always counts as parity, a fraction `≥ 0` (default
-    /// [`FEW_RUNS_PARITY`], 0.04).
+    /// `FEW_RUNS_PARITY` (0.04), 0.04).
     pub parity: f64,
-    /// Absolute floor, in nanoseconds `≥ 0` (default [`FEW_RUNS_FLOOR_NS`], 25 000 ns = 25 µs):
+    /// Absolute floor, in nanoseconds `≥ 0` (default `FEW_RUNS_FLOOR_NS` (25_000.0), 25 000 ns = 25 µs):
     /// divided by the median (or minimum) run time it becomes a relative tolerance, which
     /// dominates for very short workloads.
     pub floor: f64,

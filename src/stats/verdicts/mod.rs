@@ -9,7 +9,7 @@
 //! A verdict is earned: resolved means the interval excludes zero, the point estimate lies on
 //! the same side, the difference clears what identical code showed against itself (the A/A
 //! noise floor) and it clears what the clock could round into existence
-//! ([`QUANTIZATION_GATE`] clock steps). Everything else is [`Verdict::CannotTell`] with the
+//! (`QUANTIZATION_GATE` (1.5) clock steps). Everything else is [`Verdict::CannotTell`] with the
 //! first bar missed.
 //!
 //! # The A/A noise floor
@@ -22,7 +22,7 @@
 //! [`aa_noise_floor`] gets a floor from **one** A/A series instead: the paired bootstrap of
 //! the series `x` against `y` (the same code, measured interleaved) approximates the
 //! sampling distribution of `δ̂` for identical code at this many pairs, and the floor is the
-//! [`AA_FLOOR_QUANTILE`] (0.90) quantile of the replicates' `|δ*|`.
+//! `AA_FLOOR_QUANTILE` (0.90) quantile of the replicates' `|δ*|`.
 //!
 //! The replicates are centred on the observed `δ̂` rather than on zero, so the floor is, if
 //! anything, larger than the spread alone: an A/A series that happened to differ by 3 % yields
