@@ -23,7 +23,7 @@ pub const DEFAULT_MARGIN: f64 = 0.01;
 
 /// The level at which a benchmark's layouts must be shown to differ before it is named as
 /// moved by its layout alone.
-pub const LAYOUT_TEST_LEVEL: f64 = 0.95;
+pub(crate) const LAYOUT_TEST_LEVEL: f64 = 0.95;
 
 /// Where the executables of layout variant `i` (from 0) come from: the baseline's and the
 /// head's, linked with the same code-order seed. Called once per variant, in order, when the
@@ -92,7 +92,7 @@ pub struct LayoutSpread {
     pub layout_moves: f64,
     /// The margin it was held to ([`BuildsOptions::margin`](super::BuildsOptions::margin)).
     pub margin: f64,
-    /// Whether the layouts were shown to move it (`layout_p` below 1 − [`LAYOUT_TEST_LEVEL`])
+    /// Whether the layouts were shown to move it (`layout_p` below 1 − `LAYOUT_TEST_LEVEL` (0.95))
     /// by more than the margin (`layout_moves` above it): one build's figure for this
     /// benchmark says little, and a single-layout tool would report placement as a change.
     pub beyond_margin: bool,

@@ -78,10 +78,8 @@ use crate::{Error, Result};
 pub use args::{Args, OutputFormat};
 pub use builds::{compare_builds, compare_layouts, compare_variants, only_head};
 pub use group::{Group, Rate, RateUnit, Throughput};
-pub use layouts::{
-    DEFAULT_LAYOUTS, DEFAULT_MARGIN, LAYOUT_TEST_LEVEL, LayoutSpread, VariantSource,
-};
-pub use options::{BuildsOptions, BuildsProgress, BuildsProgressFn, DEFAULT_PAIR_DURATION};
+pub use layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN, LayoutSpread, VariantSource};
+pub use options::{BuildsOptions, BuildsProgress, BuildsProgressFn};
 pub use revisions::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK,
     EXIT_REGRESSION, LayoutsJson, RevisionsOptions, RevisionsOutcome, compare_revisions,
@@ -92,9 +90,7 @@ pub use revisions::{
     Revisions, TempWorktree, budget_note, failure_notes, family_note, git, layout_note, markdown,
     placement_note, status_word, table,
 };
-pub use run::{
-    BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped,
-};
+pub use run::{BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped};
 pub use worker::{HANDSHAKE_TIMEOUT, WORKER_ENV, WORKER_PROTOCOL};
 
 /// Version of the JSON the harness writes ([`BenchRun`]); raised when a field changes meaning.

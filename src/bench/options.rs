@@ -39,7 +39,7 @@ pub type BuildsProgressFn = Arc<dyn Fn(&BuildsProgress) + Send + Sync>;
 
 /// Default [`BuildsOptions::pair_duration`]: 1 s, which a 1 ms benchmark's 101 rounds of
 /// four batches (0.4 s) and its warm-up fit into (BACKGROUND.md, "Cross-revision pairs").
-pub const DEFAULT_PAIR_DURATION: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_PAIR_DURATION: Duration = Duration::from_secs(1);
 
 /// Options of [`compare_builds`]: a builder whose methods consume and return `Self`.
 #[derive(Clone)]
@@ -52,7 +52,7 @@ pub struct BuildsOptions {
     /// measured in its own rounds (see [`compare_builds`]).
     pub compare: CompareOptions,
     /// The longest one worker pair may measure, warm-up included (default
-    /// [`DEFAULT_PAIR_DURATION`], 1 s): rounds stop at it, after at least 20. Workers' start
+    /// `DEFAULT_PAIR_DURATION`, 1 s): rounds stop at it, after at least 20. Workers' start
     /// and calibration come on top.
     pub pair_duration: Duration,
     /// Whether the four workers of a pair share one CPU (default true): drawn per pair from

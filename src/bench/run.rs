@@ -13,7 +13,7 @@ use crate::stats::PlanEnd;
 use crate::stats::{HolmStep, Pooled};
 
 /// Version of [`BuildsRun`]'s JSON.
-pub const BUILDS_SCHEMA_VERSION: u32 = 1;
+pub(crate) const BUILDS_SCHEMA_VERSION: u32 = 1;
 
 /// What became of a benchmark: compared, in one build only, failed, or not reached. Its JSON
 /// word is the variant's name in snake case (`"compared"`, `"new"`, `"removed"`, `"failed"`,
@@ -138,7 +138,7 @@ pub struct BuildComparison {
 /// Everything [`compare_builds`] found.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BuildsRun {
-    /// [`BUILDS_SCHEMA_VERSION`].
+    /// `BUILDS_SCHEMA_VERSION` (1).
     pub schema_version: u32,
     /// The seed the run used.
     pub seed: u64,

@@ -66,7 +66,7 @@ use crate::stats::{
     WidthTarget, decide, detect_drift, lag1_autocorrelation,
 };
 
-pub use options::{CompareOptions, DEFAULT_COMPARE_MARGIN};
+pub use options::CompareOptions;
 
 /// Compares two candidates with the whole protocol on the process's monotonic clock and
 /// returns the answer with its evidence.

@@ -35,7 +35,7 @@ pub struct CompareOptions {
     /// less time"). Empty: no confidences. NaN is rejected.
     pub thresholds: Vec<f64>,
     /// A/A runs per candidate; at least 2. 0 (the default) selects the cache mode's default:
-    /// 40 warm ([`DEFAULT_VALIDATION_RUNS`](super::validate::DEFAULT_VALIDATION_RUNS)),
+    /// 40 warm (`DEFAULT_VALIDATION_RUNS` (40)),
     /// 10 cold ([`DEFAULT_COLD_VALIDATION_RUNS`](super::validate::DEFAULT_COLD_VALIDATION_RUNS),
     /// where every batch pays an eviction).
     pub validation_runs: usize,
@@ -69,7 +69,7 @@ pub struct CompareOptions {
     /// it looks significant". `None`: exactly `repeats` pairs.
     pub width_target: Option<stats::WidthTarget>,
     /// The smallest difference that matters, a fraction (default
-    /// [`DEFAULT_COMPARE_MARGIN`], 0.5 %): a side is proven faster only when the interval
+    /// `DEFAULT_COMPARE_MARGIN` (0.005), 0.5 %): a side is proven faster only when the interval
     /// lies beyond it (and beyond the A/A floor), and the two are equivalent when the interval
     /// lies inside ±margin. 0: every real difference is claimed and nothing is equivalent.
     /// Negative or NaN is rejected. Options written before the margin existed read as 0,
@@ -81,7 +81,7 @@ pub struct CompareOptions {
 /// [`CompareOptions::margin`]'s default: 0.5 %. Identical candidates measured in one process
 /// give intervals within ±0.1 % on the developers' machines, so they read "equivalent" at once,
 /// while a 1 % change is still claimed (BACKGROUND.md, "The margin of one comparison").
-pub const DEFAULT_COMPARE_MARGIN: f64 = 0.005;
+pub(crate) const DEFAULT_COMPARE_MARGIN: f64 = 0.005;
 
 /// Whether a margin is 0, the value of options written before it existed: left out of the
 /// JSON, so that such options write back as they were read.

@@ -30,7 +30,7 @@ use crate::stats::Verdict;
 use crate::stats::QUANTIZATION_GATE;
 
 /// Version of the report's JSON layout. Raised whenever a field changes meaning or goes away.
-pub const REPORT_SCHEMA_VERSION: u32 = 1;
+pub(crate) const REPORT_SCHEMA_VERSION: u32 = 1;
 
 /// Whether a fraction is exactly 0 (serde's `skip_serializing_if` for fields a newer report
 /// added with 0 as the older reports' value).
@@ -48,19 +48,19 @@ pub const AUTOCORRELATION_THRESHOLD: f64 = 0.2;
 /// BACKGROUND.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
 /// The warning looks at the ratio series, the one the verdict is computed from: noise
 /// common to both candidates (the machine's) cancels in it and leaves the interval valid.
-pub const HIGH_AUTOCORRELATION: f64 = 0.4;
+pub(crate) const HIGH_AUTOCORRELATION: f64 = 0.4;
 
 /// Live heap (when a [`Counting`](crate::alloc::Counting) allocator counts it) or else growth
 /// of the process's peak resident memory during a comparison, beyond which the working set
 /// likely exceeds the last-level cache (16 MiB, the reference's `LargeHeapThreshold`), so one
 /// process's layout may decide the result.
-pub const LARGE_WORKING_SET_BYTES: u64 = 16 << 20;
+pub(crate) const LARGE_WORKING_SET_BYTES: u64 = 16 << 20;
 
 /// Significance level of the drift warnings (0.01), on the Spearman test of each series in
 /// measurement order: strict enough that a healthy comparison's ratio series B/A rarely drifts
 /// at it, while a 5 % step or trend in one candidate does (BACKGROUND.md, section "Warnings
 /// that speak only when they mean something").
-pub const DRIFT_WARNING_LEVEL: f64 = 0.01;
+pub(crate) const DRIFT_WARNING_LEVEL: f64 = 0.01;
 
 /// Second-half over first-half shift of candidate A's or B's own series beyond which a
 /// significant drift of that series is reported (0.10 = 10 %). A and B alone mostly see the
@@ -74,21 +74,21 @@ pub const MACHINE_DRIFT_SHIFT: f64 = 0.10;
 /// The standard errors scale with the run count: √(p(1 − p)/runs) for the rate, with
 /// p = 2·(1 − level), and 0.29/√runs for the mean confidence (a uniform confidence has
 /// standard deviation 1/√12). At 40 runs and level 0.95 the limits are 0.24 and 0.14.
-pub const VALIDATION_LIMIT_SE: f64 = 3.0;
+pub(crate) const VALIDATION_LIMIT_SE: f64 = 3.0;
 
 /// How many times wider than its yardstick (the A/A noise floor, or the quantization gate when
 /// that is larger) the interval's half-width may be before a warning says the noise changed
 /// between the validation and the measurement (4). A healthy comparison's ratio is about 1.2:
 /// a 95 % half-width is 1.96 standard errors, the floor (the 0.9 quantile of |δ|) about 1.64.
-pub const NOISE_CHANGE_FACTOR: f64 = 4.0;
+pub(crate) const NOISE_CHANGE_FACTOR: f64 = 4.0;
 
 /// CPU time of the process's other threads, as a share of the comparison's wall time, above
 /// which a warning says they competed with the measurement (0.25: a quarter of a core).
-pub const BUSY_PROCESS_SHARE: f64 = 0.25;
+pub(crate) const BUSY_PROCESS_SHARE: f64 = 0.25;
 
 /// Share of bootstrap replicates tied at exactly zero above which a warning says the clock is
 /// coarse next to the difference (0.2).
-pub const HIGH_TIE_RATE: f64 = 0.2;
+pub(crate) const HIGH_TIE_RATE: f64 = 0.2;
 
 /// The series a drift warning is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,7 +160,7 @@ pub enum Warning {
         /// Time suspended, in seconds.
         seconds: f64,
     },
-    /// Many bootstrap replicates ([`HIGH_TIE_RATE`]) tie at exactly zero, pinning an end of
+    /// Many bootstrap replicates (`HIGH_TIE_RATE` (0.2)) tie at exactly zero, pinning an end of
     /// the interval to zero, while the batches are coarser than calibration would make them
     /// (a fixed or cold batch size): the clock is coarse next to the difference and longer
     /// batches could move that end.
@@ -214,7 +214,7 @@ pub enum Warning {
         /// (fraction).
         yardstick: f64,
     },
-    /// The working set passed [`LARGE_WORKING_SET_BYTES`]: it likely exceeds the caches and
+    /// The working set passed `LARGE_WORKING_SET_BYTES` (16 << 20): it likely exceeds the caches and
     /// one process's memory layout may decide the result. Judged on the peak live heap when a
     /// [`Counting`](crate::alloc::Counting) allocator is installed, else on the growth of the
     /// peak resident set during the comparison (which misses fixtures built before it).
@@ -533,7 +533,7 @@ impl fmt::Display for ProcessInfo {
 /// bit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    /// Version of this layout ([`REPORT_SCHEMA_VERSION`]).
+    /// Version of this layout (`REPORT_SCHEMA_VERSION` (1)).
     pub schema_version: u32,
     /// Name of candidate A.
     pub name_a: String,

@@ -34,7 +34,7 @@ use crate::{Error, Result};
 /// Default number of A/A runs per candidate (40): the false-signal and drift rates are
 /// proportions whose standard error is √(p(1−p)/runs), 4.7 points at p = 0.10 with 40 runs
 /// against 9.5 with 10.
-pub const DEFAULT_VALIDATION_RUNS: usize = 40;
+pub(crate) const DEFAULT_VALIDATION_RUNS: usize = 40;
 
 /// Default number of A/A runs per candidate in a cold run ([`Cache::Cold`]): 10.
 ///
@@ -48,7 +48,7 @@ pub const DEFAULT_VALIDATION_RUNS: usize = 40;
 /// there.
 pub const DEFAULT_COLD_VALIDATION_RUNS: usize = 10;
 
-/// The default number of A/A runs for a cache mode: [`DEFAULT_VALIDATION_RUNS`] (40) warm,
+/// The default number of A/A runs for a cache mode: `DEFAULT_VALIDATION_RUNS` (40) warm,
 /// [`DEFAULT_COLD_VALIDATION_RUNS`] (10) cold.
 pub(crate) fn default_validation_runs(cache: Cache) -> usize {
     match cache {
@@ -58,15 +58,15 @@ pub(crate) fn default_validation_runs(cache: Cache) -> usize {
 }
 
 /// Default level against which A/A runs are judged for false signals (0.95).
-pub const DEFAULT_VALIDATION_LEVEL: f64 = 0.95;
+pub(crate) const DEFAULT_VALIDATION_LEVEL: f64 = 0.95;
 
 /// Quantile of the A/A absolute differences reported as the noise floor (0.90). The maximum,
 /// used earlier by the reference, grows without limit with the number of runs; the quantile
 /// settles.
-pub const NOISE_FLOOR_QUANTILE: f64 = 0.90;
+pub(crate) const NOISE_FLOOR_QUANTILE: f64 = 0.90;
 
 /// Fewest runs a time budget may cut a validation to (10, or all requested if fewer).
-pub const MIN_RUNS_UNDER_BUDGET: usize = 10;
+pub(crate) const MIN_RUNS_UNDER_BUDGET: usize = 10;
 
 /// Options for [`validate_pair`] and [`validate_harness`]. Zero means the default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,7 +76,7 @@ pub struct ValidationOptions {
     /// then held fixed for all runs.
     pub collect: CollectOptions,
     /// A/A runs per candidate; at least 2. 0 (the default) selects the cache mode's default:
-    /// [`DEFAULT_VALIDATION_RUNS`] (40) warm, [`DEFAULT_COLD_VALIDATION_RUNS`] (10) cold.
+    /// `DEFAULT_VALIDATION_RUNS` (40) warm, [`DEFAULT_COLD_VALIDATION_RUNS`] (10) cold.
     pub runs: usize,
     /// Bootstrap replicates per run. Default 5,000.
     pub resamples: usize,
@@ -86,7 +86,7 @@ pub struct ValidationOptions {
     /// `derive_seed(seed, 2j+2)`); 0 draws one.
     pub seed: u64,
     /// Stop starting new runs once this much time has passed, provided at least
-    /// [`MIN_RUNS_UNDER_BUDGET`] ran. Zero: no limit.
+    /// `MIN_RUNS_UNDER_BUDGET` (10) ran. Zero: no limit.
     pub time_budget: Duration,
 }
 
@@ -221,7 +221,7 @@ pub struct HarnessValidation {
     pub requested_runs: usize,
     /// Batch size used, fixed across runs.
     pub inner_loops: u64,
-    /// The [`NOISE_FLOOR_QUANTILE`] (0.90) quantile of |δ| across runs (fraction): about one
+    /// The `NOISE_FLOOR_QUANTILE` (0.90) quantile of |δ| across runs (fraction): about one
     /// run in ten of identical code differs by more.
     pub noise_floor: f64,
     /// The largest |δ| across runs (fraction); grows with the number of runs.

@@ -15,7 +15,7 @@ use crate::stats::{DriftReport, Estimate, QUANTIZATION_GATE, Verdict};
 const UNIFORM_SD: f64 = 0.288_675_134_594_812_9;
 
 /// Whether an A/A validation misbehaved: its false-signal rate, or its mean confidence's
-/// distance from 0.5, more than [`VALIDATION_LIMIT_SE`] standard errors above nominal for its
+/// distance from 0.5, more than `VALIDATION_LIMIT_SE` (3.0) standard errors above nominal for its
 /// run count and level. Pure.
 pub(crate) fn validation_unreliable(v: &HarnessValidation) -> bool {
     let runs = v.runs.max(1) as f64;

@@ -55,7 +55,7 @@
 //! go through the same skip rules, the same lock and the same judgement. Each job has its file:
 //!
 //! * `options.rs`: [`GateOptions`] and the environment variables it defers to ([`GATE_ENV`],
-//!   [`EFFORT_ENV`]);
+//!   `EFFORT_ENV` ("RTCOMPARE_EFFORT"));
 //! * `skip.rs`: when a gate does not measure at all ([`Skip`], [`skip_reason`]);
 //! * `protocol.rs`: the gate's stages: the process-wide lock ([`compare_exclusive`]), one
 //!   comparison or a pooled one, the judgement, the JSON record, and whether a failure stands
@@ -82,6 +82,6 @@ mod skip;
 pub use crate::compare::gate_record::{Effort, Expectation, GateInfo};
 pub use failure::GateFailure;
 pub use judgement::{judge, judge_pooled};
-pub use options::{EFFORT_ENV, GATE_ENV, GateOptions};
+pub use options::{GATE_ENV, GateOptions};
 pub use protocol::{IntoCandidate, assert_gate, check, compare_exclusive, run};
 pub use skip::{Skip, skip_reason};

@@ -7,7 +7,7 @@ use crate::compare::gate_record::Effort;
 /// (`force`).
 pub const GATE_ENV: &str = "RTCOMPARE_GATE";
 /// The environment variable that scales the effort: `quick` or `full` (default).
-pub const EFFORT_ENV: &str = "RTCOMPARE_EFFORT";
+pub(crate) const EFFORT_ENV: &str = "RTCOMPARE_EFFORT";
 
 /// Options of a gate. `Default` reads nothing; the environment is consulted when the gate runs
 /// unless a field overrides it.
@@ -64,7 +64,7 @@ impl GateOptions {
     }
 }
 
-/// [`EFFORT_ENV`] read now: `quick`, or the full protocol for anything else or nothing.
+/// `EFFORT_ENV` ("RTCOMPARE_EFFORT") read now: `quick`, or the full protocol for anything else or nothing.
 pub(super) fn effort_from_env() -> Effort {
     match std::env::var(EFFORT_ENV).ok().as_deref().map(str::trim) {
         Some(v) if v.eq_ignore_ascii_case("quick") => Effort::Quick,

@@ -13,7 +13,7 @@
 //! caches as the previous batch left them. [`Cache::Cold`] **evicts** the caches before every
 //! batch (warm-up, A/A validation and measurement alike), after the candidate's setup and
 //! outside the timed region, by reading and writing one byte per cache line of a buffer
-//! ([`Evictor`]) at least [`EVICTION_FACTOR`] (2) times the last-level cache. The buffer is
+//! ([`Evictor`]) at least `EVICTION_FACTOR` (2) times the last-level cache. The buffer is
 //! allocated once per comparison and its pages are faulted in when it is made, so the first
 //! batch does not pay for that; it counts as the harness's own memory, never as the
 //! candidates' working set.
@@ -21,7 +21,7 @@
 //! The size of the last-level cache is read from Linux's sysfs
 //! (`/sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}`: the largest level among the
 //! data and unified caches). Where sysfs cannot tell (another system, a container hiding
-//! `/sys`), the buffer is [`FALLBACK_EVICTION_BYTES`] (64 MiB), twice the largest last-level
+//! `/sys`), the buffer is `FALLBACK_EVICTION_BYTES` (64 << 20) (64 MiB), twice the largest last-level
 //! cache of common desktop and single-socket server parts.
 //!
 //! An eviction costs milliseconds, paid before every batch but never inside one (BACKGROUND.md,
@@ -33,19 +33,19 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 /// Where sysfs describes CPU 0's caches on Linux.
-pub const SYSFS_CACHE_DIR: &str = "/sys/devices/system/cpu/cpu0/cache";
+pub(crate) const SYSFS_CACHE_DIR: &str = "/sys/devices/system/cpu/cpu0/cache";
 
 /// The eviction buffer is this many times the last-level cache (2): one pass over a buffer the
 /// size of the cache leaves part of the old contents behind under the replacement policies of
 /// real caches; two sizes displace all of it.
-pub const EVICTION_FACTOR: u64 = 2;
+pub(crate) const EVICTION_FACTOR: u64 = 2;
 
 /// Size of the eviction buffer in bytes when the last-level cache's size is unknown (64 MiB).
-pub const FALLBACK_EVICTION_BYTES: u64 = 64 << 20;
+pub(crate) const FALLBACK_EVICTION_BYTES: u64 = 64 << 20;
 
 /// Distance between two touches of the eviction buffer, in bytes, when sysfs does not report
 /// the cache line size (64, the line of every current x86-64 and most ARM cores).
-pub const DEFAULT_LINE_BYTES: u64 = 64;
+pub(crate) const DEFAULT_LINE_BYTES: u64 = 64;
 
 /// What the caches hold when a batch starts: which of the two experiments is run.
 ///
@@ -104,17 +104,17 @@ pub struct CacheInfo {
     /// Size of the last-level cache in bytes; `None` if sysfs could not tell.
     pub llc_bytes: Option<u64>,
     /// Bytes between two touches of the eviction buffer: the cache line size reported for the
-    /// last-level cache, else [`DEFAULT_LINE_BYTES`] (64).
+    /// last-level cache, else `DEFAULT_LINE_BYTES` (64).
     pub line_bytes: u64,
-    /// Size of the eviction buffer in bytes: [`EVICTION_FACTOR`] × `llc_bytes`, or
-    /// [`FALLBACK_EVICTION_BYTES`] (64 MiB) when that is unknown.
+    /// Size of the eviction buffer in bytes: `EVICTION_FACTOR` (2) × `llc_bytes`, or
+    /// `FALLBACK_EVICTION_BYTES` (64 << 20) (64 MiB) when that is unknown.
     pub buffer_bytes: u64,
     /// How many times the buffer was swept: one per batch of a cold run (0 before any run).
     pub evictions: u64,
 }
 
 impl CacheInfo {
-    /// Reads CPU 0's caches from sysfs ([`SYSFS_CACHE_DIR`]) and sizes the eviction buffer.
+    /// Reads CPU 0's caches from sysfs (`SYSFS_CACHE_DIR`) and sizes the eviction buffer.
     /// Never fails: what sysfs cannot tell is `None`, and the buffer then takes its fallback
     /// size.
     pub fn detect() -> CacheInfo {
@@ -171,7 +171,7 @@ pub fn last_level_cache_bytes() -> Option<u64> {
 }
 
 /// The eviction buffer's size in bytes for a last-level cache of `llc_bytes`:
-/// [`EVICTION_FACTOR`] times it, or [`FALLBACK_EVICTION_BYTES`] when it is `None` or zero.
+/// `EVICTION_FACTOR` (2) times it, or `FALLBACK_EVICTION_BYTES` (64 << 20) when it is `None` or zero.
 pub fn eviction_buffer_bytes(llc_bytes: Option<u64>) -> u64 {
     match llc_bytes {
         Some(b) if b > 0 => b.saturating_mul(EVICTION_FACTOR),

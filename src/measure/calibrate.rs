@@ -26,13 +26,13 @@ use crate::{Error, Result};
 ///
 /// It is well below the A/A noise floors the reference measured (a few tenths of a percent to
 /// over 1 %): 0.6 % noise and 0.1 % quantization add in quadrature to 0.608 %.
-pub const DEFAULT_MAX_QUANTIZATION_ERROR: f64 = 0.001;
+pub(crate) const DEFAULT_MAX_QUANTIZATION_ERROR: f64 = 0.001;
 
 /// Default cap on the batch size calibration may grow to (10⁸ operations).
-pub const DEFAULT_MAX_INNER_LOOPS: u64 = 100_000_000;
+pub(crate) const DEFAULT_MAX_INNER_LOOPS: u64 = 100_000_000;
 
 /// Default number of runs per candidate size; the shortest one judges the size.
-pub const DEFAULT_RUNS_PER_SIZE: u32 = 5;
+pub(crate) const DEFAULT_RUNS_PER_SIZE: u32 = 5;
 
 /// Safety margin on each predicted size (10 % above the prediction).
 const SAFETY: f64 = 1.1;
@@ -48,13 +48,13 @@ const IGNORES_N_AT: u64 = 1 << 16;
 #[non_exhaustive]
 pub struct CalibrationOptions {
     /// Largest share of a batch that one clock step may be; must lie in (0, 1). Default
-    /// [`DEFAULT_MAX_QUANTIZATION_ERROR`] (0.001). Tighten it tenfold when asking whether two
+    /// `DEFAULT_MAX_QUANTIZATION_ERROR` (0.001). Tighten it tenfold when asking whether two
     /// nearly equal candidates differ at all: fewer bootstrap ties.
     pub max_quantization_error: f64,
-    /// Cap on the batch size. Default [`DEFAULT_MAX_INNER_LOOPS`] (10⁸).
+    /// Cap on the batch size. Default `DEFAULT_MAX_INNER_LOOPS` (100_000_000) (10⁸).
     pub max_inner_loops: u64,
     /// Runs per candidate size, the shortest of which judges the size. Default
-    /// [`DEFAULT_RUNS_PER_SIZE`] (5).
+    /// `DEFAULT_RUNS_PER_SIZE` (5).
     pub runs_per_size: u32,
 }
 

@@ -316,7 +316,7 @@ fn empty_batch_floor<C: Clock>(clock: &C, batches: usize) -> (f64, f64) {
 
 /// Suspension longer than this during a run is reported (1 s, as in the reference: the sleeps
 /// that actually paused comparisons lasted 15 to 25 minutes).
-pub const SUSPEND_THRESHOLD: Duration = Duration::from_secs(1);
+pub(crate) const SUSPEND_THRESHOLD: Duration = Duration::from_secs(1);
 
 /// Watches for the machine being suspended during a run.
 ///
@@ -348,7 +348,7 @@ impl SuspendWatch {
         }
     }
 
-    /// Suspended time if it exceeds [`SUSPEND_THRESHOLD`], else `None`.
+    /// Suspended time if it exceeds `SUSPEND_THRESHOLD`, else `None`.
     pub fn suspended_beyond_threshold(&self) -> Option<Duration> {
         let s = self.suspended();
         (s > SUSPEND_THRESHOLD).then_some(s)

@@ -51,11 +51,11 @@ use crate::{Error, Result};
 
 /// Default number of paired samples per candidate (101: odd, so the median is a measured value,
 /// and comfortably above [`MINIMUM_DATA_POINTS`]).
-pub const DEFAULT_REPEATS: usize = 101;
+pub(crate) const DEFAULT_REPEATS: usize = 101;
 /// Default least number of warm-up batches per candidate.
 pub const DEFAULT_WARMUP: usize = 1;
 /// Default least duration of the warm-up, both candidates together (300 ms).
-pub const DEFAULT_WARMUP_DURATION: Duration = Duration::from_millis(300);
+pub(crate) const DEFAULT_WARMUP_DURATION: Duration = Duration::from_millis(300);
 
 /// The order of the two candidates within each repeat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -167,7 +167,7 @@ pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 #[derive(Clone, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CollectOptions {
-    /// Paired samples per candidate. Default [`DEFAULT_REPEATS`] (101); at least
+    /// Paired samples per candidate. Default `DEFAULT_REPEATS` (101); at least
     /// [`MINIMUM_DATA_POINTS`] (11). More repeats narrow the interval, not the noise floor.
     pub repeats: usize,
     /// Operations per batch. 0 calibrates both candidates and uses the larger size for both;
@@ -183,7 +183,7 @@ pub struct CollectOptions {
     /// Least warm-up batches per candidate. Default [`DEFAULT_WARMUP`] (1).
     pub warmup: usize,
     /// Least duration of the warm-up, both candidates together. Default
-    /// [`DEFAULT_WARMUP_DURATION`] (300 ms); use 1 ns to warm up by count alone.
+    /// `DEFAULT_WARMUP_DURATION` (300 ms); use 1 ns to warm up by count alone.
     pub warmup_duration: Duration,
     /// No warm-up at all.
     pub skip_warmup: bool,

@@ -12,7 +12,7 @@ use crate::stats::Pooled;
 use crate::{Error, Result};
 
 /// How many of the latest earlier results a new one is checked against.
-pub const HISTORY_CHECKED: usize = 10;
+pub(crate) const HISTORY_CHECKED: usize = 10;
 
 /// One result of a comparison, as its history file keeps it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -75,7 +75,7 @@ pub struct Recorded {
     pub path: PathBuf,
     /// The result as recorded.
     pub entry: Entry,
-    /// Results recorded before it (the latest [`HISTORY_CHECKED`]) whose intervals exclude
+    /// Results recorded before it (the latest `HISTORY_CHECKED` (10)) whose intervals exclude
     /// its interval, oldest first.
     pub disagreeing: Vec<Entry>,
 }
@@ -99,7 +99,7 @@ impl Recorded {
 }
 
 /// Appends `pooled` to the history file `dir/NAME.jsonl` (creating `dir`) and returns the
-/// earlier results, among the latest [`HISTORY_CHECKED`], whose intervals exclude it. Lines
+/// earlier results, among the latest `HISTORY_CHECKED` (10), whose intervals exclude it. Lines
 /// the file holds that are not entries (another tool's, a cut-off write) are skipped.
 ///
 /// Errors: [`Error::InvalidOption`] for a name that is empty or holds a path separator;
@@ -113,7 +113,7 @@ pub fn record(dir: &Path, name: &str, pooled: &Pooled) -> Result<Recorded> {
 }
 
 /// [`record`] for any interval: appends `entry` to `dir/NAME.jsonl` and returns the earlier
-/// entries (the latest [`HISTORY_CHECKED`]) whose intervals exclude it. Errors: those of
+/// entries (the latest `HISTORY_CHECKED` (10)) whose intervals exclude it. Errors: those of
 /// [`record`].
 pub fn append(dir: &Path, name: &str, entry: Entry) -> Result<Recorded> {
     if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {

@@ -99,19 +99,18 @@ pub use child::Child;
 
 pub use json::POOL_SCHEMA_VERSION;
 pub use options::{
-    DEFAULT_FIRST_STAGE, DEFAULT_MAX_PROCESSES, DEFAULT_POOL_MAX_DURATION,
-    DEFAULT_PROCESS_MAX_DURATION, DEFAULT_PROCESS_TIMEOUT, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL,
-    PoolOptions, PoolProgress, PoolProgressFn,
+    DEFAULT_MAX_PROCESSES, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL, PoolOptions, PoolProgress,
+    PoolProgressFn,
 };
-pub use perturb::{HeapPerturbation, MAX_LARGE_FILLER, perturb_heap};
+pub use perturb::{HeapPerturbation, perturb_heap};
 
 /// Environment variable that marks a child process of [`run`]; its value says which call,
 /// which process and where to write the report.
 pub const CHILD_ENV: &str = "RTCOMPARE_POOL_CHILD";
 /// Environment variable whose random-length value (0–4 KiB) moves a child's initial stack.
-pub const PAD_ENV: &str = "RTCOMPARE_POOL_PAD";
+pub(crate) const PAD_ENV: &str = "RTCOMPARE_POOL_PAD";
 /// Largest environment padding, in bytes (4 KiB).
-pub const MAX_ENV_PADDING: usize = 4096;
+pub(crate) const MAX_ENV_PADDING: usize = 4096;
 /// How often the parent looks at its child while it runs (20 ms): a child is a fresh process
 /// that takes about a second, so this costs nothing measurable and bounds the reaction to
 /// Ctrl-C, cancellation and timeouts.

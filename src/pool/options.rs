@@ -13,7 +13,7 @@ use crate::stats::{self, MIN_PROCESSES};
 use crate::{Error, Result};
 
 /// Default first-stage size (5 processes).
-pub const DEFAULT_FIRST_STAGE: usize = 5;
+pub(crate) const DEFAULT_FIRST_STAGE: usize = 5;
 /// Default cap on the processes of one pooled comparison (30).
 pub const DEFAULT_MAX_PROCESSES: usize = 30;
 /// Default absolute precision target: a half-width of 1 percentage point.
@@ -21,17 +21,17 @@ pub const DEFAULT_TARGET_ABS: f64 = 0.01;
 /// Default relative precision target: a half-width of a quarter of |δ|.
 pub const DEFAULT_TARGET_REL: f64 = 0.25;
 /// Default time limit for one process (5 minutes).
-pub const DEFAULT_PROCESS_TIMEOUT: Duration = Duration::from_secs(300);
+pub(crate) const DEFAULT_PROCESS_TIMEOUT: Duration = Duration::from_secs(300);
 /// Default time budget of a pooled comparison (120 s; see [`PoolOptions::max_duration`]): the
 /// first stage always runs, and the main example's five processes take about 4 s.
-pub const DEFAULT_POOL_MAX_DURATION: Duration = Duration::from_secs(120);
+pub(crate) const DEFAULT_POOL_MAX_DURATION: Duration = Duration::from_secs(120);
 /// Default [`CompareOptions::max_duration`] of a pooled comparison's processes (20 s): each
 /// process starts no A/A run once 10 s have passed, provided 10 ran. The pooled floor rests on
 /// every process's A/A deltas, so five processes of at least 10 runs validate more than one
 /// process of 40. Microsecond candidates never reach it (the main example's 40 runs take about
 /// 0.4 s); a 4 ms operation's would take 65 s a process, and a first stage of five about six
 /// minutes instead of two (BACKGROUND.md, "Fixtures built in a fixed order").
-pub const DEFAULT_PROCESS_MAX_DURATION: Duration = Duration::from_secs(20);
+pub(crate) const DEFAULT_PROCESS_MAX_DURATION: Duration = Duration::from_secs(20);
 
 /// Progress of a pooled run, reported after every process.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,7 +53,7 @@ pub type PoolProgressFn = Arc<dyn Fn(&PoolProgress) + Send + Sync>;
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct PoolOptions {
-    /// Processes in the first stage (at least 3; default [`DEFAULT_FIRST_STAGE`]).
+    /// Processes in the first stage (at least 3; default `DEFAULT_FIRST_STAGE` (5)).
     pub first_stage: usize,
     /// Most processes in all, failures included (default [`DEFAULT_MAX_PROCESSES`]).
     pub max_processes: usize,
@@ -82,14 +82,14 @@ pub struct PoolOptions {
     pub margin: f64,
     /// Options of every process's comparison; each process gets its own derived seed. The
     /// default is [`CompareOptions::default`] with a `max_duration` of
-    /// [`DEFAULT_PROCESS_MAX_DURATION`].
+    /// `DEFAULT_PROCESS_MAX_DURATION`.
     pub compare: CompareOptions,
     /// Called in the parent after every process.
     pub progress: Option<PoolProgressFn>,
-    /// Time limit of one process (default [`DEFAULT_PROCESS_TIMEOUT`]); a child that exceeds
+    /// Time limit of one process (default `DEFAULT_PROCESS_TIMEOUT`); a child that exceeds
     /// it is killed and counted as failed.
     pub process_timeout: Duration,
-    /// Time budget of the whole pool (default [`DEFAULT_POOL_MAX_DURATION`]; zero: none). The
+    /// Time budget of the whole pool (default `DEFAULT_POOL_MAX_DURATION`; zero: none). The
     /// first stage always runs in full; after it the plan takes at most as many processes as
     /// fit in the time left at the first stage's median process time (the count is fixed from
     /// the first stage, as Stein's plan needs), and no process starts once the budget is

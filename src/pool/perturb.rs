@@ -23,7 +23,7 @@ const SIZE_CLASSES: &[usize] = &[
 const MAX_BLOCKS_PER_CLASS: u64 = 64;
 
 /// Largest single filler block (16 MiB), allocated once and left mostly untouched.
-pub const MAX_LARGE_FILLER: usize = 16 << 20;
+pub(crate) const MAX_LARGE_FILLER: usize = 16 << 20;
 
 /// The filler of [`perturb_heap`]: keep it alive for as long as the layout should stay
 /// perturbed (dropping it frees the filler and lets later allocations reuse the holes).
@@ -52,7 +52,7 @@ impl HeapPerturbation {
 }
 
 /// Allocates a pseudo-random amount of filler in every small size class, half of it written to
-/// and half only reserved, plus one large block of up to [`MAX_LARGE_FILLER`] whose pages stay
+/// and half only reserved, plus one large block of up to `MAX_LARGE_FILLER` (16 << 20) whose pages stay
 /// mostly untouched, all drawn from `seed` (any value, 0 included). Call it at process start,
 /// before building fixtures, and keep the returned guard alive. It moves only the heap; the
 /// pool also varies the environment's size (which moves the stack) and the order in which

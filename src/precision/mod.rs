@@ -71,5 +71,5 @@ mod options;
 mod session;
 
 pub use measurement::{Measurement, StopReason};
-pub use options::{DEFAULT_MAX_DURATION, DEFAULT_MAX_READINGS, DEFAULT_ROUND_READINGS, Precision};
+pub use options::Precision;
 pub use session::{measure, measure_with_clock};

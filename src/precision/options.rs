@@ -11,11 +11,11 @@ use crate::stats::{BatchMeansOptions, DEFAULT_LEVEL, PrecisionTarget};
 use crate::{Error, Result};
 
 /// Default [`Precision::max_readings`]: one million readings (8 MB).
-pub const DEFAULT_MAX_READINGS: usize = 1_000_000;
+pub(crate) const DEFAULT_MAX_READINGS: usize = 1_000_000;
 /// Default [`Precision::max_duration`]: 60 s, Pilot's default session duration.
-pub const DEFAULT_MAX_DURATION: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_MAX_DURATION: Duration = Duration::from_secs(60);
 /// Default [`Precision::round_readings`]: the fewest readings of one round (10).
-pub const DEFAULT_ROUND_READINGS: usize = 10;
+pub(crate) const DEFAULT_ROUND_READINGS: usize = 10;
 
 /// What [`measure`](super::measure) aims for and how long it may try: a consuming builder with
 /// Pilot's presets.
@@ -39,12 +39,12 @@ pub struct Precision {
     pub min_batches: usize,
     /// Coverage of the interval, in `(0, 1)`. Default 0.95.
     pub level: f64,
-    /// Most readings to take; 0 means [`DEFAULT_MAX_READINGS`].
+    /// Most readings to take; 0 means `DEFAULT_MAX_READINGS` (1_000_000).
     pub max_readings: usize,
     /// Longest time to measure, calibration included; `None`: no limit. Default
-    /// [`DEFAULT_MAX_DURATION`].
+    /// `DEFAULT_MAX_DURATION`.
     pub max_duration: Option<Duration>,
-    /// Fewest readings per round; 0 means [`DEFAULT_ROUND_READINGS`].
+    /// Fewest readings per round; 0 means `DEFAULT_ROUND_READINGS` (10).
     pub round_readings: usize,
     /// Operations per batch; 0 calibrates against the clock's precision.
     pub inner_loops: u64,

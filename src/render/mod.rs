@@ -44,13 +44,9 @@ mod report;
 
 #[cfg(feature = "html")]
 pub use chart::{
-    BootstrapPlot, Distributions, FIGURE_WIDTH, MachineForest, NumberLine, RunOrder, TimeBar,
-    TimeScale,
+    BootstrapPlot, Distributions, MachineForest, NumberLine, RunOrder, TimeBar, TimeScale,
 };
 #[cfg(feature = "html")]
-pub use page::{
-    COLOUR_A, COLOUR_B, COLOUR_FLOOR, COLOUR_INK, COLOUR_INTERVAL, COLOUR_RATIO, COLOUR_THRESHOLD,
-    Figure, LegendEntry, Mark, Page, Panel, escape,
-};
+pub use page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Figure, LegendEntry, Mark, Page, Panel, escape};
 #[cfg(feature = "html")]
 pub use report::environment_rows;

@@ -9,15 +9,15 @@ pub const COLOUR_A: &str = "#0072B2";
 /// Candidate B's colour: Okabe–Ito vermillion (`#D55E00`).
 pub const COLOUR_B: &str = "#D55E00";
 /// The ratio B/A and the interval of a pooled result: Okabe–Ito reddish purple (`#CC79A7`).
-pub const COLOUR_RATIO: &str = "#CC79A7";
+pub(crate) const COLOUR_RATIO: &str = "#CC79A7";
 /// Thresholds asked about: Okabe–Ito orange (`#E69F00`).
-pub const COLOUR_THRESHOLD: &str = "#E69F00";
+pub(crate) const COLOUR_THRESHOLD: &str = "#E69F00";
 /// The interval's ends and the point estimate: Okabe–Ito bluish green (`#009E73`).
-pub const COLOUR_INTERVAL: &str = "#009E73";
+pub(crate) const COLOUR_INTERVAL: &str = "#009E73";
 /// The A/A noise floor's band: a light grey (`#BBBBBB`).
 pub const COLOUR_FLOOR: &str = "#BBBBBB";
 /// Text, axes and zero: black (`#000000`).
-pub const COLOUR_INK: &str = "#000000";
+pub(crate) const COLOUR_INK: &str = "#000000";
 
 /// Escapes `&`, `<`, `>`, `"` and `'` so that `text` can stand in HTML text or an attribute.
 pub fn escape(text: &str) -> String {

@@ -40,7 +40,7 @@ pub use time::{TimeBar, TimeScale};
 
 /// Width of every figure, in SVG pixels (shown at this size in a 1,080-pixel column and scaled
 /// down in narrower windows).
-pub const FIGURE_WIDTH: u32 = 1000;
+pub(crate) const FIGURE_WIDTH: u32 = 1000;
 
 /// Font size of tick labels handed to plotters (it writes `size / 1.24` as the CSS font size:
 /// 14.5 px).

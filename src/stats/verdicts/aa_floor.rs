@@ -9,7 +9,7 @@ use crate::stats::{EstimateOptions, bootstrap_replicates};
 
 /// Quantile of the A/A replicates' `|δ*|` that [`aa_noise_floor`] returns: 0.90, the quantile
 /// the in-process A/A validation uses across its runs
-/// ([`NOISE_FLOOR_QUANTILE`](crate::compare::validate::NOISE_FLOOR_QUANTILE)), so both floors mean
+/// (`NOISE_FLOOR_QUANTILE` (0.90)), so both floors mean
 /// "about one identical comparison in ten differs by more".
 pub const AA_FLOOR_QUANTILE: f64 = 0.90;
 
