@@ -304,7 +304,7 @@ pub fn selftest(options: &SelfTestOptions) -> Result<SelfTestReport> {
 /// The self-test's logic on any clock and workload: `make(extra, run)` returns a pair
 /// `(base, slow)` where `slow` costs `1 + extra` times `base` (`extra == 0` for A/A). The slow
 /// side is put in role B on even runs and in role A on odd runs.
-pub fn selftest_with<'a, C: Clock>(
+pub(crate) fn selftest_with<'a, C: Clock>(
     options: &SelfTestOptions,
     clock: &C,
     mut make: impl FnMut(f64, usize) -> (Candidate<'a>, Candidate<'a>),

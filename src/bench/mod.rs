@@ -86,10 +86,7 @@ pub use revisions::{
     parse_budget, parse_duration, parse_fraction,
 };
 #[doc(hidden)]
-pub use revisions::{
-    Revisions, TempWorktree, budget_note, failure_notes, family_note, git, layout_note, markdown,
-    placement_note, status_word, table,
-};
+pub use revisions::{Revisions, TempWorktree, family_note, git, markdown, table};
 pub use run::{BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped};
 pub use worker::{HANDSHAKE_TIMEOUT, WORKER_ENV, WORKER_PROTOCOL};
 

@@ -68,7 +68,7 @@ pub(crate) const NOISE_FLOOR_QUANTILE: f64 = 0.90;
 /// Fewest runs a time budget may cut a validation to (10, or all requested if fewer).
 pub(crate) const MIN_RUNS_UNDER_BUDGET: usize = 10;
 
-/// Options for [`validate_pair`] and [`validate_harness`]. Zero means the default.
+/// Options for [`validate_pair`] and `validate_harness`. Zero means the default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ValidationOptions {
@@ -368,7 +368,7 @@ pub fn validate_pair(
 }
 
 /// [`validate_pair`] on any [`Clock`].
-pub fn validate_pair_with_clock<C: Clock>(
+pub(crate) fn validate_pair_with_clock<C: Clock>(
     a: &mut Candidate<'_>,
     b: &mut Candidate<'_>,
     options: &ValidationOptions,
@@ -382,64 +382,6 @@ pub fn validate_pair_with_clock<C: Clock>(
     }
     let seed = resolve_seed(o.seed);
     run_pair(&session, a, b, n, &o, seed, o.time_budget)
-}
-
-/// Validates one candidate against itself (series A and A′ in ABBA order).
-pub fn validate_harness(
-    c: &mut Candidate<'_>,
-    options: &ValidationOptions,
-) -> Result<HarnessValidation> {
-    let o = options.resolved()?;
-    let clock = MonotonicClock;
-    let session = Session::new(&clock, &o.collect);
-    let n = if o.collect.inner_loops > 0 {
-        o.collect.inner_loops
-    } else if o.collect.cache == Cache::Cold {
-        1
-    } else {
-        crate::measure::calibrate::calibrate_with_clock(
-            c,
-            &o.collect.calibration_options(),
-            &clock,
-        )?
-        .inner_loops
-    };
-    if !o.collect.skip_warmup {
-        let want = o.collect.warmup_duration.as_nanos() as u64;
-        let start = clock.now_ns();
-        let mut count = 0;
-        while count < o.collect.warmup || clock.now_ns() - start < want {
-            session.batch(c, n, Stage::WarmingUp)?;
-            count += 1;
-        }
-    }
-    let seed = resolve_seed(o.seed);
-    let repeats = o.collect.repeats;
-    let mut x = Vec::with_capacity(repeats);
-    let mut y = Vec::with_capacity(repeats);
-    let mut runs = Vec::with_capacity(o.runs);
-    for j in 0..o.runs {
-        x.clear();
-        y.clear();
-        for r in 0..repeats {
-            if r % 2 == 0 {
-                x.push(session.batch(c, n, Stage::Validating)?);
-                y.push(session.batch(c, n, Stage::Validating)?);
-            } else {
-                y.push(session.batch(c, n, Stage::Validating)?);
-                x.push(session.batch(c, n, Stage::Validating)?);
-            }
-        }
-        let run = ValidationRun::analyse(
-            &per_op(&x, n),
-            &per_op(&y, n),
-            derive_seed(seed, 2 * j as u64 + 1),
-            o.resamples,
-        )?;
-        runs.push(run);
-        session.report(Stage::Validating, j + 1, o.runs);
-    }
-    HarnessValidation::from_runs(&runs, n, o.level, o.runs)
 }
 
 fn per_op(batch_ns: &[u64], n: u64) -> Vec<f64> {

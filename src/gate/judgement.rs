@@ -21,7 +21,7 @@ pub fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
 
 /// Decides an expectation on a result pooled across processes: its interval, floor and
 /// verdict, by the same rules as [`judge`]. Pure.
-pub fn judge_pooled(expectation: &Expectation, pooled: &Pooled) -> (bool, String) {
+pub(crate) fn judge_pooled(expectation: &Expectation, pooled: &Pooled) -> (bool, String) {
     let Ok(e) = Estimate::from_interval(pooled.delta, pooled.low, pooled.high, pooled.level) else {
         return (
             false,

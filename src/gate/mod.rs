@@ -57,11 +57,11 @@
 //! * `options.rs`: [`GateOptions`] and the environment variables it defers to ([`GATE_ENV`],
 //!   `EFFORT_ENV` ("RTCOMPARE_EFFORT"));
 //! * `skip.rs`: when a gate does not measure at all ([`Skip`], [`skip_reason`]);
-//! * `protocol.rs`: the gate's stages: the process-wide lock ([`compare_exclusive`]), one
+//! * `protocol.rs`: the gate's stages: the process-wide lock (`compare_exclusive`), one
 //!   comparison or a pooled one, the judgement, the JSON record, and whether a failure stands
 //!   ([`check`], [`run`], [`assert_gate`], [`IntoCandidate`]);
 //! * `judgement.rs`: an expectation against a report or a pooled result, pure ([`judge`],
-//!   [`judge_pooled`]);
+//!   `judge_pooled`);
 //! * `failure.rs`: [`GateFailure`] and the message a failing test prints;
 //! * `artifact.rs`: where the report's JSON goes (`target/rtcompare/<test name>.json`);
 //! * `macros.rs`: [`assert_not_slower!`](crate::assert_not_slower),
@@ -81,7 +81,7 @@ mod skip;
 
 pub use crate::compare::gate_record::{Effort, Expectation, GateInfo};
 pub use failure::GateFailure;
-pub use judgement::{judge, judge_pooled};
+pub use judgement::judge;
 pub use options::{GATE_ENV, GateOptions};
-pub use protocol::{IntoCandidate, assert_gate, check, compare_exclusive, run};
+pub use protocol::{IntoCandidate, assert_gate, check, run};
 pub use skip::{Skip, skip_reason};

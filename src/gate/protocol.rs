@@ -38,13 +38,13 @@ where
     }
 }
 
-/// The process-wide lock that keeps gates (and [`compare_exclusive`]) from measuring at the same
+/// The process-wide lock that keeps gates (and `compare_exclusive`) from measuring at the same
 /// time.
 static MEASURING: Mutex<()> = Mutex::new(());
 
 /// [`compare`](crate::compare()) holding the process-wide measuring lock, so that no other gate
 /// in this process measures at the same time.
-pub fn compare_exclusive(
+pub(crate) fn compare_exclusive(
     a: Candidate<'_>,
     b: Candidate<'_>,
     options: &CompareOptions,
@@ -211,7 +211,9 @@ pub fn run<'a>(
 }
 
 /// The body of the assertion macros: [`run`], panicking with the full [`GateFailure`] message
-/// on failure and printing a one-line summary on success.
+/// on failure and printing a one-line summary on success. Public only so that the macros can
+/// expand to it in the user's crate; call the macros or [`run`].
+#[doc(hidden)]
 #[track_caller]
 pub fn assert_gate<'a>(
     candidate: impl IntoCandidate<'a>,

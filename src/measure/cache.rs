@@ -172,7 +172,7 @@ pub fn last_level_cache_bytes() -> Option<u64> {
 
 /// The eviction buffer's size in bytes for a last-level cache of `llc_bytes`:
 /// `EVICTION_FACTOR` (2) times it, or `FALLBACK_EVICTION_BYTES` (64 << 20) when it is `None` or zero.
-pub fn eviction_buffer_bytes(llc_bytes: Option<u64>) -> u64 {
+pub(crate) fn eviction_buffer_bytes(llc_bytes: Option<u64>) -> u64 {
     match llc_bytes {
         Some(b) if b > 0 => b.saturating_mul(EVICTION_FACTOR),
         _ => FALLBACK_EVICTION_BYTES,

@@ -187,7 +187,7 @@ const PROBE_CHUNK: usize = 1_000;
 ///
 /// Probed on first use until the minimum has not improved for 2 ms (at most 50 ms), then cached
 /// for the life of the process, so every later call is free. Never returns 0.
-pub fn clock_precision_ns() -> u64 {
+pub(crate) fn clock_precision_ns() -> u64 {
     static PRECISION: OnceLock<u64> = OnceLock::new();
     *PRECISION.get_or_init(probe_precision)
 }
@@ -245,7 +245,7 @@ pub fn read_cost_ns<C: Clock>(clock: &C) -> f64 {
 pub struct Instrument {
     /// Name of the clock read (for example `"CLOCK_MONOTONIC"`).
     pub clock: String,
-    /// Smallest non-zero step between two reads, in nanoseconds ([`clock_precision_ns`]).
+    /// Smallest non-zero step between two reads, in nanoseconds (`clock_precision_ns`).
     pub precision_ns: u64,
     /// Cost of one clock read, in nanoseconds ([`read_cost_ns`]).
     pub read_cost_ns: f64,
@@ -372,7 +372,7 @@ fn sleep_gap_ns() -> i128 {
 
 /// CPU time consumed so far, in nanoseconds: `(whole process, calling thread)`, or `None`
 /// where the system cannot say.
-pub fn cpu_times_ns() -> Option<(u64, u64)> {
+pub(crate) fn cpu_times_ns() -> Option<(u64, u64)> {
     #[cfg(unix)]
     {
         Some((

@@ -36,9 +36,9 @@ pub use flags::{parse_budget, parse_duration, parse_fraction};
 #[doc(hidden)]
 pub use git::{Revisions, TempWorktree, git};
 pub use report::{
-    BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, budget_note, failure_notes, family_note,
-    layout_note, markdown, placement_note, status_word, table,
+    BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, family_note, markdown, table,
 };
+pub(crate) use report::{budget_note, failure_notes, layout_note, placement_note};
 
 /// Exit status: every benchmark ran and no gate failed.
 pub const EXIT_OK: i32 = 0;

@@ -203,7 +203,7 @@ const CANNOT_TELL: &str = "cannot tell";
 
 /// The word for a benchmark that was not compared (`new`, `removed`, `FAILED`, `stopped`);
 /// `None` for a compared one, whose outcome says it.
-pub fn status_word(status: BuildStatus) -> Option<&'static str> {
+pub(crate) fn status_word(status: BuildStatus) -> Option<&'static str> {
     match status {
         BuildStatus::New => Some("new"),
         BuildStatus::Removed => Some("removed"),
@@ -273,7 +273,7 @@ pub struct LayoutsJson {
 /// The sentence under the table that says where the worker pairs ran, when that limits what
 /// the intervals cover: every pair on the one CPU a `taskset` mask allowed, or pairs placed by
 /// the system (`--no-cpu-per-pair`). `None` when pairs were spread over several CPUs.
-pub fn placement_note(run: &BuildsRun) -> Option<String> {
+pub(crate) fn placement_note(run: &BuildsRun) -> Option<String> {
     let pairs = run
         .benchmarks
         .iter()
@@ -299,7 +299,7 @@ pub fn placement_note(run: &BuildsRun) -> Option<String> {
 
 /// The sentences under the table on code placement: how many layouts each build ran, and the
 /// benchmarks whose layout alone moves them beyond the margin (or why there was one layout).
-pub fn layout_note(rows: &[BenchRow], layouts: &LayoutsJson, margin: f64) -> String {
+pub(crate) fn layout_note(rows: &[BenchRow], layouts: &LayoutsJson, margin: f64) -> String {
     if !layouts.shuffled {
         return layouts.note.clone().unwrap_or_else(|| {
             "One code layout (--layouts 1): code placement stayed fixed, so a change that only \
@@ -340,7 +340,7 @@ pub fn layout_note(rows: &[BenchRow], layouts: &LayoutsJson, margin: f64) -> Str
 
 /// The lines under the table on what did not go as planned: each failed benchmark with its
 /// reason, each pair run again, and why the run stopped early. Empty when nothing failed.
-pub fn failure_notes(rows: &[BenchRow], run: &BuildsRun) -> Vec<String> {
+pub(crate) fn failure_notes(rows: &[BenchRow], run: &BuildsRun) -> Vec<String> {
     let mut notes = Vec::new();
     for r in rows {
         if r.status == BuildStatus::Failed {
@@ -373,7 +373,7 @@ pub fn failure_notes(rows: &[BenchRow], run: &BuildsRun) -> Vec<String> {
 /// The sentence under the table when time ended decisions: how many benchmarks the time
 /// budget left undecided, and whether the first stages alone overran `budget` (zero: none);
 /// `None` when every decision ended otherwise.
-pub fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
+pub(crate) fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
     let undecided = run
         .benchmarks
         .iter()
@@ -391,7 +391,7 @@ pub fn budget_note(run: &BuildsRun, budget: Duration) -> Option<String> {
     Some(budget_sentence(undecided, spent, budget))
 }
 
-/// [`budget_note`]'s text: `undecided` benchmarks, `spent` seconds of worker pairs.
+/// `budget_note`'s text: `undecided` benchmarks, `spent` seconds of worker pairs.
 fn budget_sentence(undecided: usize, spent: f64, budget: Duration) -> String {
     let mut note = format!(
         "The time budget ran out with {undecided} benchmark{} undecided (each says the change \
