@@ -454,9 +454,10 @@ impl std::fmt::Debug for Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::CompareOptions;
     use crate::compare::compare_with_clock;
+    use crate::measure::candidate::Candidate;
     use crate::measure::clock::SimulatedClock;
-    use crate::{Candidate, CompareOptions};
     use std::io;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

@@ -24,10 +24,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::{CompareOptions, compare_with_clock};
 use crate::env::Environment;
+use crate::error::{Error, Result};
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
+use crate::stats::Verdict;
 use crate::stats::exact_proportion_interval;
-use crate::{Error, Result, Verdict};
 
 /// Largest A/A false-signal rate a trustworthy machine may show (5 %).
 pub const MAX_FALSE_SIGNAL_RATE: f64 = 0.05;

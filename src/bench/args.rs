@@ -1,7 +1,7 @@
 //! The bench harness's command line: what libtest users type after `cargo bench --`.
 
 use super::revisions::flags;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// What the command line asked for.
 ///

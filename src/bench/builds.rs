@@ -11,10 +11,10 @@ use super::options::BuildsOptions;
 use super::run::{BUILDS_SCHEMA_VERSION, BuildComparison, BuildStatus, BuildsRun};
 use super::suite::{Builds, Outcome, Side, Stop, launch, pool_pairs};
 use super::worker::Worker;
+use crate::error::{Error, Result};
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::rng::{Rng, derive_seed, resolve_seed};
 use crate::stats::{MIN_PROCESSES, Pooled, holm};
-use crate::{Error, Result};
 
 /// Compares every benchmark two bench binaries both register, in one code layout each (see
 /// [`compare_layouts`] for the protocol; this is it with a single layout, so the intervals do

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use super::run::PairFailure;
 use super::suite::{Builds, Halt, Outcome, Ran, most_pairs, pool_pairs};
-use crate::Result;
+use crate::error::Result;
 use crate::rng::{Rng, derive_seed};
 use crate::stats::{
     DecisionEnd, MIN_PROCESSES, Pooled, Sequential, SequentialLook, SequentialOptions,

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Result;
 use crate::compare::report::Report;
+use crate::error::Result;
 use crate::stats::{normal_quantile, split_spread};
 
 /// Default [`BuildsOptions::layouts`](super::BuildsOptions::layouts): as many layouts as a

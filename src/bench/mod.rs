@@ -71,9 +71,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::CompareOptions;
 use crate::compare::report::Report;
+use crate::error::{Error, Result};
 use crate::measure::candidate::Candidate;
 use crate::precision::{Measurement, Precision};
-use crate::{Error, Result};
 
 pub use args::{Args, OutputFormat};
 pub use builds::{compare_builds, compare_layouts, compare_variants, only_head};

@@ -10,9 +10,9 @@ use super::layouts::LayoutSpread;
 use super::layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN};
 #[cfg(doc)]
 use super::{BuildsRun, compare_builds, compare_layouts, compare_variants};
-#[cfg(doc)]
-use crate::Error;
 use crate::compare::CompareOptions;
+#[cfg(doc)]
+use crate::error::Error;
 use crate::measure::collect::CancelToken;
 
 /// Where a [`compare_builds`] run stands, reported after every worker pair.

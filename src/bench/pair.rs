@@ -24,7 +24,6 @@
 use std::time::{Duration, Instant};
 
 use super::worker::{Launch, Worker};
-use crate::Result;
 use crate::compare::report::{
     Context, Diagnostics, REPORT_SCHEMA_VERSION, Report, Resources, RunInfo, Series, Timing,
     Warning, WorkerPair,
@@ -32,6 +31,7 @@ use crate::compare::report::{
 use crate::compare::warnings::{WarningInputs, warnings};
 use crate::compare::{CompareOptions, PairAnalysis};
 use crate::env::Environment;
+use crate::error::Result;
 use crate::measure::calibrate::{Calibration, calibrate};
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Instrument, SuspendWatch};

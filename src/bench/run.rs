@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::layouts::LayoutSpread;
 #[cfg(doc)]
 use super::{BuildsOptions, compare_builds, compare_layouts};
-use crate::Error;
 use crate::compare::report::Report;
+use crate::error::Error;
 #[cfg(doc)]
 use crate::stats::PlanEnd;
 use crate::stats::{HolmStep, Pooled};

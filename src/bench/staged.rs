@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::options::BuildsOptions;
 use super::run::PairFailure;
 use super::suite::{Builds, Halt, Outcome, Ran, interrupted, most_pairs, pool_pairs};
-use crate::Error;
+use crate::error::Error;
 use crate::rng::{Rng, derive_seed};
 use crate::stats::{Pooled, StagedPlan};
 

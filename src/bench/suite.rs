@@ -13,10 +13,10 @@ use super::run::{BuildStatus, PairFailure, Stopped};
 use super::worker::Launch;
 use crate::compare::CompareOptions;
 use crate::compare::report::Report;
+use crate::error::{Error, Result};
 use crate::pool::combine_reports_staged;
 use crate::rng::derive_seed;
 use crate::stats::{PlanEnd, Pooled};
-use crate::{Error, Result};
 
 /// How a run stopped, and why in words ([`BuildsRun::stopped`], [`BuildsRun::stop_reason`]).
 ///

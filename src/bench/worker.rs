@@ -40,10 +40,10 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::MonotonicClock;
 use crate::measure::collect::CancelToken;
-use crate::{Error, Result};
 
 /// The environment variable that makes a bench binary a worker: `v2\tlist`, or
 /// `v2\tserve\tSEED\tNAME` (the version is [`WORKER_PROTOCOL`]).

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
 use crate::compare::options::CompareOptions;
 use crate::display::Pct;
+use crate::error::Error;
 
 /// What a gate expects of the candidate, fixed before measuring. Fractions of the baseline's
 /// time.

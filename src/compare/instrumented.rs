@@ -19,7 +19,7 @@
 
 use crate::compare::report::Warning;
 use crate::env::Instrumentation;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The decision for a measurement about to start. `found` is what the environment stamp
 /// recorded ([`Environment::instrumented_by`](crate::env::Environment::instrumented_by)),

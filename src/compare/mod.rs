@@ -44,7 +44,6 @@ pub(crate) mod warnings;
 
 use std::time::{Duration, Instant};
 
-use crate::Result;
 use crate::alloc::{self, LiveHeap};
 use crate::compare::report::{
     AUTOCORRELATION_THRESHOLD, Context, Diagnostics, REPORT_SCHEMA_VERSION, Report, Resources,
@@ -55,6 +54,7 @@ use crate::compare::validate::{
 };
 use crate::compare::warnings::{WarningInputs, warnings};
 use crate::env::Environment;
+use crate::error::Result;
 use crate::measure::calibrate::Calibration;
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, CpuWatch, Instrument, MonotonicClock, SuspendWatch};

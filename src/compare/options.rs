@@ -6,10 +6,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::compare::validate::default_validation_runs;
+use crate::error::{Error, Result};
 use crate::measure::cache::Cache;
 use crate::measure::collect::{CancelToken, CollectOptions, Order, Progress};
 use crate::stats::{self, DEFAULT_LEVEL, DEFAULT_RESAMPLES};
-use crate::{Error, Result};
 
 /// Options for [`compare`](crate::compare()): a builder whose methods consume and return `Self`. Zero means the
 /// documented default for every numeric field.

@@ -612,7 +612,7 @@ impl Report {
     /// samples with other options. Errors: those of
     /// [`estimate_difference`](crate::stats::estimate_difference) (a report edited into bad
     /// samples).
-    pub fn recompute_estimate(&self) -> crate::Result<crate::stats::Estimate> {
+    pub fn recompute_estimate(&self) -> crate::error::Result<crate::stats::Estimate> {
         crate::stats::estimate_difference(
             &self.samples_a,
             &self.samples_b,
@@ -631,14 +631,14 @@ impl Report {
     }
 
     /// The report as pretty-printed JSON.
-    pub fn to_json(&self) -> crate::Result<String> {
-        serde_json::to_string_pretty(self).map_err(crate::Error::json)
+    pub fn to_json(&self) -> crate::error::Result<String> {
+        serde_json::to_string_pretty(self).map_err(crate::error::Error::json)
     }
 
     /// Reads a report from JSON. Errors: malformed JSON or a different layout
     /// ([`Error::Json`](crate::Error::Json)).
-    pub fn from_json(s: &str) -> crate::Result<Report> {
-        serde_json::from_str(s).map_err(crate::Error::json)
+    pub fn from_json(s: &str) -> crate::error::Result<Report> {
+        serde_json::from_str(s).map_err(crate::error::Error::json)
     }
 }
 

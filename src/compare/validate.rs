@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::measure::cache::Cache;
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
@@ -29,7 +30,6 @@ use crate::stats::{
     self, BootstrapDistribution, DEFAULT_RESAMPLES, DRIFT_LEVEL, EstimateOptions, detect_drift,
     lag1_autocorrelation,
 };
-use crate::{Error, Result};
 
 /// Default number of A/A runs per candidate (40): the false-signal and drift rates are
 /// proportions whose standard error is √(p(1−p)/runs), 4.7 points at p = 0.10 with 40 runs

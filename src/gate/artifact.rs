@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::Error;
 use crate::compare::report::Report;
+use crate::error::Error;
 
 /// `target/rtcompare`, honouring `CARGO_TARGET_DIR` and, under cargo, the package's directory.
 pub(super) fn report_dir() -> PathBuf {
@@ -29,7 +29,7 @@ pub(super) fn file_stem(name: &str) -> String {
         .collect()
 }
 
-pub(super) fn write_json(path: &Path, report: &Report) -> crate::Result<()> {
+pub(super) fn write_json(path: &Path, report: &Report) -> crate::error::Result<()> {
     let io = |e: std::io::Error| Error::io(path, e);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;

@@ -3,10 +3,10 @@
 
 use std::fmt;
 
-use crate::Error;
 use crate::compare::gate_record::Expectation;
 use crate::compare::report::Report;
 use crate::display::Pct;
+use crate::error::Error;
 
 /// Why a gate failed: the expectation was not met, or the measurement itself failed.
 #[derive(Debug, Clone)]

@@ -2,10 +2,10 @@
 //! of the interval, the noise floor and the verdict, so that a gate's pass or fail can be
 //! recomputed from the report it records.
 
-use crate::Verdict;
 use crate::compare::gate_record::Expectation;
 use crate::compare::report::Report;
 use crate::display::Pct;
+use crate::stats::Verdict;
 use crate::stats::{self, Bar, Bounds, Claim, Estimate, Judgement, Pooled, Scale};
 
 /// Decides an expectation on a report: `(passed, explanation)`. Pure.

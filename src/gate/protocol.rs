@@ -9,10 +9,10 @@ use super::failure::GateFailure;
 use super::judgement::{judge, judge_pooled};
 use super::options::{EFFORT_ENV, GATE_ENV, GateOptions, effort_from_env, gate_name};
 use super::skip::{Skip, skip_reason, unallowed_instrumentation};
-use crate::Error;
 use crate::compare::gate_record::{Expectation, GateInfo};
 use crate::compare::report::Report;
 use crate::compare::{CompareOptions, compare};
+use crate::error::Error;
 use crate::measure::candidate::Candidate;
 use crate::pool::{self, PoolOptions};
 
@@ -48,7 +48,7 @@ pub(crate) fn compare_exclusive(
     a: Candidate<'_>,
     b: Candidate<'_>,
     options: &CompareOptions,
-) -> crate::Result<Report> {
+) -> crate::error::Result<Report> {
     let _guard = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
     compare(a, b, options)
 }

@@ -18,9 +18,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
-use crate::{Error, Result};
 
 /// Default largest share of a batch's duration that one clock step may be (0.1 %).
 ///

@@ -17,10 +17,10 @@ use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::alloc::{self, AllocDelta};
+use crate::error::{Error, Result};
 use crate::measure::cache::Evictor;
 use crate::measure::clock::{Clock, time_call};
 use crate::measure::counters::{CounterDelta, CounterSet};
-use crate::{Error, Result};
 
 /// One code path under comparison: a name, an optional setup, the batch, an optional teardown.
 ///

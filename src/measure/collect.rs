@@ -37,6 +37,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::alloc::{self, AllocDelta, AllocSummary};
+use crate::error::{Error, Result};
 use crate::measure::cache::{Cache, CacheInfo, Evictor};
 use crate::measure::calibrate::{
     Calibration, CalibrationOptions, DEFAULT_MAX_INNER_LOOPS, DEFAULT_MAX_QUANTIZATION_ERROR,
@@ -47,7 +48,6 @@ use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use crate::rng::Rng;
 use crate::stats::MINIMUM_DATA_POINTS;
-use crate::{Error, Result};
 
 /// Default number of paired samples per candidate (101: odd, so the median is a measured value,
 /// and comfortably above [`MINIMUM_DATA_POINTS`]).

@@ -10,7 +10,7 @@
 //! Linux only; elsewhere pinning is an [`Error::InvalidOption`] and the affinity is reported
 //! as unknown.
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The CPUs the calling thread may run on, in ascending order (`sched_getaffinity`), or `None`
 /// where the system cannot say.

@@ -17,10 +17,10 @@ use super::perturb::{self, HeapPerturbation, perturb_heap};
 use super::{CHILD_ENV, PAD_ENV, PoolOptions, ProcessTimings};
 use crate::compare::CompareOptions;
 use crate::compare::report::{BuildOrder, ProcessInfo, Report};
+use crate::error::{Error, Result};
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::{Progress, Stage};
 use crate::rng::derive_seed;
-use crate::{Error, Result};
 
 /// What a child process gets: its index, its options and the fixture builder.
 #[derive(Debug)]

@@ -8,8 +8,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::Pooled;
-use crate::{Error, Result};
 
 /// How many of the latest earlier results a new one is checked against.
 pub(crate) const HISTORY_CHECKED: usize = 10;

@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use super::PoolRun;
 use crate::env::Environment;
+use crate::error::{Error, Result};
 use crate::stats::Pooled;
-use crate::{Error, Result};
 
 /// Version of the layout [`PoolRun::to_json`] writes (`schema_version`): 1, the [`Pooled`]
 /// fields with `schema_version` and `environment` beside them. Files written before it (a bare
@@ -56,7 +56,7 @@ mod tests {
     use crate::pool::combine_reports;
 
     /// A report on a simulated clock: A at 100 ns, B at `ns_b` per operation.
-    fn report(ns_b: u64) -> crate::Report {
+    fn report(ns_b: u64) -> crate::compare::report::Report {
         let clock = SimulatedClock::new(1);
         let (ca, cb) = (clock.clone(), clock.clone());
         let a = Candidate::new("a", move |n| ca.advance(100 * n));
@@ -71,7 +71,8 @@ mod tests {
 
     #[test]
     fn the_json_is_the_pooled_fields_with_the_machine_and_a_version() {
-        let reports: Vec<crate::Report> = [110, 120, 130].into_iter().map(report).collect();
+        let reports: Vec<crate::compare::report::Report> =
+            [110, 120, 130].into_iter().map(report).collect();
         let run = PoolRun {
             pooled: combine_reports(&reports, 0.95).unwrap(),
             reports,

@@ -88,8 +88,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::Result;
 use crate::compare::report::{ProcessInfo, Report};
+use crate::error::Result;
 use crate::measure::collect::Stage;
 use crate::stats::{self, MIN_PROCESSES, PoolWarning, Pooled, ProcessEstimate};
 use child::{ChildSpec, child_main};
@@ -219,7 +219,7 @@ pub(crate) fn run_keyed(
 /// The stand-in result of a pool that a child process passes on its way to the one it was
 /// started for: no process ran, the verdict is "cannot tell".
 fn passing_through(other: &str) -> Result<PoolRun> {
-    let zero = crate::Estimate::from_interval(0.0, 0.0, 0.0, 0.95)?;
+    let zero = crate::stats::Estimate::from_interval(0.0, 0.0, 0.0, 0.95)?;
     let mut pooled = stats::combine(&[zero; MIN_PROCESSES], 0.95)?;
     pooled.processes = 0;
     pooled.deltas.clear();

@@ -8,9 +8,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::compare::CompareOptions;
+use crate::error::{Error, Result};
 use crate::measure::collect::CancelToken;
 use crate::stats::{self, MIN_PROCESSES};
-use crate::{Error, Result};
 
 /// Default first-stage size (5 processes).
 pub(crate) const DEFAULT_FIRST_STAGE: usize = 5;

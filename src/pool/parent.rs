@@ -16,12 +16,12 @@ use super::{
     RUNS, fixed_build_order, process_estimate,
 };
 use crate::compare::report::Report;
+use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::measure::clock::{Clock, MonotonicClock};
 use crate::measure::collect::CancelToken;
 use crate::rng::{Rng, derive_seed, resolve_seed};
 use crate::stats::{self, MIN_PROCESSES, PoolWarning, ProcessEstimate};
-use crate::{Error, Result};
 
 /// A running child and its files; dropping it kills the child if it still runs and removes
 /// the files, whatever path the parent leaves by.

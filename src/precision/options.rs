@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::measure::calibrate::DEFAULT_MAX_QUANTIZATION_ERROR;
 use crate::measure::collect::CancelToken;
 use crate::stats::{BatchMeansOptions, DEFAULT_LEVEL, PrecisionTarget};
-use crate::{Error, Result};
 
 /// Default [`Precision::max_readings`]: one million readings (8 MB).
 pub(crate) const DEFAULT_MAX_READINGS: usize = 1_000_000;

@@ -7,6 +7,7 @@ use super::measurement::{Measurement, StopReason};
 use super::options::Precision;
 use crate::compare::instrumented::screen;
 use crate::env::detect_instrumentation;
+use crate::error::{Error, Result};
 use crate::measure::calibrate::{CalibrationOptions, calibrate_with_clock};
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
@@ -15,7 +16,6 @@ use crate::stats::{
     BatchMeans, BatchMeansOptions, ChangePointOptions, RequiredSize, batch_means, required_size,
     warm_up,
 };
-use crate::{Error, Result};
 
 /// Measures `candidate` on the process's monotonic clock until `precision` is reached or a
 /// budget runs out. See the [module documentation](crate::precision).

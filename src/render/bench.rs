@@ -8,7 +8,7 @@ use super::page::{Page, Panel};
 use super::report::write;
 use crate::bench::{BenchRun, BuildComparison, BuildStatus, BuildsRun, Outcome};
 use crate::display::{Ns, Pct};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 impl BenchRun {
     /// The run as one self-contained HTML page: a table of every benchmark (ns/op with its
@@ -189,7 +189,7 @@ fn page_name(stem: &str, n: usize, name: &str) -> String {
 
 /// The index row of one benchmark.
 fn row(b: &BuildComparison) -> Vec<String> {
-    let per_op = |pick: fn(&crate::Report) -> f64| {
+    let per_op = |pick: fn(&crate::compare::report::Report) -> f64| {
         let v: Vec<f64> = b.reports.iter().map(pick).collect();
         crate::stats::median(&v).map_or("–".to_string(), |ns| Ns(ns).to_string())
     };
@@ -285,7 +285,7 @@ fn benchmark_page(b: &BuildComparison) -> String {
         }
         page = page.panel(p.forest_panel());
     }
-    let mut order: Vec<&crate::Report> = b.reports.iter().collect();
+    let mut order: Vec<&crate::compare::report::Report> = b.reports.iter().collect();
     order.sort_by(|x, y| x.estimate.delta.total_cmp(&y.estimate.delta));
     if let Some(r) = order.get(order.len().saturating_sub(1) / 2) {
         for panel in r.html_panels() {

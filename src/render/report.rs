@@ -9,9 +9,9 @@ use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
 use crate::compare::report::Report;
 use crate::display::{Bytes, Level, Ns, Pct, Share, Sig};
 use crate::env::Environment;
+use crate::error::{Error, Result};
 use crate::pool::PoolRun;
 use crate::stats::{BootstrapDistribution, EstimateOptions, Pooled};
-use crate::{Error, Result};
 
 /// Writes `html` to `path`. Errors: [`Error::Io`] naming the path (a missing directory, no
 /// permission).

@@ -1,6 +1,6 @@
 //! Input checks shared by the public statistics functions.
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// `Err(NonFinite)` naming the first NaN or infinite value of `xs`.
 pub(crate) fn finite(what: &'static str, xs: &[f64]) -> Result<()> {

@@ -5,8 +5,8 @@
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 use statrs::function::beta;
 
+use crate::error::{Error, Result};
 use crate::stats::check;
-use crate::{Error, Result};
 
 /// Above this many degrees of freedom, Student's t is computed from its Edgeworth expansion
 /// around the normal (two terms), whose error there is below 1e-15 in absolute terms; statrs'

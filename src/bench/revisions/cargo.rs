@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::error::{Error, Result};
 use crate::interrupt::InterruptGuard;
-use crate::{Error, Result};
 
 /// The bench target a comparison builds, and where: found in the working tree.
 #[derive(Debug, Clone)]

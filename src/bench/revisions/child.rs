@@ -5,8 +5,8 @@
 use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
 
+use crate::error::{Error, Result};
 use crate::interrupt::InterruptGuard;
-use crate::{Error, Result};
 
 /// How long a build has to stop after the signal is passed on, before its group is killed.
 const GRACE: Duration = Duration::from_secs(2);

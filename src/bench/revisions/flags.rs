@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::RevisionsOptions;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Parses a fraction written as `2%`, `0.5 %` or `0.02`: from 0 to just under 1. Errors: the
 /// sentence to show, naming the value and what is expected.

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// `git` with `args` in `dir`, stdin from `/dev/null`.
 fn git_command(dir: &Path, args: &[&str]) -> Command {

@@ -27,9 +27,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::{BuildsOptions, BuildsProgress, BuildsRun, Stopped, compare_layouts};
+use crate::error::{Error, Result};
 use crate::interrupt::InterruptGuard;
 use crate::measure::collect::CancelToken;
-use crate::{Error, Result};
 use cargo::{Pick, Target, Tree, build, layout_seed, locate};
 
 pub use flags::{parse_budget, parse_duration, parse_fraction};

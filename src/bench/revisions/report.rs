@@ -109,7 +109,8 @@ impl BenchRow {
             high: p.map(|p| p.high),
             resolved,
             regression: resolved && p.is_some_and(|p| p.delta < 0.0),
-            equivalent: p.is_some_and(|p| matches!(p.verdict, crate::Verdict::Equivalent { .. })),
+            equivalent: p
+                .is_some_and(|p| matches!(p.verdict, crate::stats::Verdict::Equivalent { .. })),
             rules_out_beyond: p
                 .and_then(|p| p.decision.as_ref())
                 .and_then(|d| d.looks.last())
@@ -215,7 +216,10 @@ pub(crate) fn status_word(status: BuildStatus) -> Option<&'static str> {
 }
 
 /// The median over worker pairs of one number of their reports; `None` without reports.
-fn median_over(reports: &[crate::Report], f: fn(&crate::Report) -> f64) -> Option<f64> {
+fn median_over(
+    reports: &[crate::compare::report::Report],
+    f: fn(&crate::compare::report::Report) -> f64,
+) -> Option<f64> {
     let xs: Vec<f64> = reports.iter().map(f).collect();
     crate::stats::median(&xs).ok()
 }

@@ -5,8 +5,8 @@
 use super::engine::Run;
 use super::estimate::{Confidences, Estimate, ThresholdConfidence, TieSplit};
 use super::options::EstimateOptions;
+use crate::error::{Error, Result};
 use crate::stats::summaries::select::{cmp_f64, midpoint, quantile_sorted};
-use crate::{Error, Result};
 
 /// The bootstrap distribution of the relative difference: the sorted replicate deltas of one
 /// bootstrap, from which the interval, any confidence and the tie split can all be read.

@@ -3,11 +3,11 @@
 
 use super::options::EstimateOptions;
 use super::resample::{effective_block_length, for_each_block};
+use crate::error::{Error, Result};
 use crate::rng::Rng;
 use crate::stats::MINIMUM_DATA_POINTS;
 use crate::stats::check;
 use crate::stats::summaries::select::{cmp_f64, median_in_place, midpoint};
-use crate::{Error, Result};
 
 /// `δ = 1 − median(a) / median(b)`: the relative difference of the medians (positive: A
 /// needs less time; 0.25 means A needs 25 % less time than B).

@@ -3,8 +3,8 @@
 //! thresholds, and the A/A [`TieSplit`].
 
 use crate::display::{Level, MagnitudePct};
+use crate::error::{Error, Result};
 use crate::stats::check;
-use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -1,7 +1,7 @@
 //! How to bootstrap: [`EstimateOptions`] and the defaults and limits it resolves to.
 
+use crate::error::{Error, Result};
 use crate::stats::check;
-use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Coverage level of the interval when [`EstimateOptions::level`] is 0: 0.95.

@@ -3,8 +3,8 @@
 //! The explanation users read is this folder's chapter (`mod.rs`, rendered as
 //! `rtcompare::stats::bootstrap`), section "Resampling".
 
+use crate::error::{Error, Result};
 use crate::rng::Rng;
-use crate::{Error, Result};
 
 /// The automatic moving-block length for `n` observations: the nearest integer to the cube
 /// root of `n`, and at least 1.

@@ -6,10 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::DEFAULT_LEVEL;
 use crate::stats::summaries::summary::{Moments, neumaier_sum, scale_for};
 use crate::stats::{check, dist};
-use crate::{Error, Result};
 
 /// Default limit on the batch means' lag-1 autocorrelation: 0.1, the level below which Ferrari
 /// treats a correlation as negligible (Pilot's `strict` preset and library default).

@@ -6,12 +6,12 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{Beta, ContinuousCDF};
 
+use crate::error::{Error, Result};
 use crate::stats::intervals::batch_means::{
     BatchMeans, BatchMeansOptions, batch_means, batch_means_at,
 };
 use crate::stats::summaries::summary::Moments;
 use crate::stats::{check, dist};
-use crate::{Error, Result};
 
 /// Serialises `+∞` as JSON `null` and reads `null` back as `+∞` (JSON has no infinity).
 pub(crate) mod infinite_as_null {

@@ -5,11 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::intervals::batch_means::Centered;
 use crate::stats::intervals::rates::infinite_as_null;
 use crate::stats::summaries::summary::neumaier_sum;
 use crate::stats::{DEFAULT_LEVEL, check, dist};
-use crate::{Error, Result};
 
 /// Options for `work_rate_with`: a consuming builder.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -6,9 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::intervals::batch_means::BatchMeans;
 use crate::stats::{check, dist};
-use crate::{Error, Result};
 
 /// Fewest batch means any requirement asks for: two, the fewest a t interval is defined for.
 pub const MIN_REQUIRED_BATCHES: usize = 2;

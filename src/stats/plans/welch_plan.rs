@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::intervals::batch_means::BatchMeans;
 use crate::stats::{check, dist};
-use crate::{Error, Result};
 
 /// A measured result: mean, variance and count of the (batch) means it rests on.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

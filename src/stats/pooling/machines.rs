@@ -9,12 +9,12 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::display::{Pct, Share};
+use crate::error::{Error, Result};
 use crate::stats::check;
 use crate::stats::dist::{normal_quantile, student_t_quantile};
 use crate::stats::pooling::pool::PooledInterval;
 use crate::stats::verdicts::decision::{Verdict, decide};
 use crate::stats::{Estimate, mean, median, std_dev};
-use crate::{Error, Result};
 
 /// Fewest machines [`combine_machines`] accepts: 3. Two machines give one degree of freedom
 /// for the spread between machines, and leaving one out (the outlier rule) would leave a

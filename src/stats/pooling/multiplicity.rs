@@ -8,10 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::dist::student_t_cdf;
 use crate::stats::pooling::pool::MIN_PROCESSES;
 use crate::stats::{Pooled, Unresolved, Verdict, check, std_dev};
-use crate::{Error, Result};
 
 /// One test's place in Holm's procedure.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -15,13 +15,13 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::display::{Pct, Share};
+use crate::error::{Error, Result};
 use crate::stats::check;
 use crate::stats::dist::{normal_quantile, student_t_quantile};
 use crate::stats::pooling::pool_plan::PlanEnd;
 use crate::stats::series::drift::{DriftReport, detect_drift};
 use crate::stats::verdicts::decision::{Unresolved, Verdict, decide};
 use crate::stats::{Estimate, mean, median, std_dev};
-use crate::{Error, Result};
 
 /// Fewest processes [`combine`] accepts: 3 (two degrees of freedom; five or more advisable).
 pub const MIN_PROCESSES: usize = 3;

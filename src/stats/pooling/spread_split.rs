@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, FisherSnedecor};
 
+use crate::error::{Error, Result};
 use crate::stats::{check, std_dev};
-use crate::{Error, Result};
 
 /// The spread between replicates, split into a part between their groups and a part within one
 /// group (method of moments; see [`split_spread`]).

@@ -3,8 +3,8 @@
 //! The explanation users read is this folder's chapter (`mod.rs`, rendered as
 //! `rtcompare::stats::series`), section "Autocorrelation".
 
+use crate::error::{Error, Result};
 use crate::stats::summaries::summary::{Moments, Sample, neumaier_sum};
-use crate::{Error, Result};
 
 /// Lag-1 autocorrelation of `xs`, taken in the order given (measurement order): the formula of the
 /// [chapter](crate::stats::series#autocorrelation) with `k = 1`. Dimensionless, in `[−1, 1]`;

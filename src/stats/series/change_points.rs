@@ -7,11 +7,11 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::check;
 use crate::stats::intervals::batch_means::Centered;
 use crate::stats::significance::rank_tests::rank_sum_p_screened;
 use crate::stats::summaries::summary::{Moments, neumaier_sum, scale_for};
-use crate::{Error, Result};
 
 /// Shortest segment the detector allows (30 readings), so no change point exists in fewer than
 /// 60 readings.

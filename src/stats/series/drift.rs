@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::Result;
+use crate::error::Result;
 use crate::stats::dist;
 use crate::stats::summaries::select;
 use crate::stats::summaries::summary::{Sample, neumaier_sum};
@@ -182,7 +182,7 @@ fn spearman_with_position(xs: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Error;
+    use crate::error::Error;
 
     #[test]
     fn error_paths() {

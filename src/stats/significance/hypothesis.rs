@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::dist;
 use crate::stats::summaries::summary::Sample;
-use crate::{Error, Result};
 
 /// The result of [`welch_t_test`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -3,10 +3,10 @@
 //! The explanation users read is this folder's chapter (`mod.rs`, rendered as
 //! `rtcompare::stats::significance`), section "Rank tests".
 
+use crate::error::{Error, Result};
 use crate::stats::check;
 use crate::stats::dist;
 use crate::stats::summaries::select::cmp_f64;
-use crate::{Error, Result};
 
 /// Above this many steps (`k·u`) [`rank_sum_p`] uses the normal approximation instead of the
 /// exact distribution: 20 million, about 50 ms.

@@ -3,9 +3,9 @@
 //! The explanation users read is this folder's chapter (`mod.rs`, rendered as
 //! `rtcompare::stats::summaries`), section "Summaries of one sample".
 
+use crate::error::{Error, Result};
 use crate::stats::check;
 use crate::stats::summaries::select;
-use crate::{Error, Result};
 
 /// Factor that turns the median absolute deviation of normally distributed data into an
 /// estimate of their standard deviation: `1 / Φ⁻¹(3/4)` = 1.482602218505602 (dimensionless).

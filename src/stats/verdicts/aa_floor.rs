@@ -3,7 +3,7 @@
 //! The explanation users read is this folder's chapter (`mod.rs`, rendered as
 //! `rtcompare::stats::verdicts`), section "The A/A noise floor".
 
-use crate::Result;
+use crate::error::Result;
 use crate::stats::summaries::summary::quantile;
 use crate::stats::{EstimateOptions, bootstrap_replicates};
 
@@ -31,7 +31,7 @@ pub fn aa_noise_floor(x: &[f64], y: &[f64], opts: &EstimateOptions) -> Result<f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Error;
+    use crate::error::Error;
 
     #[test]
     fn identical_series_have_a_zero_floor() {

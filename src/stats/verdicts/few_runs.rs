@@ -7,9 +7,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::stats::summaries::select;
 use crate::stats::summaries::summary::{Sample, iqr_of_sorted};
-use crate::{Error, Result};
 
 /// Default [`FewRunsRule::parity`]: 0.04, a fraction (4 %). Differences of the two ratios from 1
 /// within this band are parity however quiet the runs.

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::check;
 use super::dist::{sign_test_tail, student_t_quantile};
 use super::judge::{Bar, Bounds, Claim, Judgement, Scale, judge};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The shape of the alpha-spending function: how much of α the early looks may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -557,8 +557,8 @@ impl SequentialDecision {
     /// ([`DecisionEnd::Decided`]) under a verdict that did not settle the question, or that
     /// settled it another way, ends [`DecisionEnd::Refused`], so that no decision says
     /// "decided" beside a "cannot tell".
-    pub fn ending_in(mut self, verdict: &crate::Verdict) -> Self {
-        use crate::Verdict;
+    pub fn ending_in(mut self, verdict: &crate::stats::Verdict) -> Self {
+        use crate::stats::Verdict;
         let agrees = matches!(
             (self.outcome(), verdict),
             (SequentialOutcome::Faster, Verdict::AFaster)

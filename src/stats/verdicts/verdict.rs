@@ -8,7 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::judge::{Bar, Bounds, Claim, Scale, judge};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Why [`three_outcome_rule`] could not call a winner. The two main reasons look alike in a
 /// summary table and call for opposite next steps.
