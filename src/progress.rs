@@ -345,6 +345,10 @@ fn processes(out: Out) -> impl Fn(&PoolProgress) + Clone + Send + Sync + 'static
     }
 }
 
+/// How a [`Status`] line looks on a terminal: a spinner, the time since it started, the
+/// message. One look for every front end, so that the tool's lines and the harness's read alike.
+const STATUS_TEMPLATE: &str = "{spinner} {elapsed:>4} {msg}";
+
 /// A one-line status on stderr, for a front end that runs its own loop and says where it stands
 /// in words (`warm-up 2/3 (A)`, `benchmark 1/4 parse: pair 3/5`): on a terminal a spinner line
 /// that [`set`](Status::set) replaces, cleared by [`finish`](Status::finish) or when the status
@@ -356,7 +360,7 @@ fn processes(out: Out) -> impl Fn(&PoolProgress) + Clone + Send + Sync + 'static
 /// is timed. indicatif limits a terminal's redraws to 20 a second.
 ///
 /// ```no_run
-/// let status = rtcompare::progress::Status::new("{spinner} {elapsed:>4} {msg}");
+/// let status = rtcompare::progress::Status::new();
 /// for round in 1..=3 {
 ///     status.set(format!("round {round}/3"));
 ///     // … one round, timed, with nothing drawn meanwhile …
@@ -372,16 +376,21 @@ pub struct Status {
     lines: Mutex<Box<dyn Write + Send>>,
 }
 
+impl Default for Status {
+    /// [`Status::new`].
+    fn default() -> Status {
+        Status::new()
+    }
+}
+
 impl Status {
-    /// A status on stderr, drawn with `template` if stderr is a terminal (decided once, here),
-    /// else silent but for [logged](Status::log) lines. `template` is indicatif's template
-    /// language (`{spinner}`, `{elapsed}`, `{elapsed_precise}`, `{msg}`, with widths as in
-    /// `{elapsed:>4}`); one indicatif refuses (a width it cannot read, as in `{msg:<x}`) draws
-    /// `{spinner} {msg}` instead rather than failing.
-    pub fn new(template: &str) -> Status {
+    /// A status on stderr, drawn as a spinner, the seconds since it started and the message
+    /// if stderr is a terminal (decided once, here), else silent but for
+    /// [logged](Status::log) lines.
+    pub fn new() -> Status {
         Status::to(
             stderr_target().map(|target| target()),
-            template,
+            STATUS_TEMPLATE,
             Box::new(std::io::stderr()),
         )
     }

@@ -375,7 +375,7 @@ impl<'a> Session<'a> {
                 } else {
                     crate::process::Output::Null
                 })),
-            progress: Status::new("{spinner} {elapsed:>4} {msg}"),
+            progress: Status::new(),
             limit: args.max_time,
             counters: RefCell::default(),
         })

@@ -631,7 +631,7 @@ fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
     };
     #[cfg(feature = "progress")]
     {
-        let line = crate::progress::Status::new("{spinner} [{elapsed_precise}] {msg}");
+        let line = crate::progress::Status::new();
         move |p: &BuildsProgress| {
             if line.is_drawn() || p.pairs_done >= p.pairs_planned {
                 line.log(text(p));
