@@ -68,7 +68,8 @@
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|
-//! | [`render`] | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), a bench run's pages ([`bench::BenchRun::to_html`]), and the page's building blocks for other front ends (feature `html`, on by default); above `bench`, `pool`, `compare` and `stats`, whose results it draws | no (writes a file when asked) |
+//! | `support` (hidden) | what the workspace's own crates need from the core and users do not: the page's building blocks, the cross-revision run's pieces the command line drives; not API | no |
+//! | `render` | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), a bench run's pages ([`bench::BenchRun::to_html`]), and the page's building blocks for other front ends (feature `html`, on by default); above `bench`, `pool`, `compare` and `stats`, whose results it draws | no (writes a file when asked) |
 //! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]), and at two git revisions ([`bench::compare_revisions`], what `cargo bench -- --baseline REV` runs: the temporary worktree, the builds and relinks with cargo, the pairs, the table, JSON, Markdown and HTML) | yes (git, cargo and worker processes), and via `precision`, `pool` and `compare` |
 //! | `progress` (feature `progress`) | the one progress drawing: ready callbacks, a bar of the running stage on a terminal and a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn between batches only; and `progress::Status`, a message line that front ends set between their own steps (the command-line tool's progress line, and the cross-revision run's); all drawn with indicatif, made and told terminal from log in one place; below `bench`, whose comparison of revisions draws its line with it, and above `pool` and `measure`, whose stages it draws | stderr |
 //! | [`gate`] | cargo-test gates, in one process or pooled across several ([`gate::check`], [`gate::GateOptions`]) | via `pool` and `compare` |
@@ -104,11 +105,13 @@ pub mod pool;
 pub mod precision;
 #[cfg(feature = "progress")]
 pub mod progress;
-pub mod render;
+mod render;
 pub mod rng;
 pub mod selftest;
 pub mod service;
 pub mod stats;
+#[doc(hidden)]
+pub mod support;
 pub mod workload;
 
 // What the README and HOWTO type at the root, and the names API.md's "The root" lists there.

@@ -274,7 +274,7 @@ fn a_pooled_page_is_a_forest_plot_with_inflation_and_i2() {
 
 #[test]
 fn the_building_blocks_escape_and_hold_one_svg() {
-    use rtcompare::render::{NumberLine, Page, Panel, TimeBar, TimeScale, escape};
+    use rtcompare::support::render::{NumberLine, Page, Panel, TimeBar, TimeScale, escape};
     assert_eq!(
         escape("a<b & \"c\" 'd'>"),
         "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;"

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use rtcompare::bench::{parse_budget, parse_duration, parse_fraction};
+use rtcompare::support::bench::{parse_budget, parse_duration, parse_fraction};
 
 /// Default `--warmup`: 2 discarded runs of each command before anything is timed.
 pub const DEFAULT_WARMUP: usize = 2;

@@ -90,6 +90,7 @@ pub struct Decision {
 /// look as this command reports it, on B's time over A's.
 #[derive(Debug, Clone)]
 pub struct Decisions {
+    margin: f64,
     max_rounds: usize,
     next: usize,
     each: Vec<Sequential>,
@@ -128,6 +129,7 @@ impl Decisions {
             .max_n(max_rounds)
             .spending(Spending::Pocock);
         Ok(Decisions {
+            margin,
             max_rounds,
             next: (max_rounds / 10).max(FIRST_LOOK).min(max_rounds),
             each: vec![Sequential::new(plan)?; comparisons],
@@ -208,12 +210,11 @@ impl Decisions {
     /// Each comparison's decision (`None` for one never looked at); one not settled ends as
     /// the session did (`end`).
     pub fn finish(self, end: DecisionEnd) -> Vec<Option<Decision>> {
-        let max_rounds = self.max_rounds;
+        let (margin, max_rounds) = (self.margin, self.max_rounds);
         self.each
             .into_iter()
             .zip(self.looks)
             .map(|(d, looks)| {
-                let margin = d.plan().margin;
                 let settled = d.end() == Some(DecisionEnd::Decided);
                 let end = if settled { DecisionEnd::Decided } else { end };
                 (!looks.is_empty()).then_some(Decision {

@@ -15,7 +15,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use rtcompare::bench::{Revisions, TempWorktree};
+use rtcompare::support::bench::{Revisions, TempWorktree};
 
 use crate::cli::GitArgs;
 use crate::commands::Pair;

@@ -58,7 +58,7 @@ mod group;
 mod layouts;
 mod options;
 mod pair;
-mod revisions;
+pub(crate) mod revisions;
 mod run;
 mod staged;
 mod suite;
@@ -83,10 +83,7 @@ pub use options::{BuildsOptions, BuildsProgress, BuildsProgressFn};
 pub use revisions::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK,
     EXIT_REGRESSION, LayoutsJson, RevisionsOptions, RevisionsOutcome, compare_revisions,
-    parse_budget, parse_duration, parse_fraction,
 };
-#[doc(hidden)]
-pub use revisions::{Revisions, TempWorktree, family_note, git, markdown, table};
 pub use run::{BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped};
 pub use worker::{HANDSHAKE_TIMEOUT, WORKER_ENV, WORKER_PROTOCOL};
 

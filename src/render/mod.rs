@@ -10,43 +10,23 @@
 //! [`PoolRun::to_html`](crate::pool::PoolRun::to_html) both. The pages need nothing but a
 //! browser: no script, no external resource, inline CSS.
 //!
-//! The building blocks are public so that other front ends (the `rtcompare` command) draw the
-//! same panels from their own data: a [`Page`] of [`Panel`]s, each holding one [`Figure`] from
-//! [`NumberLine`], [`RunOrder`], [`Distributions`], [`BootstrapPlot`] or [`TimeScale`], or
-//! [`MachineForest`] for one comparison pooled across machines (`rtcompare combine --html`).
+//! The command-line tool draws the same panels from its own data with the building blocks
+//! (a `Page` of `Panel`s, each holding one `Figure` from `NumberLine`, `RunOrder`,
+//! `Distributions`, `BootstrapPlot` or `TimeScale`, or `MachineForest` for one comparison
+//! pooled across machines), which it reaches through the hidden `support` module: they are
+//! not API.
 //! Colours are the Okabe–Ito palette, which stays distinguishable under the common forms of
 //! colour blindness: A blue, B vermillion, the ratio reddish purple.
 //!
 //! The figures are drawn with `plotters` restricted to its SVG backend, without a font
 //! backend: no system font or native library is linked; text is SVG `<text>` in the browser's
 //! sans-serif font.
-//!
-//! ```
-//! # #[cfg(feature = "html")] {
-//! use rtcompare::render::{NumberLine, Page, Panel};
-//! let line = NumberLine {
-//!     delta: 0.12, low: 0.10, high: 0.14, level: 0.95,
-//!     noise_floor: Some(0.02), thresholds: vec![0.05],
-//! };
-//! let html = Page::new("δ").panel(Panel::new("answer", "The answer").figure(line.figure())).to_html();
-//! assert!(html.contains("<svg") && !html.contains("<script"));
-//! # }
-//! ```
 
 #[cfg(feature = "html")]
 mod bench;
 #[cfg(feature = "html")]
-mod chart;
+pub(crate) mod chart;
 #[cfg(feature = "html")]
-mod page;
+pub(crate) mod page;
 #[cfg(feature = "html")]
-mod report;
-
-#[cfg(feature = "html")]
-pub use chart::{
-    BootstrapPlot, Distributions, MachineForest, NumberLine, RunOrder, TimeBar, TimeScale,
-};
-#[cfg(feature = "html")]
-pub use page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Figure, LegendEntry, Mark, Page, Panel, escape};
-#[cfg(feature = "html")]
-pub use report::environment_rows;
+pub(crate) mod report;

@@ -1,10 +1,10 @@
 //! `rtcompare combine --html FILE`: the pooled comparisons as one self-contained HTML page,
-//! drawn with the library's [`rtcompare::render`] panels. Per comparison one panel: the verdict,
+//! drawn with the library's `rtcompare::support::render` panels. Per comparison one panel: the verdict,
 //! the forest plot of the machines ([`MachineForest`]: each machine's interval, outliers
 //! ringed, the t interval over machines as a bar beneath, zero), the pooled numbers and a row
 //! per machine.
 
-use rtcompare::render::{MachineForest, Page, Panel};
+use rtcompare::support::render::{MachineForest, Page, Panel};
 
 use super::inputs::MachineFile;
 use super::machines::{CombineJson, CombinedResult, fleet_note, verdict_word};

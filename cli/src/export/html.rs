@@ -1,5 +1,5 @@
 //! `--html FILE`: the command comparison as one self-contained HTML page, drawn with the
-//! library's [`rtcompare::render`] panels (the same five as a library report's page): the
+//! library's `rtcompare::support::render` panels (the same five as a library report's page): the
 //! answer on a number line, the runs in order, both distributions, the bootstrap beside the
 //! A/A floor, and the commands and the machine. With more than two commands the page opens
 //! with every comparison (a table, then each one's answer on its own number line); the run
@@ -11,11 +11,11 @@
 //! Nothing here calls the statistics.
 
 use rtcompare::Estimate;
-use rtcompare::render::{
+use rtcompare::stats::DriftReport;
+use rtcompare::support::render::{
     BootstrapPlot, COLOUR_A, COLOUR_B, COLOUR_FLOOR, Distributions, NumberLine, Page, Panel,
     RunOrder, TimeBar, TimeScale, environment_rows,
 };
-use rtcompare::stats::DriftReport;
 
 use crate::analysis::{Floor, Rule, VerdictSummary};
 use crate::error::Result;
