@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Counts the core crate's public items as rustdoc's JSON lists them: modules, structs, enums,
-# unions, traits, functions and methods, constants, statics, type aliases and macros that a
-# user can name (fields, variants, trait implementations' methods and re-export lines are not
-# counted; an item re-exported under a second path counts once). Prints the count and, with
+# Counts the core crate's public items as rustdoc's JSON lists them: the modules, structs,
+# enums, unions, traits, functions and methods, constants, statics, type aliases and macros a
+# user can reach from the crate root (fields, variants, trait implementations' methods and
+# re-export lines are not counted; an item re-exported under a second path counts once;
+# #[doc(hidden)] items, which rustdoc leaves out, are not counted). Prints the count and, with
 # --by-module, the count under each top-level module.
 #
 #   scripts/public_items.sh [--by-module] [--max N]
@@ -32,39 +33,52 @@ import collections, json, sys
 path, by_module, limit = sys.argv[1], sys.argv[2] == "1", sys.argv[3]
 doc = json.load(open(path))
 index = doc["index"]
-counted = {"module", "struct", "enum", "union", "trait", "function", "constant", "static",
-           "type_alias", "macro", "assoc_const", "assoc_type", "trait_alias"}
-# The module each item is documented under, from the paths rustdoc resolved; methods and
-# associated items get their type's module through the impls that hold them.
-module_of = {}
-for item_id, p in doc["paths"].items():
-    if p["crate_id"] == 0 and len(p["path"]) > 1:
-        module_of[item_id] = p["path"][1] if len(p["path"]) > 2 else "(root)"
-for item_id, item in index.items():
-    inner = item["inner"]
-    if "impl" in inner and inner["impl"].get("trait") is None:
-        owner = inner["impl"]["for"].get("resolved_path", {}).get("id")
-        for member in inner["impl"]["items"]:
-            module_of.setdefault(str(member), module_of.get(str(owner), "(root)"))
-    if "trait" in inner:
-        for member in inner["trait"]["items"]:
-            module_of.setdefault(str(member), module_of.get(item_id, "(root)"))
-total = 0
+# What a user can name: everything reachable from the crate root through public modules and
+# re-exports (rustdoc has already left out private and #[doc(hidden)] items), each item once,
+# with the public methods and associated items of the types and traits reached.
+seen = set()
 per_module = collections.Counter()
-for item_id, item in index.items():
-    if item["crate_id"] != 0:
-        continue
-    kind = next(iter(item["inner"]))
-    # Trait implementations' methods have "default" visibility: they are the trait's, not
-    # new names.
-    if kind not in counted or item["visibility"] != "public" and kind not in ("assoc_type", "assoc_const"):
-        continue
-    if kind in ("assoc_type", "assoc_const") and item_id not in module_of:
-        continue
-    if kind == "module" and item.get("name") is None:
-        continue
-    total += 1
-    per_module[module_of.get(item_id, "(root)")] += 1
+
+def count(item_id, module):
+    if item_id in seen:
+        return
+    seen.add(item_id)
+    per_module[module] += 1
+
+def visit(item_id, module):
+    item = index.get(str(item_id))
+    if item is None or item["crate_id"] != 0:
+        return
+    kind, inner = next(iter(item["inner"].items()))
+    if kind == "use":
+        if inner.get("id") is not None and not inner.get("is_glob"):
+            visit(inner["id"], module)
+        return
+    if kind == "module":
+        if str(item_id) != str(doc["root"]):
+            count(item_id, module)
+        for child in inner["items"]:
+            child_item = index.get(str(child))
+            name = child_item.get("name") if child_item else None
+            visit(child, name if module == "(root)" and child_item and "module" in child_item["inner"] else module)
+        return
+    if kind in ("struct", "enum", "union", "trait", "function", "constant", "static",
+                "type_alias", "macro", "trait_alias"):
+        count(item_id, module)
+    for impl_id in inner.get("impls", []) if isinstance(inner, dict) else []:
+        impl = index.get(str(impl_id))
+        if impl is None or impl["inner"]["impl"].get("trait") is not None:
+            continue
+        for member in impl["inner"]["impl"]["items"]:
+            m = index.get(str(member))
+            if m is not None and m["visibility"] == "public":
+                count(member, module)
+    if kind == "trait":
+        for member in inner["items"]:
+            count(member, module)
+
+visit(doc["root"], "(root)")
+total = sum(per_module.values())
 print(f"{total} public items in rtcompare")
 if by_module:
     for name, n in per_module.most_common():
