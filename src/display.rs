@@ -1,10 +1,12 @@
-//! Number formats shared by every `Display` in the crate: percentages, ratios, levels,
-//! durations, counts and sizes in bytes. Pure; imports nothing of the crate.
+//! Number formats shared by every `Display` in the crate and by the workspace's other crates
+//! (through the hidden `support` module): percentages, ratios, levels, durations, counts and
+//! sizes in bytes. The one place where a unit switches: durations at 10⁴ of a unit (9999 ns,
+//! then 10.00 µs), sizes at 1024. Pure; imports nothing of the crate.
 
 use std::fmt;
 
 /// A count per operation: whole numbers as such, others to three significant digits.
-pub(crate) struct Count(pub f64);
+pub struct Count(pub f64);
 
 impl fmt::Display for Count {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -16,8 +18,24 @@ impl fmt::Display for Count {
     }
 }
 
+/// A large count with an SI prefix, for hardware counters: `812`, `45.3 k`, `21.34 M`,
+/// `1.23 G`.
+pub struct SiCount(pub f64);
+
+impl fmt::Display for SiCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        match v.abs() {
+            a if a < 1e3 => write!(f, "{v:.0}"),
+            a if a < 1e6 => write!(f, "{:.1} k", v / 1e3),
+            a if a < 1e9 => write!(f, "{:.2} M", v / 1e6),
+            _ => write!(f, "{:.2} G", v / 1e9),
+        }
+    }
+}
+
 /// A size in bytes, in B, KiB, MiB or GiB.
-pub(crate) struct Bytes(pub f64);
+pub struct Bytes(pub f64);
 
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -34,7 +52,7 @@ impl fmt::Display for Bytes {
 
 /// A share between 0 and 1 (such as I²) to two decimals, or `undefined` when it is NaN (the
 /// statistic could not be computed, e.g. no spread within processes).
-pub(crate) struct Share(pub f64);
+pub struct Share(pub f64);
 
 impl fmt::Display for Share {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -48,7 +66,7 @@ impl fmt::Display for Share {
 
 /// A fraction shown as a signed percentage with two decimals ("43.53%", "-1.20%"): the crate's
 /// percentage, for every figure that carries its own sign.
-pub(crate) struct Pct(pub f64);
+pub struct Pct(pub f64);
 
 impl fmt::Display for Pct {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -59,7 +77,7 @@ impl fmt::Display for Pct {
 /// The size of a fraction as a percentage, for sentences that say the direction in words
 /// ("20.0% less", "0.45% more"): one decimal, two below 1 % so that a small difference keeps
 /// two significant digits.
-pub(crate) struct MagnitudePct(pub f64);
+pub struct MagnitudePct(pub f64);
 
 impl fmt::Display for MagnitudePct {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -73,7 +91,7 @@ impl fmt::Display for MagnitudePct {
 }
 
 /// A ratio with four significant digits (1.771, 0.3293, 12.34).
-pub(crate) struct Sig(pub f64);
+pub struct Sig(pub f64);
 
 impl fmt::Display for Sig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -89,7 +107,7 @@ impl fmt::Display for Sig {
 
 /// A level as a percentage without trailing zeros ("95%", "99.9%"), rounded to six decimals so
 /// that a level such as 0.57 prints as 57%, not as its binary neighbour 56.99999999999999%.
-pub(crate) struct Level(pub f64);
+pub struct Level(pub f64);
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -97,29 +115,26 @@ impl fmt::Display for Level {
     }
 }
 
-/// A duration in nanoseconds with about four significant digits and a fitting unit.
-pub(crate) struct Ns(pub f64);
+/// A duration in nanoseconds with four significant digits and a fitting unit: `712.7 ns`,
+/// `1.262 µs`, `48.00 µs`, `1.762 ms`, `12.34 s`; 0 is `0 ns`.
+pub struct Ns(pub f64);
 
 impl fmt::Display for Ns {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ns = self.0;
-        let (v, unit) = if ns < 1e4 {
-            (ns, "ns")
-        } else if ns < 1e7 {
-            (ns / 1e3, "µs")
-        } else if ns < 1e10 {
-            (ns / 1e6, "ms")
-        } else {
-            (ns / 1e9, "s")
+        if ns == 0.0 || !ns.is_finite() {
+            return write!(f, "{ns} ns");
+        }
+        let (v, unit) = match ns.abs() {
+            a if a < 1e3 => (ns, "ns"),
+            a if a < 1e6 => (ns / 1e3, "µs"),
+            a if a < 1e9 => (ns / 1e6, "ms"),
+            _ => (ns / 1e9, "s"),
         };
-        let decimals = if v < 10.0 {
-            3
-        } else if v < 100.0 {
-            2
-        } else if v < 1000.0 {
-            1
-        } else {
-            0
+        let decimals = match v.abs() {
+            a if a < 10.0 => 3,
+            a if a < 100.0 => 2,
+            _ => 1,
         };
         write!(f, "{v:.decimals$} {unit}")
     }
@@ -132,7 +147,10 @@ mod tests {
     #[test]
     fn formats() {
         assert_eq!(Ns(712.74).to_string(), "712.7 ns");
-        assert_eq!(Ns(1262.0).to_string(), "1262 ns");
+        assert_eq!(Ns(1262.0).to_string(), "1.262 µs");
+        assert_eq!(Ns(1_762_000.0).to_string(), "1.762 ms");
+        assert_eq!(Ns(0.0).to_string(), "0 ns");
+        assert_eq!(Ns(1.234e10).to_string(), "12.34 s");
         assert_eq!(Ns(2.13).to_string(), "2.130 ns");
         assert_eq!(Ns(48_000.0).to_string(), "48.00 µs");
         assert_eq!(Pct(0.4353).to_string(), "43.53%");
@@ -147,6 +165,10 @@ mod tests {
         assert_eq!(Share(0.5612).to_string(), "0.56");
         assert_eq!(Share(f64::NAN).to_string(), "undefined");
         assert_eq!(Count(3.0).to_string(), "3");
+        assert_eq!(SiCount(812.0).to_string(), "812");
+        assert_eq!(SiCount(45_300.0).to_string(), "45.3 k");
+        assert_eq!(SiCount(21_340_000.0).to_string(), "21.34 M");
+        assert_eq!(SiCount(1.234e9).to_string(), "1.23 G");
         assert_eq!(Count(2.5).to_string(), "2.500");
         assert_eq!(Bytes(812.0).to_string(), "812 B");
         assert_eq!(Bytes(16.0 * 1024.0).to_string(), "16.0 KiB");

@@ -24,3 +24,9 @@ pub mod bench {
         parse_fraction, table,
     };
 }
+
+/// The crate's number formats (durations, sizes, counts, percentages), so that every front end
+/// prints a figure the same way.
+pub mod display {
+    pub use crate::display::{Bytes, Count, Level, MagnitudePct, Ns, Pct, Share, SiCount, Sig};
+}
