@@ -1,6 +1,6 @@
 //! A suite of benchmarks on Stein's staged plan ([`BuildsOptions::decide`] off): each
 //! benchmark in turn gets its first stage of worker pairs, then as many more as the precision
-//! target needs by the first stage's spread ([`StagedPlan`]), within `max_pairs`, the layouts
+//! target needs by the first stage's spread (`StagedPlan`), within `max_pairs`, the layouts
 //! and its `max_duration`; its pairs are pooled with Stein's interval.
 
 use std::time::{Duration, Instant};

@@ -14,7 +14,7 @@
 //!   nothing (see [`Instrument::measure`]).
 //!
 //! It also detects **suspension**: on Linux it compares `CLOCK_BOOTTIME`, which keeps counting
-//! while the machine sleeps, with `CLOCK_MONOTONIC`, which does not ([`SuspendWatch`]).
+//! while the machine sleeps, with `CLOCK_MONOTONIC`, which does not (`SuspendWatch`).
 //!
 //! Only this module reads a clock directly; everything else goes through the [`Clock`] trait so
 //! that the measuring logic can be driven by a [`SimulatedClock`] in tests.
@@ -325,7 +325,7 @@ pub(crate) const SUSPEND_THRESHOLD: Duration = Duration::from_secs(1);
 /// clock is compared with the monotonic clock instead, which also catches some clock
 /// adjustments.
 #[derive(Debug, Clone, Copy)]
-pub struct SuspendWatch {
+pub(crate) struct SuspendWatch {
     start_gap_ns: i128,
 }
 
@@ -392,7 +392,7 @@ pub(crate) fn cpu_times_ns() -> Option<(u64, u64)> {
 /// Parallel tests, a logger or a thread pool in the same process compete with the measured code
 /// for cores and caches; a comparison reports this figure and warns when it is large.
 #[derive(Debug, Clone, Copy)]
-pub struct CpuWatch {
+pub(crate) struct CpuWatch {
     start: Option<(u64, u64)>,
 }
 

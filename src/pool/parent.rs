@@ -290,7 +290,7 @@ impl<'a> Parent<'a> {
         Ok(())
     }
 
-    /// Stage 2: Stein's plan ([`StagedPlan`](stats::StagedPlan)) for the precision target
+    /// Stage 2: Stein's plan (`StagedPlan`) for the precision target
     /// from the first stage's spread, within the cap and what fits in the time budget at the
     /// first stage's median process time. Without a target the first stage is the whole run.
     fn plan(&self, ran: &Ran) -> Result<Option<stats::StagedPlan>> {

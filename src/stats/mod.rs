@@ -107,7 +107,7 @@ pub use intervals::rates::{
     harmonic_mean, harmonic_mean_interval, proportion_interval,
 };
 
-pub use intervals::work_rate::{WorkRate, WorkRateOptions, work_rate};
+pub use intervals::work_rate::{WorkRate, work_rate};
 pub(crate) use plans::sample_size::required_size;
 pub use plans::sample_size::{
     PrecisionTarget, RequiredSize, WidthDecision, WidthTarget, required_batches,
@@ -120,11 +120,11 @@ pub use pooling::machines::{
     MIN_MACHINES, MachineEstimate, MachineInfluence, MachinesPooled, combine_machines,
 };
 pub use pooling::multiplicity::{HolmStep, holm};
-pub use pooling::pool::{
-    DEFAULT_MARGIN, Mode, PoolWarning, Pooled, ProcessEstimate, combine, combine_staged,
-};
+pub(crate) use pooling::pool::ProcessEstimate;
+pub use pooling::pool::{DEFAULT_MARGIN, Mode, PoolWarning, Pooled, combine, combine_staged};
 pub(crate) use pooling::pool::{MIN_PROCESSES, combine_processes_with};
-pub use pooling::pool_plan::{PlanEnd, ProcessPlan, StagedPlan, plan_processes};
+pub(crate) use pooling::pool_plan::StagedPlan;
+pub use pooling::pool_plan::{PlanEnd, ProcessPlan, plan_processes};
 pub use pooling::spread_split::{SpreadSplit, split_spread};
 pub use series::autocorr::{autocorrelation, lag1_autocorrelation};
 

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 /// sentence to show, naming the value and what is expected.
 ///
 /// ```
-/// use rtcompare::bench::parse_fraction;
+/// use rtcompare::support::bench::parse_fraction;
 /// assert_eq!(parse_fraction("2%"), Ok(0.02));
 /// assert!(parse_fraction("150%").is_err() && parse_fraction("two").is_err());
 /// ```
@@ -38,7 +38,7 @@ pub fn parse_fraction(s: &str) -> std::result::Result<f64, String> {
 /// sentence to show, naming the value and what is expected.
 ///
 /// ```
-/// use rtcompare::bench::parse_duration;
+/// use rtcompare::support::bench::parse_duration;
 /// assert_eq!(parse_duration("2m"), Ok(std::time::Duration::from_secs(120)));
 /// assert!(parse_duration("-1s").is_err() && parse_duration("soon").is_err());
 /// ```
@@ -70,7 +70,7 @@ pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
 /// Errors: the sentence to show.
 ///
 /// ```
-/// use rtcompare::bench::parse_budget;
+/// use rtcompare::support::bench::parse_budget;
 /// assert_eq!(parse_budget("0"), Ok(std::time::Duration::ZERO));
 /// assert_eq!(parse_budget("90s"), Ok(std::time::Duration::from_secs(90)));
 /// ```

@@ -30,7 +30,7 @@ const MAX_LABEL_CHARS: usize = 40;
 ///
 /// ```
 /// # #[cfg(feature = "html")] {
-/// use rtcompare::render::MachineForest;
+/// use rtcompare::support::render::MachineForest;
 /// use rtcompare::stats::{MachineEstimate, combine_machines};
 /// let machines: Vec<MachineEstimate> = [0.10, 0.11, 0.12]
 ///     .iter()

@@ -14,7 +14,7 @@ use crate::stats::{DEFAULT_LEVEL, check, dist};
 /// Options for `work_rate_with`: a consuming builder.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
-pub struct WorkRateOptions {
+pub(crate) struct WorkRateOptions {
     /// Coverage of the rate's interval, in `(0, 1)`. Default 0.95.
     pub level: f64,
     /// Largest accepted |lag-1 autocorrelation| of the (batched) residuals, in `(0, 1]`.
@@ -37,17 +37,19 @@ impl Default for WorkRateOptions {
 
 impl WorkRateOptions {
     /// Sets [`level`](Self::level).
-    pub fn level(mut self, level: f64) -> Self {
+    pub(crate) fn level(mut self, level: f64) -> Self {
         self.level = level;
         self
     }
-    /// Sets [`ac_limit`](Self::ac_limit).
-    pub fn ac_limit(mut self, limit: f64) -> Self {
+    /// Sets [`ac_limit`](Self::ac_limit): the tests' fits on few points accept any.
+    #[cfg(test)]
+    fn ac_limit(mut self, limit: f64) -> Self {
         self.ac_limit = limit;
         self
     }
-    /// Sets [`min_duration`](Self::min_duration).
-    pub fn min_duration(mut self, d: f64) -> Self {
+    /// Sets [`min_duration`](Self::min_duration), for the tests.
+    #[cfg(test)]
+    fn min_duration(mut self, d: f64) -> Self {
         self.min_duration = d;
         self
     }

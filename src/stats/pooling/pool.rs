@@ -83,7 +83,7 @@ pub const PROCESS_DRIFT_MIN: usize = 8;
 /// What one process contributed: its estimate and, when it ran A/A validation, its noise floor
 /// and signed A/A deltas.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ProcessEstimate {
+pub(crate) struct ProcessEstimate {
     /// The process's estimate of δ with its interval.
     pub estimate: Estimate,
     /// The process's A/A noise floor (fraction); `None` when it was not validated.

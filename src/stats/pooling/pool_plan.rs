@@ -201,7 +201,7 @@ pub fn plan_processes(
 /// ([`Sequential`](crate::stats::Sequential)) is the other way to end a run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
-pub struct StagedPlan {
+pub(crate) struct StagedPlan {
     /// Deltas (processes, pairs) to run in all, first stage included.
     pub total: usize,
     /// Deltas the target needs by Stein's rule, uncapped (saturates at `usize::MAX`).

@@ -176,7 +176,7 @@
 //! ([`SequentialDecision`]). [`Sequential`] is the one driver every front end that decides as
 //! it measures runs (`pool::run`, the bench engine, `rtcompare cmd`): it holds the plan and
 //! the looks, spends α, and records why the decision ended, whether the caller hands it its
-//! deltas or an interval of its own. [`StagedPlan`] (Stein's two stages toward a precision
+//! deltas or an interval of its own. `StagedPlan` (Stein's two stages toward a precision
 //! target) is the one alternative.
 
 // The chapter's links name each item by its one path, `stats::NAME`.
