@@ -126,7 +126,6 @@ impl Args {
         let mut revision_flags = Vec::new();
         let mut args = args.into_iter().peekable();
         while let Some(arg) = args.next() {
-            let valued = |flag: &str| LIBTEST_VALUED.contains(&flag);
             let (name, inline) = match arg.split_once('=') {
                 Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
                 _ => (arg.clone(), None),
@@ -144,80 +143,20 @@ impl Args {
                 revision_flags.push(name);
                 continue;
             }
-            match arg.as_str() {
-                "--bench" => bench = true,
-                "--exact" => parsed.exact = true,
-                "--list" => parsed.list = true,
-                "--output-format" => match args.next() {
-                    Some(v) => parsed.output = OutputFormat::parse(&v)?,
-                    None => {
-                        return Err(Error::invalid_option(
-                            "argument",
-                            "--output-format needs `bencher` or `criterion` after it",
-                        ));
-                    }
-                },
-                flag if flag.starts_with("--output-format=") => {
-                    parsed.output = OutputFormat::parse(&flag["--output-format=".len()..])?;
-                }
-                "--skip" => match args.next() {
-                    Some(s) => parsed.skip.push(s),
-                    None => {
-                        return Err(Error::invalid_option(
-                            "argument",
-                            "--skip needs a name filter after it",
-                        ));
-                    }
-                },
-                flag if LIBTEST_SWITCHES.contains(&flag) => {}
-                flag if valued(flag) => {
-                    args.next();
-                }
-                flag if flag
-                    .split_once('=')
-                    .is_some_and(|(f, _)| valued(f) || f == "--skip") =>
-                {
-                    if let Some(s) = flag.strip_prefix("--skip=") {
-                        parsed.skip.push(s.to_string());
-                    }
-                }
-                flag if CRITERION_BASELINE.contains(&flag.split('=').next().unwrap_or(flag)) => {
-                    return Err(Error::invalid_option(
-                        "argument",
-                        format!(
-                            "{flag} is criterion's; this harness keeps no saved results: \
-                             compare against another revision with `--baseline REV` (a git \
-                             revision such as main or HEAD~1), which builds it and runs both \
-                             builds in the same seconds on one CPU (HOWTO, \"A `cargo bench` \
-                             target\")"
-                        ),
-                    ));
-                }
-                flag if flag.starts_with('-') => {
-                    return Err(Error::invalid_option(
-                        "argument",
-                        format!(
-                            "unknown flag {flag:?}: the rtcompare bench harness accepts a name \
-                             filter, --exact, --skip, --list, --bench, --output-format and \
-                             libtest's flags"
-                        ),
-                    ));
-                }
-                filter => {
-                    if let Some(first) = &parsed.filter {
-                        return Err(Error::invalid_option(
-                            "argument",
-                            format!(
-                                "a second filter {filter:?} after {first:?}: give one filter \
-                                 (a benchmark runs when its name contains it)"
-                            ),
-                        ));
-                    }
-                    parsed.filter = Some(filter.to_string());
-                }
-            }
+            parsed.apply_harness_arg(&arg, &mut bench, &mut args)?;
         }
         parsed.test = !bench;
+        parsed.take_revisions(revisions, &revision_flags)?;
+        Ok(parsed)
+    }
+
+    /// Keeps the revision options when any revision flag (`revision_flags`, in the order
+    /// given) was seen. Errors: [`Error::InvalidOption`] when `--baseline` was not among them.
+    fn take_revisions(
+        &mut self,
+        revisions: super::RevisionsOptions,
+        revision_flags: &[String],
+    ) -> Result<()> {
         if !revision_flags.is_empty() {
             if !revision_flags.iter().any(|f| f == "--baseline") {
                 return Err(Error::invalid_option(
@@ -228,9 +167,104 @@ impl Args {
                     ),
                 ));
             }
-            parsed.revisions = Some(revisions);
+            self.revisions = Some(revisions);
         }
-        Ok(parsed)
+        Ok(())
+    }
+
+    /// Applies one argument that is not a revision flag: the harness's own flags, libtest's
+    /// (accepted and ignored, with their values), and else [`Self::take_filter_or_refuse`].
+    /// `args` gives the values of flags that take one.
+    fn apply_harness_arg(
+        &mut self,
+        arg: &str,
+        bench: &mut bool,
+        args: &mut impl Iterator<Item = String>,
+    ) -> Result<()> {
+        let valued = |flag: &str| LIBTEST_VALUED.contains(&flag);
+        match arg {
+            "--bench" => *bench = true,
+            "--exact" => self.exact = true,
+            "--list" => self.list = true,
+            "--output-format" => match args.next() {
+                Some(v) => self.output = OutputFormat::parse(&v)?,
+                None => {
+                    return Err(Error::invalid_option(
+                        "argument",
+                        "--output-format needs `bencher` or `criterion` after it",
+                    ));
+                }
+            },
+            flag if flag.starts_with("--output-format=") => {
+                self.output = OutputFormat::parse(&flag["--output-format=".len()..])?;
+            }
+            "--skip" => match args.next() {
+                Some(s) => self.skip.push(s),
+                None => {
+                    return Err(Error::invalid_option(
+                        "argument",
+                        "--skip needs a name filter after it",
+                    ));
+                }
+            },
+            flag if LIBTEST_SWITCHES.contains(&flag) => {}
+            flag if valued(flag) => {
+                args.next();
+            }
+            flag if flag
+                .split_once('=')
+                .is_some_and(|(f, _)| valued(f) || f == "--skip") =>
+            {
+                if let Some(s) = flag.strip_prefix("--skip=") {
+                    self.skip.push(s.to_string());
+                }
+            }
+            other => self.take_filter_or_refuse(other)?,
+        }
+        Ok(())
+    }
+
+    /// Takes an argument no flag of the harness took: criterion's saved-baseline flags and
+    /// unknown flags are refused, naming what to use instead; anything else is the filter, of
+    /// which there is one.
+    fn take_filter_or_refuse(&mut self, arg: &str) -> Result<()> {
+        match arg {
+            flag if CRITERION_BASELINE.contains(&flag.split('=').next().unwrap_or(flag)) => {
+                return Err(Error::invalid_option(
+                    "argument",
+                    format!(
+                        "{flag} is criterion's; this harness keeps no saved results: \
+                         compare against another revision with `--baseline REV` (a git \
+                         revision such as main or HEAD~1), which builds it and runs both \
+                         builds in the same seconds on one CPU (HOWTO, \"A `cargo bench` \
+                         target\")"
+                    ),
+                ));
+            }
+            flag if flag.starts_with('-') => {
+                return Err(Error::invalid_option(
+                    "argument",
+                    format!(
+                        "unknown flag {flag:?}: the rtcompare bench harness accepts a name \
+                         filter, --exact, --skip, --list, --bench, --output-format and \
+                         libtest's flags"
+                    ),
+                ));
+            }
+            filter => {
+                if let Some(first) = &self.filter {
+                    return Err(Error::invalid_option(
+                        "argument",
+                        format!(
+                            "a second filter {filter:?} after {first:?}: give one filter \
+                             (a benchmark runs when its name contains it)"
+                        ),
+                    ));
+                }
+                self.filter = Some(filter.to_string());
+            }
+        }
+        Ok(())
     }
 
     /// Whether the benchmark `name` is selected: not when it contains a `--skip` filter; then

@@ -239,6 +239,34 @@ impl Quartet {
     }
 }
 
+/// What [`Measured::analyse`] finds in a pair's series, for its report.
+struct PairFindings {
+    /// The head's per-operation times, one per round (its two workers' mean).
+    head: Vec<f64>,
+    /// The baseline's, likewise.
+    base: Vec<f64>,
+    /// The paired analysis of head against baseline.
+    analysis: PairAnalysis,
+    /// The seed the analysis resampled with.
+    analysis_seed: u64,
+    /// The two A/A differences of the regroupings.
+    null_deltas: [f64; 2],
+    /// The larger of the two A/A differences.
+    noise_floor: f64,
+    /// The head's median time per operation.
+    ns_per_op_a: f64,
+    /// The baseline's median time per operation.
+    ns_per_op_b: f64,
+    /// One clock step as a share of the faster batch.
+    quantization: f64,
+    /// The verdict against the floor and the clock step.
+    verdict: Verdict,
+    /// How long the machine was suspended, beyond the threshold.
+    suspended: Duration,
+    /// The comparison's warnings.
+    warnings: Vec<Warning>,
+}
+
 impl Measured {
     /// The pair's report: δ from the head's and the baseline's per-round means, its two A/A
     /// differences from the regroupings, the larger of them as the pair's noise floor, and the
@@ -250,6 +278,14 @@ impl Measured {
         seed: u64,
         elapsed: Duration,
     ) -> Result<Report> {
+        let found = self.analyse(plan, seed)?;
+        Ok(self.into_report(plan, at, elapsed, found))
+    }
+
+    /// The statistics of the pair's series: the paired estimate, the A/A differences and the
+    /// floor, the medians, the clock step, the verdict and the warnings (finishing the
+    /// environment's watch first, so the warnings see the whole run).
+    fn analyse(&mut self, plan: &PairPlan<'_>, seed: u64) -> Result<PairFindings> {
         let o = plan.resolved;
         let n = self.n as f64;
         let per_op = |x: usize, y: usize| -> Vec<f64> {
@@ -283,14 +319,41 @@ impl Measured {
             .suspended_beyond_threshold()
             .unwrap_or_default();
         let warnings = self.warnings(o, &analysis, noise_floor, quantization, suspended);
+        Ok(PairFindings {
+            head,
+            base,
+            analysis,
+            analysis_seed,
+            null_deltas,
+            noise_floor,
+            ns_per_op_a,
+            ns_per_op_b,
+            quantization,
+            verdict,
+            suspended,
+            warnings,
+        })
+    }
+
+    /// The report of the pair from what [`Self::analyse`] found, with the pair's series, its
+    /// rounds' orders and where it ran.
+    fn into_report(
+        self,
+        plan: &PairPlan<'_>,
+        at: Placement,
+        elapsed: Duration,
+        found: PairFindings,
+    ) -> Report {
+        let o = plan.resolved;
+        let n = self.n as f64;
+        let analysis = found.analysis;
         let rounded = |v: &[f64]| v.iter().map(|x| (x * n).round() as u64).collect::<Vec<_>>();
-        let (calibration_a, calibration_b) = self.calibration;
-        Ok(Report {
+        Report {
             schema_version: REPORT_SCHEMA_VERSION,
             name_a: "head".to_string(),
             name_b: "baseline".to_string(),
-            ns_per_op_a,
-            ns_per_op_b,
+            ns_per_op_a: found.ns_per_op_a,
+            ns_per_op_b: found.ns_per_op_b,
             ratio: analysis.estimate.ratio(),
             estimate: analysis.estimate,
             confidences: analysis.confidences,
@@ -298,22 +361,15 @@ impl Measured {
             validated: true,
             validation_a: None,
             validation_b: None,
-            noise_floor,
+            noise_floor: found.noise_floor,
             margin: o.margin,
             diagnostics: analysis.diagnostics,
-            timing: Timing {
-                inner_loops: self.n,
-                calibration_a: Some(calibration_a),
-                calibration_b: Some(calibration_b),
-                instrument: plan.instrument.clone(),
-                quantization,
-                suspended,
-            },
-            seed: analysis_seed,
-            batch_ns_a: rounded(&head),
-            batch_ns_b: rounded(&base),
-            samples_a: head,
-            samples_b: base,
+            timing: self.timing(plan, found.quantization, found.suspended),
+            seed: found.analysis_seed,
+            batch_ns_a: rounded(&found.head),
+            batch_ns_b: rounded(&found.base),
+            samples_a: found.head,
+            samples_b: found.base,
             resources: Resources {
                 counters: None,
                 allocations: None,
@@ -338,16 +394,30 @@ impl Measured {
                     requested_rounds: self.requested_rounds,
                     batch_ns: self.batch_ns,
                     orders: self.orders,
-                    null_deltas,
+                    null_deltas: found.null_deltas,
                     seconds: elapsed.as_secs_f64(),
                     layout_variant: plan.variant,
                 }),
                 ..Context::default()
             },
-            resolved: matches!(verdict, Verdict::AFaster | Verdict::BFaster),
-            verdict,
-            warnings,
-        })
+            resolved: matches!(found.verdict, Verdict::AFaster | Verdict::BFaster),
+            verdict: found.verdict,
+            warnings: found.warnings,
+        }
+    }
+
+    /// The report's timing: the batch size, both calibrations, the instrument, the clock step
+    /// and the suspension.
+    fn timing(&self, plan: &PairPlan<'_>, quantization: f64, suspended: Duration) -> Timing {
+        let (calibration_a, calibration_b) = self.calibration;
+        Timing {
+            inner_loops: self.n,
+            calibration_a: Some(calibration_a),
+            calibration_b: Some(calibration_b),
+            instrument: plan.instrument.clone(),
+            quantization,
+            suspended,
+        }
     }
 
     /// The comparison's warnings on the pair's series. The pair has no A/A validation of its

@@ -333,6 +333,40 @@ pub(crate) struct Worker {
     cancel: Option<CancelToken>,
 }
 
+/// Sets up, for the child `cmd` starts, its pin to `cpu` (when given) and the request pipe's
+/// read end `r` and the answer pipe's write end `w` on [`REQUEST_FD`] and [`ANSWER_FD`].
+fn wire_child(cmd: &mut Command, r: std::os::fd::RawFd, w: std::os::fd::RawFd, cpu: Option<usize>) {
+    // SAFETY: between fork and exec only async-signal-safe calls (dup2, fcntl,
+    // sched_setaffinity) run.
+    unsafe {
+        cmd.pre_exec(move || {
+            if let Some(cpu) = cpu {
+                pin_self(cpu)?;
+            }
+            // The answer pipe must not sit where the request pipe goes.
+            let w = if w == REQUEST_FD {
+                libc::fcntl(w, libc::F_DUPFD, 10)
+            } else {
+                w
+            };
+            if w < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            for (from, to) in [(r, REQUEST_FD), (w, ANSWER_FD)] {
+                if from == to {
+                    // dup2 onto itself keeps close-on-exec; clear it instead.
+                    if libc::fcntl(to, libc::F_SETFD, 0) < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                } else if libc::dup2(from, to) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+}
+
 /// Longest a wait for an answer goes without looking at the cancellation.
 const CANCEL_SLICE: Duration = Duration::from_millis(100);
 
@@ -386,35 +420,7 @@ impl Worker {
         if let Some(dir) = launch.dir {
             cmd.current_dir(dir);
         }
-        // SAFETY: between fork and exec only async-signal-safe calls (dup2, fcntl,
-        // sched_setaffinity) run.
-        unsafe {
-            cmd.pre_exec(move || {
-                if let Some(cpu) = cpu {
-                    pin_self(cpu)?;
-                }
-                // The answer pipe must not sit where the request pipe goes.
-                let w = if w == REQUEST_FD {
-                    libc::fcntl(w, libc::F_DUPFD, 10)
-                } else {
-                    w
-                };
-                if w < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                for (from, to) in [(r, REQUEST_FD), (w, ANSWER_FD)] {
-                    if from == to {
-                        // dup2 onto itself keeps close-on-exec; clear it instead.
-                        if libc::fcntl(to, libc::F_SETFD, 0) < 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                    } else if libc::dup2(from, to) < 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                Ok(())
-            });
-        }
+        wire_child(&mut cmd, r, w, cpu);
         let child = match cmd.spawn() {
             Ok(c) => c,
             Err(e) => {

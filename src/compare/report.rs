@@ -302,38 +302,7 @@ impl fmt::Display for Warning {
                 series,
                 relative_shift,
                 p_value,
-            } => {
-                let what = match series {
-                    Series::A => "candidate A",
-                    Series::B => "candidate B",
-                    Series::Ratio => "the ratio B/A",
-                };
-                let dir = if relative_shift < 0.0 {
-                    "lower"
-                } else {
-                    "higher"
-                };
-                if series == Series::Ratio {
-                    write!(
-                        f,
-                        "{what} drifted during the run: it was {} {dir} in the second half than \
-                         in the first (p = {p_value:.3}), so the candidates were not in a steady \
-                         state and the difference depends on how long they ran; warm up longer \
-                         or measure on a quieter machine",
-                        Pct(relative_shift.abs())
-                    )?;
-                } else {
-                    write!(
-                        f,
-                        "{what}'s own measurements were {} {dir} in the second half than in the \
-                         first (p = {p_value:.3}): the machine changed speed during the run, so \
-                         its ns/op figure blends two machines (the verdict rests on the paired \
-                         ratio, tested separately)",
-                        Pct(relative_shift.abs())
-                    )?;
-                }
-                Ok(())
-            }
+            } => fmt_drift(f, series, relative_shift, p_value),
             Warning::HighAutocorrelation { autocorrelation } => write!(
                 f,
                 "neighbouring pairs are strongly correlated (lag-1 autocorrelation of the ratio \
@@ -353,73 +322,30 @@ impl fmt::Display for Warning {
             Warning::QuantizationNearDifference {
                 delta,
                 quantization,
-            } => write!(
-                f,
-                "one clock step is {} of a batch, and moving the difference ({}) one such step \
-                 toward zero would undo the verdict; lengthen the batches with a smaller \
-                 max_quantization_error",
-                Pct(quantization),
-                Pct(delta)
-            ),
+            } => fmt_quantization_near_difference(f, delta, quantization),
             Warning::NoisyFloor {
                 noise_floor,
                 threshold,
-            } => write!(
-                f,
-                "the noise floor ({}) is larger than the smallest difference asked about ({}), \
-                 so this setup cannot resolve a difference that small",
-                Pct(noise_floor),
-                Pct(threshold)
-            ),
+            } => fmt_noisy_floor(f, noise_floor, threshold),
             Warning::UnreliableValidation {
                 series,
                 false_signal_rate,
                 mean_confidence,
                 nominal_rate,
                 runs,
-            } => write!(
+            } => fmt_unreliable_validation(
                 f,
-                "candidate {}'s A/A validation gave {:.0}% false signals (nominal {:.0}%) and a \
-                 mean confidence of {mean_confidence:.2} (nominal 0.50) over {runs} runs: the \
-                 harness is not neutral between positions on this machine, so its noise floor \
-                 cannot be trusted",
-                if series == Series::B { "B" } else { "A" },
-                100.0 * false_signal_rate,
-                100.0 * nominal_rate
+                series,
+                false_signal_rate,
+                mean_confidence,
+                nominal_rate,
+                runs,
             ),
             Warning::NoiseChanged {
                 half_width,
                 yardstick,
-            } => write!(
-                f,
-                "the interval (±{}) is {:.1} times wider than identical code's A/A differences \
-                 measured just before ({}): the machine's noise changed during the measurement, \
-                 so the floor describes a quieter machine; measure again",
-                Pct(half_width),
-                half_width / yardstick,
-                Pct(yardstick)
-            ),
-            Warning::LargeWorkingSet { bytes, measure } => {
-                let mib = bytes as f64 / (1u64 << 20) as f64;
-                match measure {
-                    WorkingSetMeasure::LiveHeap => write!(
-                        f,
-                        "the live heap reached {mib:.1} MiB during the comparison (counted by \
-                         rtcompare::alloc::Counting)"
-                    )?,
-                    WorkingSetMeasure::PeakRssGrowth => write!(
-                        f,
-                        "the peak resident memory grew by {mib:.1} MiB during the comparison \
-                         (memory resident before it started is not seen; install \
-                         rtcompare::alloc::Counting to judge the live heap)"
-                    )?,
-                }
-                f.write_str(
-                    ": the working set likely exceeds the caches, so one process's memory \
-                     layout may decide the result; run the comparison in several processes and \
-                     pool them",
-                )
-            }
+            } => fmt_noise_changed(f, half_width, yardstick),
+            Warning::LargeWorkingSet { bytes, measure } => fmt_large_working_set(f, bytes, measure),
             Warning::BusyProcess { other_cpu_share } => write!(
                 f,
                 "other threads of this process used {:.0}% of a core during the comparison \
@@ -430,26 +356,164 @@ impl fmt::Display for Warning {
             Warning::BusyMachine {
                 load_average,
                 cores,
-            } => write!(
-                f,
-                "the machine was busy when the comparison started (load average {load_average:.2} \
-                 on {cores} logical cores): other processes competed for the cores and caches, \
-                 and a verdict under such load may not hold on a quiet machine; measure again \
-                 when the machine is idle"
-            ),
+            } => fmt_busy_machine(f, load_average, cores),
             Warning::DebugBuild => f.write_str(
                 "this is a debug build: timings of unoptimised code say little about optimised \
                  code; run with --release",
             ),
-            Warning::Instrumented { ref tool } => write!(
-                f,
-                "THE TIMINGS MEAN NOTHING: this ran under {tool}, which translates every \
-                 instruction before running it, so the numbers measure the translation, not the \
-                 code; do not read the difference or the verdict as native speed, and measure \
-                 again without it"
-            ),
+            Warning::Instrumented { ref tool } => fmt_instrumented(f, tool),
         }
     }
+}
+
+/// Writes [`Warning::Drift`]: for the ratio, a shift that makes the difference depend on how
+/// long the candidates ran; for A or B alone, a machine that changed speed.
+fn fmt_drift(
+    f: &mut fmt::Formatter<'_>,
+    series: Series,
+    relative_shift: f64,
+    p_value: f64,
+) -> fmt::Result {
+    let what = match series {
+        Series::A => "candidate A",
+        Series::B => "candidate B",
+        Series::Ratio => "the ratio B/A",
+    };
+    let dir = if relative_shift < 0.0 {
+        "lower"
+    } else {
+        "higher"
+    };
+    if series == Series::Ratio {
+        write!(
+            f,
+            "{what} drifted during the run: it was {} {dir} in the second half than \
+             in the first (p = {p_value:.3}), so the candidates were not in a steady \
+             state and the difference depends on how long they ran; warm up longer \
+             or measure on a quieter machine",
+            Pct(relative_shift.abs())
+        )?;
+    } else {
+        write!(
+            f,
+            "{what}'s own measurements were {} {dir} in the second half than in the \
+             first (p = {p_value:.3}): the machine changed speed during the run, so \
+             its ns/op figure blends two machines (the verdict rests on the paired \
+             ratio, tested separately)",
+            Pct(relative_shift.abs())
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes [`Warning::QuantizationNearDifference`].
+fn fmt_quantization_near_difference(
+    f: &mut fmt::Formatter<'_>,
+    delta: f64,
+    quantization: f64,
+) -> fmt::Result {
+    write!(
+        f,
+        "one clock step is {} of a batch, and moving the difference ({}) one such step \
+         toward zero would undo the verdict; lengthen the batches with a smaller \
+         max_quantization_error",
+        Pct(quantization),
+        Pct(delta)
+    )
+}
+
+/// Writes [`Warning::NoisyFloor`].
+fn fmt_noisy_floor(f: &mut fmt::Formatter<'_>, noise_floor: f64, threshold: f64) -> fmt::Result {
+    write!(
+        f,
+        "the noise floor ({}) is larger than the smallest difference asked about ({}), \
+         so this setup cannot resolve a difference that small",
+        Pct(noise_floor),
+        Pct(threshold)
+    )
+}
+
+/// Writes [`Warning::UnreliableValidation`].
+fn fmt_unreliable_validation(
+    f: &mut fmt::Formatter<'_>,
+    series: Series,
+    false_signal_rate: f64,
+    mean_confidence: f64,
+    nominal_rate: f64,
+    runs: usize,
+) -> fmt::Result {
+    write!(
+        f,
+        "candidate {}'s A/A validation gave {:.0}% false signals (nominal {:.0}%) and a \
+         mean confidence of {mean_confidence:.2} (nominal 0.50) over {runs} runs: the \
+         harness is not neutral between positions on this machine, so its noise floor \
+         cannot be trusted",
+        if series == Series::B { "B" } else { "A" },
+        100.0 * false_signal_rate,
+        100.0 * nominal_rate
+    )
+}
+
+/// Writes [`Warning::NoiseChanged`].
+fn fmt_noise_changed(f: &mut fmt::Formatter<'_>, half_width: f64, yardstick: f64) -> fmt::Result {
+    write!(
+        f,
+        "the interval (±{}) is {:.1} times wider than identical code's A/A differences \
+         measured just before ({}): the machine's noise changed during the measurement, \
+         so the floor describes a quieter machine; measure again",
+        Pct(half_width),
+        half_width / yardstick,
+        Pct(yardstick)
+    )
+}
+
+/// Writes [`Warning::LargeWorkingSet`], naming the measure the size came from.
+fn fmt_large_working_set(
+    f: &mut fmt::Formatter<'_>,
+    bytes: u64,
+    measure: WorkingSetMeasure,
+) -> fmt::Result {
+    let mib = bytes as f64 / (1u64 << 20) as f64;
+    match measure {
+        WorkingSetMeasure::LiveHeap => write!(
+            f,
+            "the live heap reached {mib:.1} MiB during the comparison (counted by \
+             rtcompare::alloc::Counting)"
+        )?,
+        WorkingSetMeasure::PeakRssGrowth => write!(
+            f,
+            "the peak resident memory grew by {mib:.1} MiB during the comparison \
+             (memory resident before it started is not seen; install \
+             rtcompare::alloc::Counting to judge the live heap)"
+        )?,
+    }
+    f.write_str(
+        ": the working set likely exceeds the caches, so one process's memory \
+         layout may decide the result; run the comparison in several processes and \
+         pool them",
+    )
+}
+
+/// Writes [`Warning::BusyMachine`].
+fn fmt_busy_machine(f: &mut fmt::Formatter<'_>, load_average: f64, cores: usize) -> fmt::Result {
+    write!(
+        f,
+        "the machine was busy when the comparison started (load average {load_average:.2} \
+         on {cores} logical cores): other processes competed for the cores and caches, \
+         and a verdict under such load may not hold on a quiet machine; measure again \
+         when the machine is idle"
+    )
+}
+
+/// Writes [`Warning::Instrumented`]: the timings of a run under `tool` mean nothing.
+fn fmt_instrumented(f: &mut fmt::Formatter<'_>, tool: &Instrumentation) -> fmt::Result {
+    write!(
+        f,
+        "THE TIMINGS MEAN NOTHING: this ran under {tool}, which translates every \
+         instruction before running it, so the numbers measure the translation, not the \
+         code; do not read the difference or the verdict as native speed, and measure \
+         again without it"
+    )
 }
 
 /// Which fixture a process built first (see [`Child::build`](crate::pool::Child::build)).

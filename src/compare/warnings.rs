@@ -54,18 +54,44 @@ pub(crate) struct WarningInputs<'a> {
 /// The warnings of a comparison, in a fixed order. Pure.
 pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
     let mut w = Vec::new();
-    // An interval, a floor and a clock step all within half the margin: the comparison is
-    // settled as equivalent with room to spare, and neither ties nor an A/A rate that
-    // undersells the floor can move either end to the margin. Warning about them told users
-    // of identical candidates their settled answer was suspect (README's sum against fold).
-    let e = i.estimate;
-    let far_inside = i.margin > 0.0
-        && e.low.abs().max(e.high.abs()) <= i.margin / 2.0
-        && i.noise_floor <= i.margin / 2.0
-        && i.quantization <= i.margin / 2.0;
+    let far_inside = far_inside_margin(i);
     if i.debug_build {
         w.push(Warning::DebugBuild);
     }
+    push_validation_warnings(i, far_inside, &mut w);
+    push_drift_warnings(i, &mut w);
+    if i.autocorrelation > HIGH_AUTOCORRELATION {
+        w.push(Warning::HighAutocorrelation {
+            autocorrelation: i.autocorrelation,
+        });
+    }
+    if !i.suspended.is_zero() {
+        w.push(Warning::Suspended {
+            seconds: i.suspended.as_secs_f64(),
+        });
+    }
+    push_interval_warnings(i, far_inside, &mut w);
+    push_floor_warning(i, &mut w);
+    push_machine_warnings(i, &mut w);
+    w
+}
+
+/// Whether the comparison is settled as equivalent with room to spare: an interval, a floor
+/// and a clock step all within half the margin.
+fn far_inside_margin(i: &WarningInputs<'_>) -> bool {
+    // Then neither ties nor an A/A rate that undersells the floor can move either end to the
+    // margin. Warning about them told users of identical candidates their settled answer was
+    // suspect (README's sum against fold).
+    let e = i.estimate;
+    i.margin > 0.0
+        && e.low.abs().max(e.high.abs()) <= i.margin / 2.0
+        && i.noise_floor <= i.margin / 2.0
+        && i.quantization <= i.margin / 2.0
+}
+
+/// Pushes the A/A validation's warnings: skipped, cut short, or unreliable for either series
+/// (the last only when the comparison is not `far_inside` its margin).
+fn push_validation_warnings(i: &WarningInputs<'_>, far_inside: bool, w: &mut Vec<Warning>) {
     match (i.validation_a, i.validation_b) {
         (Some(va), Some(vb)) => {
             if va.cut_short() {
@@ -88,6 +114,10 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
         }
         _ => w.push(Warning::ValidationSkipped),
     }
+}
+
+/// Pushes a drift warning for each series whose drift is material.
+fn push_drift_warnings(i: &WarningInputs<'_>, w: &mut Vec<Warning>) {
     for (series, d) in i.drift {
         // The ratio carries the verdict; A and B alone mostly see the machine, so their drift
         // is reported only when it is large enough to blend two machine states.
@@ -100,16 +130,12 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
             });
         }
     }
-    if i.autocorrelation > HIGH_AUTOCORRELATION {
-        w.push(Warning::HighAutocorrelation {
-            autocorrelation: i.autocorrelation,
-        });
-    }
-    if !i.suspended.is_zero() {
-        w.push(Warning::Suspended {
-            seconds: i.suspended.as_secs_f64(),
-        });
-    }
+}
+
+/// Pushes the warnings about the estimate's interval: ties pinning an end to zero, a verdict
+/// resting on one clock step, and an interval much wider than the A/A noise.
+fn push_interval_warnings(i: &WarningInputs<'_>, far_inside: bool, w: &mut Vec<Warning>) {
+    let e = i.estimate;
     // Ties matter when they pin an end of the interval to exactly zero and the batches are
     // coarser than calibration would have made them (a fixed or cold batch size): then longer
     // batches could move the end across. Batches calibrated to the clock already keep every
@@ -139,6 +165,10 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
             });
         }
     }
+}
+
+/// Pushes the noisy-floor warning when the noise floor exceeds the smallest usable threshold.
+fn push_floor_warning(i: &WarningInputs<'_>, w: &mut Vec<Warning>) {
     let smallest = i
         .thresholds
         .iter()
@@ -151,6 +181,11 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
             threshold: smallest,
         });
     }
+}
+
+/// Pushes the warnings about the process and machine: a busy process, a busy machine and a
+/// large working set.
+fn push_machine_warnings(i: &WarningInputs<'_>, w: &mut Vec<Warning>) {
     if i.other_cpu_share > BUSY_PROCESS_SHARE {
         w.push(Warning::BusyProcess {
             other_cpu_share: i.other_cpu_share,
@@ -172,7 +207,6 @@ pub(crate) fn warnings(i: &WarningInputs<'_>) -> Vec<Warning> {
     if bytes > LARGE_WORKING_SET_BYTES {
         w.push(Warning::LargeWorkingSet { bytes, measure });
     }
-    w
 }
 
 /// Whether a verdict rests on one clock step: the comparison resolved, and moving the estimate
@@ -291,12 +325,13 @@ mod tests {
         assert!(quantization_warns(&near, 0.5 * q, q));
     }
 
-    #[test]
-    fn every_warning_has_a_constructed_trigger() {
+    /// Calls `check` with quiet inputs that raise no warning: every test below changes one
+    /// or two of their fields to trigger one warning.
+    fn with_quiet_inputs(check: impl FnOnce(WarningInputs<'_>)) {
         let quiet = drift(0.5, 0.0);
         let resolved = est(0.2, 0.198, 0.202);
         let va = validation(0.002, 0.1, 40, 40);
-        let base = WarningInputs {
+        check(WarningInputs {
             margin: 0.0,
             validation_a: Some(&va),
             validation_b: Some(&va),
@@ -319,276 +354,324 @@ mod tests {
             load_average: Some(0.5),
             cores: Some(2),
             debug_build: false,
-        };
-        assert!(warnings(&base).is_empty());
-        let codes = |i: &WarningInputs<'_>| -> Vec<&'static str> {
-            warnings(i).iter().map(Warning::code).collect()
-        };
-        assert_eq!(
-            codes(&WarningInputs {
-                debug_build: true,
-                ..base
-            }),
-            ["debug_build"]
-        );
-        assert_eq!(
-            codes(&WarningInputs {
-                validation_a: None,
-                validation_b: None,
-                ..base
-            }),
-            ["validation_skipped"]
-        );
-        let cut = validation(0.002, 0.1, 10, 40);
-        assert_eq!(
-            codes(&WarningInputs {
-                validation_a: Some(&cut),
-                validation_b: Some(&cut),
-                ..base
-            }),
-            ["validation_cut_short"]
-        );
-        // The limits scale with the runs: 30 % false signals is too many over 40 runs
-        // (limit 24 %), not over 10 (limit 38 %).
-        let biased = validation(0.002, 0.3, 40, 40);
-        let few = validation(0.002, 0.3, 10, 10);
-        assert!(
-            codes(&WarningInputs {
-                validation_a: Some(&few),
-                validation_b: Some(&few),
-                ..base
-            })
-            .is_empty()
-        );
-        let w = warnings(&WarningInputs {
-            validation_b: Some(&biased),
-            ..base
         });
-        assert!(w[0].to_string().contains("(nominal 10%)"), "{}", w[0]);
-        assert_eq!(
-            codes(&WarningInputs {
+    }
+
+    /// The codes of the warnings `i` raises, in order.
+    fn codes(i: &WarningInputs<'_>) -> Vec<&'static str> {
+        warnings(i).iter().map(Warning::code).collect()
+    }
+
+    #[test]
+    fn every_warning_has_a_constructed_trigger() {
+        with_quiet_inputs(|base| {
+            assert!(warnings(&base).is_empty());
+            assert_eq!(
+                codes(&WarningInputs {
+                    debug_build: true,
+                    ..base
+                }),
+                ["debug_build"]
+            );
+        });
+    }
+
+    #[test]
+    fn validation_warnings_have_constructed_triggers() {
+        with_quiet_inputs(|base| {
+            assert_eq!(
+                codes(&WarningInputs {
+                    validation_a: None,
+                    validation_b: None,
+                    ..base
+                }),
+                ["validation_skipped"]
+            );
+            let cut = validation(0.002, 0.1, 10, 40);
+            assert_eq!(
+                codes(&WarningInputs {
+                    validation_a: Some(&cut),
+                    validation_b: Some(&cut),
+                    ..base
+                }),
+                ["validation_cut_short"]
+            );
+            // The limits scale with the runs: 30 % false signals is too many over 40 runs
+            // (limit 24 %), not over 10 (limit 38 %).
+            let biased = validation(0.002, 0.3, 40, 40);
+            let few = validation(0.002, 0.3, 10, 10);
+            assert!(
+                codes(&WarningInputs {
+                    validation_a: Some(&few),
+                    validation_b: Some(&few),
+                    ..base
+                })
+                .is_empty()
+            );
+            let w = warnings(&WarningInputs {
                 validation_b: Some(&biased),
                 ..base
-            }),
-            ["unreliable_validation"]
-        );
-        let moved = drift(0.001, -0.07);
-        assert_eq!(
-            codes(&WarningInputs {
-                drift: [
-                    (Series::A, &moved),
-                    (Series::B, &moved),
-                    (Series::Ratio, &moved)
-                ],
-                ..base
-            }),
-            ["drift_ratio"],
-            "a 7 % shift of A or B alone is the machine's, not the verdict's"
-        );
-        let far = drift(0.001, 0.2);
-        assert_eq!(
-            codes(&WarningInputs {
-                drift: [
-                    (Series::A, &far),
-                    (Series::B, &far),
-                    (Series::Ratio, &quiet)
-                ],
-                ..base
-            }),
-            ["drift_a", "drift_b"]
-        );
-        let untested = DriftReport::not_run();
-        assert!(
-            codes(&WarningInputs {
-                drift: [
-                    (Series::A, &quiet),
-                    (Series::B, &quiet),
-                    (Series::Ratio, &untested)
-                ],
-                ..base
-            })
-            .is_empty()
-        );
-        assert_eq!(
-            codes(&WarningInputs {
-                autocorrelation: 0.5,
-                ..base
-            }),
-            ["high_autocorrelation"]
-        );
-        assert_eq!(
-            codes(&WarningInputs {
-                suspended: Duration::from_secs(5),
-                ..base
-            }),
-            ["suspended"]
-        );
-        // Ties matter only when they pin an end of the interval to zero.
-        assert!(
-            codes(&WarningInputs {
-                tie_rate: 0.5,
-                ..base
-            })
-            .is_empty()
-        );
-        let pinned = est(0.0, 0.0, 0.0);
-        // With batches calibrated to the clock, ties only hide what the gate refuses anyway;
-        // with batches fixed shorter (here a 5 % clock step), longer batches could help.
-        assert!(
-            codes(&WarningInputs {
-                tie_rate: 0.5,
-                estimate: &pinned,
-                ..base
-            })
-            .is_empty()
-        );
-        assert_eq!(
-            codes(&WarningInputs {
-                tie_rate: 0.5,
-                estimate: &pinned,
-                quantization: 0.05,
-                ..base
-            }),
-            ["high_tie_rate"]
-        );
-        // Far inside a margin (an interval, a floor and a clock step within half of it),
-        // neither ties nor an A/A rate that undersells the floor can change the answer.
-        assert!(
-            codes(&WarningInputs {
-                tie_rate: 0.5,
-                estimate: &pinned,
-                quantization: 0.002,
-                validation_b: Some(&biased),
-                margin: 0.005,
-                ..base
-            })
-            .is_empty()
-        );
-        // Near the margin they still speak, and so they do when the clock step is coarse.
-        for (margin, quantization) in [(0.003, 0.002), (0.005, 0.05)] {
+            });
+            assert!(w[0].to_string().contains("(nominal 10%)"), "{}", w[0]);
+            assert_eq!(
+                codes(&WarningInputs {
+                    validation_b: Some(&biased),
+                    ..base
+                }),
+                ["unreliable_validation"]
+            );
+        });
+    }
+
+    #[test]
+    fn series_warnings_have_constructed_triggers() {
+        with_quiet_inputs(|base| {
+            let quiet = drift(0.5, 0.0);
+            let moved = drift(0.001, -0.07);
+            assert_eq!(
+                codes(&WarningInputs {
+                    drift: [
+                        (Series::A, &moved),
+                        (Series::B, &moved),
+                        (Series::Ratio, &moved)
+                    ],
+                    ..base
+                }),
+                ["drift_ratio"],
+                "a 7 % shift of A or B alone is the machine's, not the verdict's"
+            );
+            let far = drift(0.001, 0.2);
+            assert_eq!(
+                codes(&WarningInputs {
+                    drift: [
+                        (Series::A, &far),
+                        (Series::B, &far),
+                        (Series::Ratio, &quiet)
+                    ],
+                    ..base
+                }),
+                ["drift_a", "drift_b"]
+            );
+            let untested = DriftReport::not_run();
+            assert!(
+                codes(&WarningInputs {
+                    drift: [
+                        (Series::A, &quiet),
+                        (Series::B, &quiet),
+                        (Series::Ratio, &untested)
+                    ],
+                    ..base
+                })
+                .is_empty()
+            );
+            assert_eq!(
+                codes(&WarningInputs {
+                    autocorrelation: 0.5,
+                    ..base
+                }),
+                ["high_autocorrelation"]
+            );
+            assert_eq!(
+                codes(&WarningInputs {
+                    suspended: Duration::from_secs(5),
+                    ..base
+                }),
+                ["suspended"]
+            );
+        });
+    }
+
+    #[test]
+    fn tie_warnings_have_constructed_triggers() {
+        with_quiet_inputs(|base| {
+            let biased = validation(0.002, 0.3, 40, 40);
+            // Ties matter only when they pin an end of the interval to zero.
+            assert!(
+                codes(&WarningInputs {
+                    tie_rate: 0.5,
+                    ..base
+                })
+                .is_empty()
+            );
+            let pinned = est(0.0, 0.0, 0.0);
+            // With batches calibrated to the clock, ties only hide what the gate refuses
+            // anyway; with batches fixed shorter (here a 5 % clock step), longer batches could
+            // help.
+            assert!(
+                codes(&WarningInputs {
+                    tie_rate: 0.5,
+                    estimate: &pinned,
+                    ..base
+                })
+                .is_empty()
+            );
             assert_eq!(
                 codes(&WarningInputs {
                     tie_rate: 0.5,
                     estimate: &pinned,
-                    quantization,
-                    validation_b: Some(&biased),
-                    margin,
+                    quantization: 0.05,
                     ..base
                 }),
-                ["unreliable_validation", "high_tie_rate"]
+                ["high_tie_rate"]
             );
-        }
-        // Resolved 2 % with a 1.5 % gate: one 1 % clock step lower would be "below
-        // quantization".
-        let near = est(0.02, 0.018, 0.022);
-        assert_eq!(
-            codes(&WarningInputs {
-                estimate: &near,
-                quantization: 0.01,
-                ..base
-            }),
-            ["quantization_near_difference"]
-        );
-        // Identical code a fraction of a gate from zero: no step can produce a verdict.
-        let null = est(0.0, -0.001, 0.001);
-        assert!(
-            codes(&WarningInputs {
-                estimate: &null,
-                quantization: 0.001,
-                ..base
-            })
-            .is_empty()
-        );
-        // Already "below quantization": the verdict's reason says it, no warning repeats it.
-        let below = est(0.01, 0.008, 0.012);
-        assert!(
-            codes(&WarningInputs {
-                estimate: &below,
-                quantization: 0.01,
-                ..base
-            })
-            .is_empty()
-        );
-        let wide = est(0.2, 0.1, 0.3);
-        assert_eq!(
-            codes(&WarningInputs {
-                estimate: &wide,
-                ..base
-            }),
-            ["noise_changed"]
-        );
-        assert_eq!(
-            codes(&WarningInputs {
-                noise_floor: 0.08,
-                ..base
-            }),
-            ["noisy_floor"]
-        );
-        assert_eq!(
-            codes(&WarningInputs {
-                memory_growth: 64 << 20,
-                ..base
-            }),
-            ["large_working_set"]
-        );
-        // The live heap, when known, decides instead of the RSS growth, and the warning says
-        // which it used.
-        let large = |i: &WarningInputs<'_>| {
-            warnings(i)
-                .into_iter()
-                .filter(|w| w.code() == "large_working_set")
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            large(&WarningInputs {
-                memory_growth: 64 << 20,
-                ..base
-            }),
-            [Warning::LargeWorkingSet {
-                bytes: 64 << 20,
-                measure: WorkingSetMeasure::PeakRssGrowth
-            }]
-        );
-        assert_eq!(
-            large(&WarningInputs {
-                live_heap_peak: Some(40 << 20),
-                ..base
-            }),
-            [Warning::LargeWorkingSet {
-                bytes: 40 << 20,
-                measure: WorkingSetMeasure::LiveHeap
-            }]
-        );
-        assert!(
-            large(&WarningInputs {
-                live_heap_peak: Some(LARGE_WORKING_SET_BYTES),
-                memory_growth: 64 << 20,
-                ..base
-            })
-            .is_empty(),
-            "a known live heap at the threshold is not above it, whatever the RSS did"
-        );
-        assert_eq!(
-            codes(&WarningInputs {
-                other_cpu_share: 0.9,
-                ..base
-            }),
-            ["busy_process"]
-        );
-        assert_eq!(
-            codes(&WarningInputs {
-                load_average: Some(2.4),
-                ..base
-            }),
-            ["busy_machine"]
-        );
-        // Unknown load or cores: no claim either way.
-        assert!(
-            codes(&WarningInputs {
-                load_average: None,
-                ..base
-            })
-            .is_empty()
-        );
+            // Far inside a margin (an interval, a floor and a clock step within half of it),
+            // neither ties nor an A/A rate that undersells the floor can change the answer.
+            assert!(
+                codes(&WarningInputs {
+                    tie_rate: 0.5,
+                    estimate: &pinned,
+                    quantization: 0.002,
+                    validation_b: Some(&biased),
+                    margin: 0.005,
+                    ..base
+                })
+                .is_empty()
+            );
+            // Near the margin they still speak, and so they do when the clock step is coarse.
+            for (margin, quantization) in [(0.003, 0.002), (0.005, 0.05)] {
+                assert_eq!(
+                    codes(&WarningInputs {
+                        tie_rate: 0.5,
+                        estimate: &pinned,
+                        quantization,
+                        validation_b: Some(&biased),
+                        margin,
+                        ..base
+                    }),
+                    ["unreliable_validation", "high_tie_rate"]
+                );
+            }
+        });
+    }
+
+    #[test]
+    fn interval_warnings_have_constructed_triggers() {
+        with_quiet_inputs(|base| {
+            // Resolved 2 % with a 1.5 % gate: one 1 % clock step lower would be "below
+            // quantization".
+            let near = est(0.02, 0.018, 0.022);
+            assert_eq!(
+                codes(&WarningInputs {
+                    estimate: &near,
+                    quantization: 0.01,
+                    ..base
+                }),
+                ["quantization_near_difference"]
+            );
+            // Identical code a fraction of a gate from zero: no step can produce a verdict.
+            let null = est(0.0, -0.001, 0.001);
+            assert!(
+                codes(&WarningInputs {
+                    estimate: &null,
+                    quantization: 0.001,
+                    ..base
+                })
+                .is_empty()
+            );
+            // Already "below quantization": the verdict's reason says it, no warning repeats
+            // it.
+            let below = est(0.01, 0.008, 0.012);
+            assert!(
+                codes(&WarningInputs {
+                    estimate: &below,
+                    quantization: 0.01,
+                    ..base
+                })
+                .is_empty()
+            );
+            let wide = est(0.2, 0.1, 0.3);
+            assert_eq!(
+                codes(&WarningInputs {
+                    estimate: &wide,
+                    ..base
+                }),
+                ["noise_changed"]
+            );
+            assert_eq!(
+                codes(&WarningInputs {
+                    noise_floor: 0.08,
+                    ..base
+                }),
+                ["noisy_floor"]
+            );
+        });
+    }
+
+    #[test]
+    fn working_set_warning_has_a_constructed_trigger() {
+        with_quiet_inputs(|base| {
+            assert_eq!(
+                codes(&WarningInputs {
+                    memory_growth: 64 << 20,
+                    ..base
+                }),
+                ["large_working_set"]
+            );
+            // The live heap, when known, decides instead of the RSS growth, and the warning
+            // says which it used.
+            let large = |i: &WarningInputs<'_>| {
+                warnings(i)
+                    .into_iter()
+                    .filter(|w| w.code() == "large_working_set")
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                large(&WarningInputs {
+                    memory_growth: 64 << 20,
+                    ..base
+                }),
+                [Warning::LargeWorkingSet {
+                    bytes: 64 << 20,
+                    measure: WorkingSetMeasure::PeakRssGrowth
+                }]
+            );
+            assert_eq!(
+                large(&WarningInputs {
+                    live_heap_peak: Some(40 << 20),
+                    ..base
+                }),
+                [Warning::LargeWorkingSet {
+                    bytes: 40 << 20,
+                    measure: WorkingSetMeasure::LiveHeap
+                }]
+            );
+            assert!(
+                large(&WarningInputs {
+                    live_heap_peak: Some(LARGE_WORKING_SET_BYTES),
+                    memory_growth: 64 << 20,
+                    ..base
+                })
+                .is_empty(),
+                "a known live heap at the threshold is not above it, whatever the RSS did"
+            );
+        });
+    }
+
+    #[test]
+    fn load_warnings_have_constructed_triggers() {
+        with_quiet_inputs(|base| {
+            assert_eq!(
+                codes(&WarningInputs {
+                    other_cpu_share: 0.9,
+                    ..base
+                }),
+                ["busy_process"]
+            );
+            assert_eq!(
+                codes(&WarningInputs {
+                    load_average: Some(2.4),
+                    ..base
+                }),
+                ["busy_machine"]
+            );
+            // Unknown load or cores: no claim either way.
+            assert!(
+                codes(&WarningInputs {
+                    load_average: None,
+                    ..base
+                })
+                .is_empty()
+            );
+        });
     }
 }

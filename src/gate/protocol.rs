@@ -15,6 +15,7 @@ use crate::compare::{CompareOptions, compare};
 use crate::error::Error;
 use crate::measure::candidate::Candidate;
 use crate::pool::{self, PoolOptions};
+use crate::stats::Pooled;
 
 /// Anything a gate can measure: a [`Candidate`], or a closure performing **one** operation
 /// (wrapped with [`Candidate::from_fn`]).
@@ -95,35 +96,16 @@ fn check_at<'a>(
         .apply(options.compare.clone())
         .allow_instrumented(options.compare.allow_instrumented || instrumented.is_some());
     let (mut report, pooled) = if options.processes > 1 {
-        let pool_options = PoolOptions::default()
-            .this_test()
-            .first_stage(options.processes)
-            .max_processes(options.processes)
-            .target(0.0, 0.0)
-            // A gate runs exactly its processes and judges them with its own rule.
-            .decide(false)
-            .compare(opts.clone());
-        let key = key.unwrap_or_else(|| pool::enter(&pool::base_key(&pool_options, caller)));
-        let run = pool::run_keyed(&key, &pool_options, move |ctx| {
-            let a = candidate.into_candidate("candidate");
-            let b = baseline.into_candidate("baseline");
-            compare_exclusive(a, b, ctx.options())
-        })
-        .map_err(&fail)?;
-        if run.reports.is_empty() {
-            // A pool child started for another pool passed through this one.
-            return Err(fail(Error::invalid_option(
-                "processes",
-                "this process is a pool child started for another pooled comparison, so this \
-                 gate did not measure; gate::run and the gate macros pass such gates by",
-            )));
-        }
-        // The report kept is the process whose delta is the median; the gate rests on the
-        // pooled result, carried beside it.
-        let mut by_delta: Vec<&Report> = run.reports.iter().collect();
-        by_delta.sort_by(|x, y| x.estimate.delta.total_cmp(&y.estimate.delta));
-        let median = by_delta[by_delta.len() / 2].clone();
-        (median, Some(run.pooled))
+        let (median, pooled) = measure_pooled(
+            key,
+            caller,
+            candidate,
+            baseline,
+            opts.clone(),
+            options.processes,
+            &fail,
+        )?;
+        (median, Some(pooled))
     } else {
         let a = candidate.into_candidate("candidate");
         let b = baseline.into_candidate("baseline");
@@ -145,17 +127,7 @@ fn check_at<'a>(
         pooled,
     };
     if options.write_json.unwrap_or(true) {
-        let path = report_dir().join(format!("{}.json", file_stem(&name)));
-        info.json_path = Some(path.display().to_string());
-        report.context.gate = Some(info.clone());
-        // A report that cannot be written is worth a notice, not a failed gate.
-        if let Err(e) = write_json(&path, &report) {
-            eprintln!(
-                "rtcompare gate {name:?}: could not write {}: {e}",
-                path.display()
-            );
-            info.json_path = None;
-        }
+        write_report(&name, &mut info, &mut report);
     }
     report.context.gate = Some(info);
     if passed {
@@ -180,6 +152,66 @@ fn check_at<'a>(
         explanation,
         report: Box::new(report),
     })
+}
+
+/// The pooled measurement of a gate: `processes` processes, each comparing `candidate` with
+/// `baseline` under `opts` (the gate's own rule judges them, not the pool's). Returns the report
+/// of the process whose delta is the median and the pooled result. Errors, through `fail`: the
+/// pool's, and [`Error::InvalidOption`] in a pool child started for another pool.
+fn measure_pooled<'a>(
+    key: Option<String>,
+    caller: &std::panic::Location<'_>,
+    candidate: impl IntoCandidate<'a>,
+    baseline: impl IntoCandidate<'a>,
+    opts: CompareOptions,
+    processes: usize,
+    fail: &impl Fn(Error) -> GateFailure,
+) -> Result<(Report, Pooled), GateFailure> {
+    let pool_options = PoolOptions::default()
+        .this_test()
+        .first_stage(processes)
+        .max_processes(processes)
+        .target(0.0, 0.0)
+        // A gate runs exactly its processes and judges them with its own rule.
+        .decide(false)
+        .compare(opts);
+    let key = key.unwrap_or_else(|| pool::enter(&pool::base_key(&pool_options, caller)));
+    let run = pool::run_keyed(&key, &pool_options, move |ctx| {
+        let a = candidate.into_candidate("candidate");
+        let b = baseline.into_candidate("baseline");
+        compare_exclusive(a, b, ctx.options())
+    })
+    .map_err(fail)?;
+    if run.reports.is_empty() {
+        // A pool child started for another pool passed through this one.
+        return Err(fail(Error::invalid_option(
+            "processes",
+            "this process is a pool child started for another pooled comparison, so this \
+             gate did not measure; gate::run and the gate macros pass such gates by",
+        )));
+    }
+    // The report kept is the process whose delta is the median; the gate rests on the
+    // pooled result, carried beside it.
+    let mut by_delta: Vec<&Report> = run.reports.iter().collect();
+    by_delta.sort_by(|x, y| x.estimate.delta.total_cmp(&y.estimate.delta));
+    let median = by_delta[by_delta.len() / 2].clone();
+    Ok((median, run.pooled))
+}
+
+/// Writes `report` as JSON to the gate's file, with `info` (naming that file) in its context;
+/// when it cannot, a notice on stderr and no file named in `info`.
+fn write_report(name: &str, info: &mut GateInfo, report: &mut Report) {
+    let path = report_dir().join(format!("{}.json", file_stem(name)));
+    info.json_path = Some(path.display().to_string());
+    report.context.gate = Some(info.clone());
+    // A report that cannot be written is worth a notice, not a failed gate.
+    if let Err(e) = write_json(&path, report) {
+        eprintln!(
+            "rtcompare gate {name:?}: could not write {}: {e}",
+            path.display()
+        );
+        info.json_path = None;
+    }
 }
 
 /// Like [`check`], but first applies the skip policy: `Ok(None)` (with a message on stderr)

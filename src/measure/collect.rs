@@ -45,7 +45,9 @@ use crate::measure::calibrate::{
 };
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
-use crate::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
+use crate::measure::counters::{
+    CounterDelta, CounterFailure, CounterSet, CounterSummary, Unavailable,
+};
 use crate::rng::Rng;
 use crate::stats::MINIMUM_DATA_POINTS;
 
@@ -724,37 +726,61 @@ impl<'c, C: Clock> Session<'c, C> {
                 self.report(Stage::Measuring, i + 1, repeats);
             }
         }
-        let per_op = |v: &[u64]| v.iter().map(|&ns| ns as f64 / n as f64).collect();
-        let samples = PairedSamples {
-            a: per_op(&batch_ns_a),
-            b: per_op(&batch_ns_b),
-            batch_ns_a,
-            batch_ns_b,
-            first,
-            inner_loops: n,
-            order,
-            seed: rng.map_or(0, |r| r.seed()),
-            warmup_batches: (0, 0),
-            warmup_ns: 0,
-            calibration: None,
-            cache: opts.cache,
-            cache_info: None,
-            counters: None,
-            allocations: None,
-        };
-        let counters = counters.map(|c| match c {
-            Ok(set) => CounterBatches {
-                deltas,
-                failures: set.failures().to_vec(),
-                refused: None,
-            },
-            Err(u) => CounterBatches {
-                deltas,
-                failures: Vec::new(),
-                refused: Some(u.reason),
-            },
-        });
+        let seed = rng.map_or(0, |r| r.seed());
+        let samples = paired_samples(n, opts, batch_ns_a, batch_ns_b, first, seed);
+        let counters = counters.map(|c| counter_batches(c, deltas));
         Ok(PairedRounds::new(samples, counters, alloc_deltas))
+    }
+}
+
+/// The samples of freshly measured rounds: the batches of `n` operations of A and of B and
+/// their times per operation, which ran first in each round, and the order's `seed`; the
+/// warm-up, calibration, cache and counter fields are the caller's to fill.
+fn paired_samples(
+    n: u64,
+    opts: &CollectOptions,
+    batch_ns_a: Vec<u64>,
+    batch_ns_b: Vec<u64>,
+    first: Vec<Side>,
+    seed: u64,
+) -> PairedSamples {
+    let per_op = |v: &[u64]| v.iter().map(|&ns| ns as f64 / n as f64).collect();
+    PairedSamples {
+        a: per_op(&batch_ns_a),
+        b: per_op(&batch_ns_b),
+        batch_ns_a,
+        batch_ns_b,
+        first,
+        inner_loops: n,
+        order: opts.order,
+        seed,
+        warmup_batches: (0, 0),
+        warmup_ns: 0,
+        calibration: None,
+        cache: opts.cache,
+        cache_info: None,
+        counters: None,
+        allocations: None,
+    }
+}
+
+/// The rounds' counter `deltas` with what opening the counters said: the set's failures, or
+/// why they were refused.
+fn counter_batches(
+    opened: std::result::Result<CounterSet, Unavailable>,
+    deltas: [Vec<CounterDelta>; 2],
+) -> CounterBatches {
+    match opened {
+        Ok(set) => CounterBatches {
+            deltas,
+            failures: set.failures().to_vec(),
+            refused: None,
+        },
+        Err(u) => CounterBatches {
+            deltas,
+            failures: Vec::new(),
+            refused: Some(u.reason),
+        },
     }
 }
 

@@ -127,22 +127,7 @@ pub(super) fn child_main(
         .then(|| perturb_heap(derive_seed(spec.seed, 2 * spec.index as u64 + 1)));
     let padding = std::env::var_os(PAD_ENV).map_or(0, |v| v.len());
     let stages: Arc<Mutex<Vec<(Stage, u64)>>> = Arc::default();
-    let mut opts = options
-        .compare
-        .clone()
-        .seed(derive_seed(spec.seed, 2 * spec.index as u64 + 2));
-    let user = opts.collect.progress.clone();
-    let log = stages.clone();
-    opts = opts.progress(move |p: Progress| {
-        if let Ok(mut l) = log.lock()
-            && l.last().is_none_or(|(s, _)| *s != p.stage)
-        {
-            l.push((p.stage, MonotonicClock.now_ns()));
-        }
-        if let Some(u) = &user {
-            u(p);
-        }
-    });
+    let opts = child_options(options, &spec, &stages);
     let mut ctx = Child {
         index: spec.index,
         options: opts,
@@ -163,15 +148,7 @@ pub(super) fn child_main(
                 early_mapping_bytes: early.map_or(0, |e| e.1),
                 built_before_closure_bytes: built_before,
             });
-            let marks = stages.lock().map(|l| l.clone()).unwrap_or_default();
-            let stages = marks
-                .iter()
-                .enumerate()
-                .map(|(i, (s, t))| {
-                    let next = marks.get(i + 1).map_or(end_ns, |m| m.1);
-                    (*s, next.saturating_sub(*t) as f64 / 1e9)
-                })
-                .collect();
+            let stages = stage_durations(&stages, end_ns);
             ChildResult::Report(
                 Box::new(report),
                 ProcessTimings {
@@ -194,7 +171,54 @@ pub(super) fn child_main(
         },
     };
     let code = i32::from(matches!(result, ChildResult::Failed { .. }));
-    let written = serde_json::to_string(&result)
+    write_result(&spec, &result);
+    drop(filler);
+    std::process::exit(code)
+}
+
+/// The options of child `spec`'s comparison: the pool's, with the child's own seed and a
+/// progress hook that logs when each stage begins into `stages` (then calls the user's hook).
+fn child_options(
+    options: &PoolOptions,
+    spec: &ChildSpec,
+    stages: &Arc<Mutex<Vec<(Stage, u64)>>>,
+) -> CompareOptions {
+    let opts = options
+        .compare
+        .clone()
+        .seed(derive_seed(spec.seed, 2 * spec.index as u64 + 2));
+    let user = opts.collect.progress.clone();
+    let log = stages.clone();
+    opts.progress(move |p: Progress| {
+        if let Ok(mut l) = log.lock()
+            && l.last().is_none_or(|(s, _)| *s != p.stage)
+        {
+            l.push((p.stage, MonotonicClock.now_ns()));
+        }
+        if let Some(u) = &user {
+            u(p);
+        }
+    })
+}
+
+/// Each logged stage with its duration in seconds, up to the next stage's start or, for the
+/// last, `end_ns`.
+fn stage_durations(stages: &Mutex<Vec<(Stage, u64)>>, end_ns: u64) -> Vec<(Stage, f64)> {
+    let marks = stages.lock().map(|l| l.clone()).unwrap_or_default();
+    marks
+        .iter()
+        .enumerate()
+        .map(|(i, (s, t))| {
+            let next = marks.get(i + 1).map_or(end_ns, |m| m.1);
+            (*s, next.saturating_sub(*t) as f64 / 1e9)
+        })
+        .collect()
+}
+
+/// Writes `result` as JSON to a temporary file and renames it to the path `spec` names, so
+/// the parent never reads half a file; exits with code 2 when it cannot.
+fn write_result(spec: &ChildSpec, result: &ChildResult) {
+    let written = serde_json::to_string(result)
         .map_err(|e| e.to_string())
         .and_then(|json| {
             let tmp = spec.path.with_extension("partial");
@@ -210,8 +234,6 @@ pub(super) fn child_main(
         );
         std::process::exit(2);
     }
-    drop(filler);
-    std::process::exit(code)
 }
 
 /// The text of a panic's payload, or a placeholder for a payload that is not a string.

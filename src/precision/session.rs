@@ -63,16 +63,15 @@ pub fn measure_with_clock<C: Clock>(
     let stop;
     let mut analysis;
     loop {
-        // One round, with the budgets checked before every batch.
-        let mut interrupted = None;
-        for _ in 0..next_round {
-            if let Some(reason) = budget_spent(&p, readings.len(), elapsed()) {
-                interrupted = Some(reason);
-                break;
-            }
-            let ns = candidate.time_batch(clock, n)?;
-            readings.push(ns as f64 / n as f64);
-        }
+        let interrupted = time_round(
+            &mut candidate,
+            clock,
+            n,
+            next_round,
+            &p,
+            &mut readings,
+            &elapsed,
+        )?;
         rounds += 1;
         analysis = analyse(&readings, &p)?;
         if analysis.met {
@@ -83,15 +82,7 @@ pub fn measure_with_clock<C: Clock>(
             stop = reason;
             break;
         }
-        let len = readings.len();
-        let wanted = match analysis.required {
-            Some(req) => (req.readings + analysis.discarded).saturating_sub(len),
-            None => len / 2,
-        };
-        // At least 1 % more readings per round (Pilot's detection schedule), so that the
-        // number of analyses, each redone from scratch, grows only logarithmically.
-        let least = p.round_readings.max(len / 100);
-        next_round = wanted.clamp(least, least.max(len));
+        next_round = next_round_size(&p, &analysis, readings.len());
     }
     let used = readings.len() - analysis.discarded;
     Ok(Measurement {
@@ -113,6 +104,41 @@ pub fn measure_with_clock<C: Clock>(
         elapsed: elapsed(),
         instrumented_by: found,
     })
+}
+
+/// One round: up to `count` batches of `n`, each reading pushed onto `readings` per
+/// operation, with the budgets checked before every batch. Returns the budget that cut the
+/// round short, if one did.
+fn time_round<C: Clock>(
+    candidate: &mut Candidate<'_>,
+    clock: &C,
+    n: u64,
+    count: usize,
+    p: &Precision,
+    readings: &mut Vec<f64>,
+    elapsed: &impl Fn() -> Duration,
+) -> Result<Option<StopReason>> {
+    for _ in 0..count {
+        if let Some(reason) = budget_spent(p, readings.len(), elapsed()) {
+            return Ok(Some(reason));
+        }
+        let ns = candidate.time_batch(clock, n)?;
+        readings.push(ns as f64 / n as f64);
+    }
+    Ok(None)
+}
+
+/// How many readings the next round takes after `len`: what the requirement still asks for
+/// (or half as many again when there is none yet), within the round's bounds.
+fn next_round_size(p: &Precision, analysis: &PrecisionAnalysis, len: usize) -> usize {
+    let wanted = match analysis.required {
+        Some(req) => (req.readings + analysis.discarded).saturating_sub(len),
+        None => len / 2,
+    };
+    // At least 1 % more readings per round (Pilot's detection schedule), so that the
+    // number of analyses, each redone from scratch, grows only logarithmically.
+    let least = p.round_readings.max(len / 100);
+    wanted.clamp(least, least.max(len))
 }
 
 fn budget_spent(p: &Precision, taken: usize, elapsed: Duration) -> Option<StopReason> {

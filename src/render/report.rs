@@ -11,7 +11,7 @@ use crate::display::{Bytes, Level, Ns, Pct, Share, Sig};
 use crate::env::Environment;
 use crate::error::{Error, Result};
 use crate::pool::PoolRun;
-use crate::stats::{BootstrapDistribution, EstimateOptions, Pooled};
+use crate::stats::{BootstrapDistribution, Confidences, EstimateOptions, Pooled};
 
 /// Writes `html` to `path`. Errors: [`Error::Io`] naming the path (a missing directory, no
 /// permission).
@@ -36,6 +36,28 @@ fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
 
 fn bytes(b: u64) -> String {
     Bytes(b as f64).to_string()
+}
+
+/// The confidence of each threshold asked about, as a sentence: at least so much less time for
+/// a threshold of 0 or more, at most so much more time for a negative one.
+fn confidence_items(cs: &Confidences) -> Vec<String> {
+    cs.iter()
+        .map(|c| {
+            if c.threshold >= 0.0 {
+                format!(
+                    "Confidence that A needs at least {} less time than B: {:.1}%",
+                    Pct(c.threshold),
+                    100.0 * c.confidence
+                )
+            } else {
+                format!(
+                    "Confidence that A needs at most {} more time than B: {:.1}%",
+                    Pct(-c.threshold),
+                    100.0 * c.confidence
+                )
+            }
+        })
+        .collect()
 }
 
 fn loads(l: &Option<[f64; 3]>) -> String {
@@ -192,25 +214,7 @@ impl Report {
             .figure(),
         );
         if let Some(cs) = &self.confidences {
-            let items: Vec<String> = cs
-                .iter()
-                .map(|c| {
-                    if c.threshold >= 0.0 {
-                        format!(
-                            "Confidence that A needs at least {} less time than B: {:.1}%",
-                            Pct(c.threshold),
-                            100.0 * c.confidence
-                        )
-                    } else {
-                        format!(
-                            "Confidence that A needs at most {} more time than B: {:.1}%",
-                            Pct(-c.threshold),
-                            100.0 * c.confidence
-                        )
-                    }
-                })
-                .collect();
-            p = p.list("confidences", &items);
+            p = p.list("confidences", &confidence_items(cs));
         }
         if let (Some(met), Some(t)) = (self.run.width_target_met, &self.run.options.width_target) {
             p = p.text(&format!(
@@ -346,9 +350,56 @@ impl Report {
     }
 
     fn machine_panel(&self) -> Panel {
+        let bars = self.time_bars();
+        let env = &self.run.environment;
+        let mut rows = self.instrument_rows();
+        if let Some(v) = &self.validation_a {
+            rows.push((
+                "A/A validation".into(),
+                format!(
+                    "{} runs per candidate; false signals A {}, B {} (nominal {})",
+                    v.runs,
+                    Pct(v.false_signal_rate),
+                    self.validation_b
+                        .as_ref()
+                        .map_or("n/a".to_string(), |b| Pct(b.false_signal_rate).to_string()),
+                    Pct(2.0 * (1.0 - v.level))
+                ),
+            ));
+        }
+        rows.extend([(
+            "Pinned CPU".into(),
+            self.run
+                .pinned_cpu
+                .map_or("not pinned".to_string(), |c| c.to_string()),
+        )]);
+        rows.extend(environment_rows(env));
+        let warnings: Vec<String> = self
+            .warnings
+            .iter()
+            .map(|w| format!("{w}. [{}]", w.code()))
+            .collect();
+        let mut p = Panel::new("machine", "The instrument and the machine")
+            .text(
+                "How coarse the clock is next to the batches it timed (a logarithmic axis), \
+                 then the figures the verdict rests on and the machine it ran on.",
+            )
+            .figure(TimeScale { bars }.figure())
+            .table(&rows);
+        if warnings.is_empty() {
+            p = p.text("Warnings: none.");
+        } else {
+            p = p.text("Warnings:").list("warnings", &warnings);
+        }
+        p
+    }
+
+    /// The machine panel's bars: the clock's step and read cost, an empty batch and each
+    /// candidate's median batch.
+    fn time_bars(&self) -> Vec<TimeBar> {
         let i = &self.timing.instrument;
         let batch = self.timing.inner_loops as f64;
-        let bars = vec![
+        vec![
             TimeBar::new(
                 format!("clock step ({})", i.clock),
                 i.precision_ns as f64,
@@ -362,13 +413,18 @@ impl Report {
             ),
             TimeBar::new("A's batch (median)", self.ns_per_op_a * batch, COLOUR_A),
             TimeBar::new("B's batch (median)", self.ns_per_op_b * batch, COLOUR_B),
-        ];
-        let env = &self.run.environment;
+        ]
+    }
+
+    /// The machine panel's rows on the instrument and the run: the clock, the batches, the
+    /// quantization, the resampling, the pairs, the cache, the seed and the time taken.
+    fn instrument_rows(&self) -> Vec<(String, String)> {
+        let i = &self.timing.instrument;
         let calibrated = match (&self.timing.calibration_a, &self.timing.calibration_b) {
             (Some(_), Some(_)) => "calibrated",
             _ => "fixed by the options",
         };
-        let mut rows: Vec<(String, String)> = vec![
+        vec![
             ("Clock".into(), i.clock.clone()),
             (
                 "Clock precision".into(),
@@ -424,46 +480,7 @@ impl Report {
                 "Elapsed".into(),
                 format!("{:.2} s", self.run.elapsed.as_secs_f64()),
             ),
-        ];
-        if let Some(v) = &self.validation_a {
-            rows.push((
-                "A/A validation".into(),
-                format!(
-                    "{} runs per candidate; false signals A {}, B {} (nominal {})",
-                    v.runs,
-                    Pct(v.false_signal_rate),
-                    self.validation_b
-                        .as_ref()
-                        .map_or("n/a".to_string(), |b| Pct(b.false_signal_rate).to_string()),
-                    Pct(2.0 * (1.0 - v.level))
-                ),
-            ));
-        }
-        rows.extend([(
-            "Pinned CPU".into(),
-            self.run
-                .pinned_cpu
-                .map_or("not pinned".to_string(), |c| c.to_string()),
-        )]);
-        rows.extend(environment_rows(env));
-        let warnings: Vec<String> = self
-            .warnings
-            .iter()
-            .map(|w| format!("{w}. [{}]", w.code()))
-            .collect();
-        let mut p = Panel::new("machine", "The instrument and the machine")
-            .text(
-                "How coarse the clock is next to the batches it timed (a logarithmic axis), \
-                 then the figures the verdict rests on and the machine it ran on.",
-            )
-            .figure(TimeScale { bars }.figure())
-            .table(&rows);
-        if warnings.is_empty() {
-            p = p.text("Warnings: none.");
-        } else {
-            p = p.text("Warnings:").list("warnings", &warnings);
-        }
-        p
+        ]
     }
 
     /// The report as one self-contained HTML page (inline CSS and SVG, no script, no external

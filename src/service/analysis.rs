@@ -174,6 +174,49 @@ fn relative(x: u64, y: u64) -> Option<f64> {
     (y > 0).then(|| 1.0 - x as f64 / y as f64)
 }
 
+/// The error of a paired ratio of pooled percentiles that cannot be computed, for `reason`.
+fn undefined_ratio(reason: String) -> crate::Error {
+    crate::Error::Undefined {
+        what: "paired ratio of pooled window percentiles",
+        reason,
+    }
+}
+
+/// The distinct latencies of every window the pairs of `units` name, ascending. Errors:
+/// [`Error::Undefined`](crate::Error::Undefined) when there is no pair, a pair names a window
+/// beyond `windows`, or the windows hold no latency.
+fn paired_values(windows: &[WindowDist], units: &[Vec<Pair>]) -> Result<Vec<u64>> {
+    if units.is_empty() || units.iter().any(Vec::is_empty) {
+        return Err(undefined_ratio(
+            "no pair of windows to compare (a resampling unit without pairs)".into(),
+        ));
+    }
+    if let Some(&(x, y)) = units
+        .iter()
+        .flatten()
+        .find(|&&(x, y)| x.max(y) >= windows.len())
+    {
+        return Err(undefined_ratio(format!(
+            "the pair ({x}, {y}) names a window beyond the {} recorded",
+            windows.len()
+        )));
+    }
+    let mut union: Vec<u64> = units
+        .iter()
+        .flatten()
+        .flat_map(|&(x, y)| [x, y])
+        .flat_map(|w| windows[w].values.iter().copied())
+        .collect();
+    union.sort_unstable();
+    union.dedup();
+    if union.is_empty() {
+        return Err(undefined_ratio(
+            "the windows of the pairs hold no latency".into(),
+        ));
+    }
+    Ok(union)
+}
+
 /// The paired statistic of `units` and its bootstrap replicates: `δ = 1 − Q(firsts) /
 /// Q(seconds)`, the `p` percentile of the first windows of all pairs pooled against that of
 /// their second windows pooled, with the *units* resampled in moving blocks of `block`.
@@ -195,36 +238,7 @@ fn paired_pooled(
     block: usize,
     seed: u64,
 ) -> Result<(f64, Vec<f64>)> {
-    let undefined = |reason: String| crate::Error::Undefined {
-        what: "paired ratio of pooled window percentiles",
-        reason,
-    };
-    if units.is_empty() || units.iter().any(Vec::is_empty) {
-        return Err(undefined(
-            "no pair of windows to compare (a resampling unit without pairs)".into(),
-        ));
-    }
-    if let Some(&(x, y)) = units
-        .iter()
-        .flatten()
-        .find(|&&(x, y)| x.max(y) >= windows.len())
-    {
-        return Err(undefined(format!(
-            "the pair ({x}, {y}) names a window beyond the {} recorded",
-            windows.len()
-        )));
-    }
-    let mut union: Vec<u64> = units
-        .iter()
-        .flatten()
-        .flat_map(|&(x, y)| [x, y])
-        .flat_map(|w| windows[w].values.iter().copied())
-        .collect();
-    union.sort_unstable();
-    union.dedup();
-    if union.is_empty() {
-        return Err(undefined("the windows of the pairs hold no latency".into()));
-    }
+    let union = paired_values(windows, units)?;
     // Window multiplicities of the first and of the second windows of the drawn pairs.
     let mut wx = vec![0u64; windows.len()];
     let mut wy = vec![0u64; windows.len()];
@@ -243,7 +257,7 @@ fn paired_pooled(
         add(unit, &mut wx, &mut wy);
     }
     let delta = both(&wx, &wy).ok_or_else(|| {
-        undefined(format!(
+        undefined_ratio(format!(
             "the pooled p{} of the second windows is 0 ns",
             100.0 * p
         ))
@@ -265,7 +279,7 @@ fn paired_pooled(
         }
     }
     if reps.is_empty() {
-        return Err(undefined(
+        return Err(undefined_ratio(
             "every bootstrap replicate pooled the second windows to 0 ns".into(),
         ));
     }

@@ -182,25 +182,30 @@ fn worker_loop<A: Target, B: Target, P: Pacer>(
         };
         let lag = start.saturating_sub(due);
         let mut r = lock();
-        let s = &mut r[seg];
-        record(&mut s.lag, lag);
-        match outcome {
-            RequestOutcome::Ok | RequestOutcome::TimedOut => {
-                if outcome == RequestOutcome::Ok {
-                    s.ok += 1;
-                } else {
-                    s.timeouts += 1;
-                }
-                record(&mut s.latency, latency);
-                if let Some(raw) = s.raw.as_mut() {
-                    raw.push(latency);
-                }
+        record_request(&mut r[seg], outcome, latency, lag);
+    }
+}
+
+/// Records one request in its segment's record: its send lag, then its latency (completed or
+/// timed out) or its error (the first one kept).
+fn record_request(s: &mut SegRecord, outcome: RequestOutcome, latency: u64, lag: u64) {
+    record(&mut s.lag, lag);
+    match outcome {
+        RequestOutcome::Ok | RequestOutcome::TimedOut => {
+            if outcome == RequestOutcome::Ok {
+                s.ok += 1;
+            } else {
+                s.timeouts += 1;
             }
-            RequestOutcome::Error(msg) => {
-                s.errors += 1;
-                if s.first_error.is_none() {
-                    s.first_error = Some(msg);
-                }
+            record(&mut s.latency, latency);
+            if let Some(raw) = s.raw.as_mut() {
+                raw.push(latency);
+            }
+        }
+        RequestOutcome::Error(msg) => {
+            s.errors += 1;
+            if s.first_error.is_none() {
+                s.first_error = Some(msg);
             }
         }
     }

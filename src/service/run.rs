@@ -18,7 +18,8 @@ use crate::service::report::{
     TargetSummary, WindowSummary,
 };
 use crate::service::schedule::{
-    Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments, stretches,
+    Pair, Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments,
+    stretches,
 };
 use crate::service::target::Target;
 use crate::stats::{self, Bar, Bounds, Estimate, Scale, decide};
@@ -181,25 +182,8 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
     let errors = sa.summary.errors + sb.summary.errors;
     let unsent = sa.summary.unsent + sb.summary.unsent;
 
-    let (ab, aa) = match so.schedule {
-        Schedule::Interleaved => interleaved_pairs(so.quads),
-        Schedule::Windows => abba_pairs(so.quads),
-    };
-    // The bootstrap draws the pairs that share a stretch of time together (both pairs of an
-    // interleaved window), never one without the other.
-    let (ab, aa) = (
-        stretches(&ab, &plan.segments),
-        stretches(&aa, &plan.segments),
-    );
-    if let Some(w) = dists.iter().position(|d| d.len() == 0) {
-        return Err(Error::NotEnoughData {
-            what: "service comparison",
-            reason: format!(
-                "window {w} recorded no latency (every request failed or went unsent); fix the \
-                 target or lengthen the timeout"
-            ),
-        });
-    }
+    let (ab, aa) = paired_stretches(so, &plan);
+    every_window_recorded(&dists)?;
     let mut comparisons = Vec::with_capacity(o.percentiles.len());
     for (k, &p) in o.percentiles.iter().enumerate() {
         let (estimate, noise_floor) = paired_percentile(
@@ -212,18 +196,7 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
             derive_seed(seed, 100 + k as u64),
         )?;
         let rhw = relative_half_width(&estimate);
-        // The generator's lag may touch at most a tenth of the requests beyond the percentile.
-        let lag_quantile = 1.0 - (1.0 - p) / 10.0;
-        let lag_ns = sa
-            .lag
-            .value_at_quantile(lag_quantile)
-            .max(sb.lag.value_at_quantile(lag_quantile)) as f64;
-        let bound_ns = o.max_send_lag.as_nanos() as f64;
-        let lag = Lag {
-            quantile: lag_quantile,
-            ns: lag_ns,
-            bound_ns,
-        };
+        let lag = lag_for(p, &sa, &sb, o);
         let verdict = percentile_verdict(so, p, &estimate, noise_floor, &lag, (errors, unsent));
         comparisons.push(PercentileComparison {
             percentile: p,
@@ -248,6 +221,51 @@ pub fn compare_with_pacer<A: Target, B: Target, P: Pacer>(
         environment,
         elapsed_s: rec.elapsed_ns as f64 / 1e9,
     })
+}
+
+/// The A/B and the A/A pairs of the schedule, grouped by the stretch of time they share: the
+/// bootstrap draws the pairs that share a stretch of time together (both pairs of an
+/// interleaved window), never one without the other.
+fn paired_stretches(so: &ServiceOptions, plan: &Plan) -> (Vec<Vec<Pair>>, Vec<Vec<Pair>>) {
+    let (ab, aa) = match so.schedule {
+        Schedule::Interleaved => interleaved_pairs(so.quads),
+        Schedule::Windows => abba_pairs(so.quads),
+    };
+    (
+        stretches(&ab, &plan.segments),
+        stretches(&aa, &plan.segments),
+    )
+}
+
+/// Errors: [`Error::NotEnoughData`] naming the first window that recorded no latency.
+fn every_window_recorded(dists: &[WindowDist]) -> Result<()> {
+    if let Some(w) = dists.iter().position(|d| d.len() == 0) {
+        return Err(Error::NotEnoughData {
+            what: "service comparison",
+            reason: format!(
+                "window {w} recorded no latency (every request failed or went unsent); fix the \
+                 target or lengthen the timeout"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// How far the generator fell behind for percentile `p`: the larger of both sides' send lags at
+/// the quantile that matters, against the load's bound.
+fn lag_for(p: f64, sa: &SideData, sb: &SideData, o: &LoadOptions) -> Lag {
+    // The generator's lag may touch at most a tenth of the requests beyond the percentile.
+    let lag_quantile = 1.0 - (1.0 - p) / 10.0;
+    let lag_ns = sa
+        .lag
+        .value_at_quantile(lag_quantile)
+        .max(sb.lag.value_at_quantile(lag_quantile)) as f64;
+    let bound_ns = o.max_send_lag.as_nanos() as f64;
+    Lag {
+        quantile: lag_quantile,
+        ns: lag_ns,
+        bound_ns,
+    }
 }
 
 /// The schedule of a comparison: the warm-up of both targets, then the measured windows in the
@@ -427,24 +445,7 @@ fn side_data(
     let mut lag = histogram();
     let mut raw: Option<Vec<u64>> = Some(Vec::new());
     let mut mine = Vec::new();
-    let mut s = TargetSummary {
-        name: name.to_string(),
-        windows: 0,
-        measured_s: 0.0,
-        scheduled: 0,
-        completed: 0,
-        errors: 0,
-        timeouts: 0,
-        unsent: 0,
-        warmup_requests: 0,
-        first_error: None,
-        offered_rate: o.rate,
-        achieved_rate: 0.0,
-        percentiles: Vec::new(),
-        mean_ns: 0.0,
-        max_ns: 0.0,
-        send_lag: LagSummary::default(),
-    };
+    let mut s = empty_summary(name, o);
     // The stretch of time last counted, so that two lanes of one window count its time once.
     let mut counted: Option<u64> = None;
     let mut own_lanes = 0usize;
@@ -466,14 +467,7 @@ fn side_data(
             lanes = seg.lanes;
         }
         own_lanes += 1;
-        s.scheduled += r.scheduled;
-        s.completed += r.ok;
-        s.errors += r.errors;
-        s.timeouts += r.timeouts;
-        s.unsent += r.unsent;
-        if s.first_error.is_none() {
-            s.first_error.clone_from(&r.first_error);
-        }
+        count_requests(&mut s, r);
         // Both histograms grow on demand, so adding never fails.
         let _ = hist.add(&r.latency);
         let _ = lag.add(&r.lag);
@@ -506,19 +500,75 @@ fn side_data(
     s.mean_ns = hist.mean();
     s.max_ns = hist.max() as f64;
     if !lag.is_empty() {
-        s.send_lag = LagSummary {
-            p50_ns: lag.value_at_quantile(0.5) as f64,
-            p95_ns: lag.value_at_quantile(0.95) as f64,
-            p99_ns: lag.value_at_quantile(0.99) as f64,
-            p999_ns: lag.value_at_quantile(0.999) as f64,
-            max_ns: lag.max() as f64,
-        };
+        s.send_lag = lag_summary(&lag);
     }
+    s.percentiles = percentile_intervals(&mine, o, seed)?;
+    Ok(SideData {
+        summary: s,
+        histogram: hist,
+        lag,
+        raw,
+    })
+}
+
+/// A target's summary before any window is counted: its name and the offered rate, zeros.
+fn empty_summary(name: &str, o: &LoadOptions) -> TargetSummary {
+    TargetSummary {
+        name: name.to_string(),
+        windows: 0,
+        measured_s: 0.0,
+        scheduled: 0,
+        completed: 0,
+        errors: 0,
+        timeouts: 0,
+        unsent: 0,
+        warmup_requests: 0,
+        first_error: None,
+        offered_rate: o.rate,
+        achieved_rate: 0.0,
+        percentiles: Vec::new(),
+        mean_ns: 0.0,
+        max_ns: 0.0,
+        send_lag: LagSummary::default(),
+    }
+}
+
+/// Adds one measured segment's requests to the summary, keeping the first error seen.
+fn count_requests(s: &mut TargetSummary, r: &SegRecord) {
+    s.scheduled += r.scheduled;
+    s.completed += r.ok;
+    s.errors += r.errors;
+    s.timeouts += r.timeouts;
+    s.unsent += r.unsent;
+    if s.first_error.is_none() {
+        s.first_error.clone_from(&r.first_error);
+    }
+}
+
+/// The send lag's percentiles and maximum from its histogram (not empty).
+fn lag_summary(lag: &Histogram<u64>) -> LagSummary {
+    LagSummary {
+        p50_ns: lag.value_at_quantile(0.5) as f64,
+        p95_ns: lag.value_at_quantile(0.95) as f64,
+        p99_ns: lag.value_at_quantile(0.99) as f64,
+        p999_ns: lag.value_at_quantile(0.999) as f64,
+        max_ns: lag.max() as f64,
+    }
+}
+
+/// Each of the load's percentiles over a target's windows `mine` pooled, with its bootstrap
+/// interval; a percentile the windows cannot give is left out.
+fn percentile_intervals(
+    mine: &[WindowDist],
+    o: &LoadOptions,
+    seed: u64,
+) -> Result<Vec<PercentileInterval>> {
+    let mut out = Vec::new();
     for (k, &p) in o.percentiles.iter().enumerate() {
         if let Some(pp) =
-            pooled_percentile(&mine, p, o.level, o.resamples, derive_seed(seed, k as u64))?
+            pooled_percentile(mine, p, o.level, o.resamples, derive_seed(seed, k as u64))?
         {
-            s.percentiles.push(PercentileInterval {
+            out.push(PercentileInterval {
                 percentile: p,
                 value_ns: pp.value,
                 low_ns: pp.low,
@@ -526,12 +576,7 @@ fn side_data(
             });
         }
     }
-    Ok(SideData {
-        summary: s,
-        histogram: hist,
-        lag,
-        raw,
-    })
+    Ok(out)
 }
 
 fn behind(side: &SideData, which: ServiceSide, o: &LoadOptions) -> Option<GeneratorBehind> {

@@ -328,6 +328,23 @@ impl Spec {
         if !(self.band.is_finite() && (0.0..1.0).contains(&self.band)) {
             return Err(Error::out_of_range("band", self.band, "0 <= band < 1"));
         }
+        self.validate_distribution()?;
+        self.validate_sizes()?;
+        if let KeyType::String { len } = self.key_type
+            && len < MIN_STRING_KEY_LEN
+        {
+            return Err(Error::out_of_range(
+                "key_type.len",
+                len as f64,
+                "string keys of at least 11 bytes (64 bits in base 64)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the distribution's parameters: a Zipf exponent finite and > 0, a hot set's
+    /// fraction, share and period in range.
+    fn validate_distribution(&self) -> Result<()> {
         match self.distribution {
             KeyDistribution::Zipf { exponent } => {
                 if !(exponent.is_finite() && exponent > 0.0) {
@@ -367,6 +384,12 @@ impl Spec {
             }
             KeyDistribution::Uniform | KeyDistribution::Sequential => {}
         }
+        Ok(())
+    }
+
+    /// Checks the sizes: the band's upper edge below 2³² − 1 keys and, unless keys are
+    /// sequential, a key space above it and of at most 2³² − 1 keys.
+    fn validate_sizes(&self) -> Result<()> {
         let (_, high) = self.band();
         if high > u64::from(u32::MAX) - 1 {
             return Err(Error::out_of_range(
@@ -395,15 +418,6 @@ impl Spec {
                     "at most 2^32 - 1 keys",
                 ));
             }
-        }
-        if let KeyType::String { len } = self.key_type
-            && len < MIN_STRING_KEY_LEN
-        {
-            return Err(Error::out_of_range(
-                "key_type.len",
-                len as f64,
-                "string keys of at least 11 bytes (64 bits in base 64)",
-            ));
         }
         Ok(())
     }

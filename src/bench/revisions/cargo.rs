@@ -91,28 +91,64 @@ pub(crate) fn locate(pick: &Pick<'_>) -> Result<Target> {
     let packages: Vec<&serde_json::Value> =
         meta["packages"].as_array().into_iter().flatten().collect();
     let target_dir = PathBuf::from(meta["target_directory"].as_str().unwrap_or("target"));
-    let name_of = |p: &serde_json::Value| p["name"].as_str().unwrap_or_default().to_string();
-    let named = |bench: &str, p: &serde_json::Value| {
-        benches(p)
-            .into_iter()
-            .find(|b| b == bench || b.replace('-', "_") == bench)
+    let package = pick_package(pick, &packages)?;
+    let name = package_name(package);
+    let bench = pick_bench(pick, package, &name)?;
+    let dir = package["manifest_path"]
+        .as_str()
+        .and_then(|m| Path::new(m).parent())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| pick.dir.to_path_buf());
+    Ok(Target {
+        package: name,
+        dir,
+        bench,
+        target_dir,
+    })
+}
+
+/// A package's name in `cargo metadata`'s output (empty when missing).
+fn package_name(p: &serde_json::Value) -> String {
+    p["name"].as_str().unwrap_or_default().to_string()
+}
+
+/// The bench target of package `p` named `bench`, also when written as its binary's stem
+/// (`-` as `_`).
+fn bench_named(bench: &str, p: &serde_json::Value) -> Option<String> {
+    benches(p)
+        .into_iter()
+        .find(|b| b == bench || b.replace('-', "_") == bench)
+}
+
+/// The package whose manifest is `--manifest-path`, else the nearest `Cargo.toml` at or above
+/// the directory, when it is one of `packages`.
+fn own_package<'m>(
+    pick: &Pick<'_>,
+    packages: &[&'m serde_json::Value],
+) -> Option<&'m serde_json::Value> {
+    let manifests: Vec<PathBuf> = match pick.manifest_path {
+        Some(m) => vec![pick.dir.join(m)],
+        None => pick.dir.ancestors().map(|d| d.join("Cargo.toml")).collect(),
     };
-    let own = || -> Option<&serde_json::Value> {
-        let manifests: Vec<PathBuf> = match pick.manifest_path {
-            Some(m) => vec![pick.dir.join(m)],
-            None => pick.dir.ancestors().map(|d| d.join("Cargo.toml")).collect(),
-        };
-        manifests.iter().find_map(|m| {
-            let m = m.canonicalize().ok()?;
-            packages.iter().copied().find(|p| {
-                p["manifest_path"]
-                    .as_str()
-                    .and_then(|q| Path::new(q).canonicalize().ok())
-                    == Some(m.clone())
-            })
+    manifests.iter().find_map(|m| {
+        let m = m.canonicalize().ok()?;
+        packages.iter().copied().find(|p| {
+            p["manifest_path"]
+                .as_str()
+                .and_then(|q| Path::new(q).canonicalize().ok())
+                == Some(m.clone())
         })
-    };
-    let package = match pick.package {
+    })
+}
+
+/// The package [`locate`] picks: `--package` by name; else the directory's own package; else
+/// the one package with the bench target (or with bench targets). Errors:
+/// [`Error::InvalidOption`] naming the packages to choose from.
+fn pick_package<'m>(
+    pick: &Pick<'_>,
+    packages: &[&'m serde_json::Value],
+) -> Result<&'m serde_json::Value> {
+    Ok(match pick.package {
         Some(name) => packages
             .iter()
             .copied()
@@ -124,20 +160,20 @@ pub(crate) fn locate(pick: &Pick<'_>) -> Result<Target> {
                         "no package {name:?} in this workspace; its packages are: {}",
                         packages
                             .iter()
-                            .map(|p| name_of(p))
+                            .map(|p| package_name(p))
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
                 )
             })?,
-        None => match own() {
+        None => match own_package(pick, packages) {
             Some(p) => p,
             None => {
                 let with: Vec<&serde_json::Value> = packages
                     .iter()
                     .copied()
                     .filter(|p| match pick.bench {
-                        Some(b) => named(b, p).is_some(),
+                        Some(b) => bench_named(b, p).is_some(),
                         None => !benches(p).is_empty(),
                     })
                     .collect();
@@ -155,7 +191,7 @@ pub(crate) fn locate(pick: &Pick<'_>) -> Result<Target> {
                                     "a bench target `{b}`"
                                 )),
                                 with.iter()
-                                    .map(|p| name_of(p))
+                                    .map(|p| package_name(p))
                                     .collect::<Vec<_>>()
                                     .join(", ")
                             ),
@@ -164,11 +200,15 @@ pub(crate) fn locate(pick: &Pick<'_>) -> Result<Target> {
                 }
             }
         },
-    };
-    let name = name_of(package);
+    })
+}
+
+/// The bench target [`locate`] picks in `package` (named `name`): `--bench` by name, else its
+/// only bench target. Errors: [`Error::InvalidOption`] naming its bench targets.
+fn pick_bench(pick: &Pick<'_>, package: &serde_json::Value, name: &str) -> Result<String> {
     let all = benches(package);
-    let bench = match pick.bench {
-        Some(b) => named(b, package).ok_or_else(|| {
+    Ok(match pick.bench {
+        Some(b) => bench_named(b, package).ok_or_else(|| {
             Error::invalid_option(
                 "bench",
                 format!(
@@ -200,17 +240,6 @@ pub(crate) fn locate(pick: &Pick<'_>) -> Result<Target> {
                 ));
             }
         },
-    };
-    let dir = package["manifest_path"]
-        .as_str()
-        .and_then(|m| Path::new(m).parent())
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| pick.dir.to_path_buf());
-    Ok(Target {
-        package: name,
-        dir,
-        bench,
-        target_dir,
     })
 }
 

@@ -155,6 +155,13 @@ impl RevisionsOptions {
     /// Checks the numbers before anything is checked out or built, so a mistake costs a second.
     /// Errors: [`Error::InvalidOption`] naming the flag.
     pub fn check(&self) -> Result<()> {
+        self.check_run()?;
+        self.check_outputs()
+    }
+
+    /// Checks what the run measures: a baseline given, and the pairs, layouts, pair limit and
+    /// margin in range.
+    fn check_run(&self) -> Result<()> {
         if self.baseline.trim().is_empty() {
             return Err(Error::invalid_option(
                 "baseline",
@@ -198,6 +205,12 @@ impl RevisionsOptions {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// Checks the output flags: `--html` available and given a file, every output file in a
+    /// directory that exists, at most one output on stdout.
+    fn check_outputs(&self) -> Result<()> {
         if cfg!(not(feature = "html")) && self.html.is_some() {
             return Err(Error::invalid_option(
                 "html",

@@ -104,6 +104,13 @@ impl Report {
 
     /// How the answer was reached: the noise floor, the resampling, the batches, the cache mode and the width target.
     fn fmt_method(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_noise_floor(f)?;
+        self.fmt_resampling(f)?;
+        self.fmt_cache_and_width(f)
+    }
+
+    /// The noise floor, and the worker pair's floor when one was measured.
+    fn fmt_noise_floor(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.validated {
             writeln!(
                 f,
@@ -132,6 +139,11 @@ impl Report {
                 Pct(pair.null_deltas[1])
             )?;
         }
+        Ok(())
+    }
+
+    /// How the pairs were resampled (single pairs or blocks), and the batches they came from.
+    fn fmt_resampling(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.diagnostics.block_length > 1 {
             writeln!(
                 f,
@@ -160,6 +172,11 @@ impl Report {
             },
             Pct(self.timing.quantization)
         )?;
+        Ok(())
+    }
+
+    /// The cache mode, and whether the interval met its width target.
+    fn fmt_cache_and_width(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.cache, &self.run.cache_info) {
             (Cache::Cold, Some(info)) => writeln!(
                 f,

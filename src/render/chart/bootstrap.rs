@@ -5,7 +5,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use super::{
-    Area, DESC, FIGURE_WIDTH, anchored, dashes, err, finite, font, grid, rgb, signed, span, svg,
+    Area, Chart, DESC, FIGURE_WIDTH, anchored, dashes, err, finite, font, grid, rgb, signed, span,
+    svg,
 };
 use crate::display::Pct;
 use crate::render::page::{
@@ -317,6 +318,14 @@ fn draw_beside_aa(area: &Area<'_>, p: &Percent) -> Result<(), String> {
     strip
         .draw_series([Circle::new((d, 2.0), 6, rgb(COLOUR_INK).filled())])
         .map_err(err)?;
+    draw_aa_rows(&mut strip, p, (x0, x1))?;
+    Ok(())
+}
+
+/// Draws the A/A deltas of A and of B as dots on their rows of the lower chart (axis
+/// `x0..x1`), or, when there are none, a sentence saying that identical code was not
+/// measured against itself.
+fn draw_aa_rows(strip: &mut Chart<'_>, p: &Percent, (x0, x1): (f64, f64)) -> Result<(), String> {
     for (values, colour, y) in [(&p.aa_a, COLOUR_A, 1.0), (&p.aa_b, COLOUR_B, 0.0)] {
         let c = rgb(colour);
         strip

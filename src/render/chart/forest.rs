@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::{Area, FIGURE_WIDTH, err, grid, rgb, signed, span, svg};
+use super::{Area, Chart, FIGURE_WIDTH, err, grid, rgb, signed, span, svg};
 use crate::display::Pct;
 use crate::render::page::{
     COLOUR_A, COLOUR_FLOOR, COLOUR_INK, COLOUR_RATIO, Figure, LegendEntry, Mark,
@@ -46,17 +46,8 @@ impl Forest<'_> {
     /// interval with its estimate (those that are not finite left out) and the pooled diamond.
     fn draw(&self, root: &Area<'_>, floor: Option<f64>) -> Result<(), String> {
         let pc = |v: f64| 100.0 * v;
-        let k = self.deltas.len();
-        let rows = k + 1;
-        let hw = |i: usize| self.half_widths.get(i).copied().unwrap_or(0.0);
-        let mut xs: Vec<f64> = (0..k)
-            .flat_map(|i| [pc(self.deltas[i] - hw(i)), pc(self.deltas[i] + hw(i))])
-            .collect();
-        xs.extend([pc(self.low), pc(self.high), 0.0]);
-        if let Some(f) = floor {
-            xs.extend([f, -f]);
-        }
-        let (x0, x1) = span(xs, 0.05);
+        let rows = self.deltas.len() + 1;
+        let (x0, x1) = self.x_span(floor);
         let mut chart = ChartBuilder::on(root)
             .margin_left(10)
             .margin_right(30)
@@ -100,10 +91,47 @@ impl Forest<'_> {
                 rgb(COLOUR_INK).stroke_width(2),
             )])
             .map_err(err)?;
+        self.draw_processes(&mut chart)?;
+        let (l, d, h) = (pc(self.low), pc(self.delta), pc(self.high));
+        chart
+            .draw_series([Polygon::new(
+                vec![(l, 0.0), (d, 0.32), (h, 0.0), (d, -0.32)],
+                rgb(COLOUR_RATIO).filled(),
+            )])
+            .map_err(err)?;
+        Ok(())
+    }
+
+    /// Process `i`'s half-width (0 when it has none).
+    fn half_width(&self, i: usize) -> f64 {
+        self.half_widths.get(i).copied().unwrap_or(0.0)
+    }
+
+    /// The δ axis's range in percent: every process's interval, the pooled interval, zero and
+    /// ± the floor (`floor`, percent), with a margin.
+    fn x_span(&self, floor: Option<f64>) -> (f64, f64) {
+        let pc = |v: f64| 100.0 * v;
+        let hw = |i: usize| self.half_width(i);
+        let mut xs: Vec<f64> = (0..self.deltas.len())
+            .flat_map(|i| [pc(self.deltas[i] - hw(i)), pc(self.deltas[i] + hw(i))])
+            .collect();
+        xs.extend([pc(self.low), pc(self.high), 0.0]);
+        if let Some(f) = floor {
+            xs.extend([f, -f]);
+        }
+        span(xs, 0.05)
+    }
+
+    /// Draws each process's interval with a dot at its estimate on its row (the first on
+    /// top), leaving out those that are not finite.
+    fn draw_processes(&self, chart: &mut Chart<'_>) -> Result<(), String> {
+        let pc = |v: f64| 100.0 * v;
+        let k = self.deltas.len();
+        let rows = k + 1;
         let blue = rgb(COLOUR_A);
         for i in 0..k {
             let y = (rows - 1 - i) as f64;
-            let (d, h) = (pc(self.deltas[i]), pc(hw(i)));
+            let (d, h) = (pc(self.deltas[i]), pc(self.half_width(i)));
             if !(d.is_finite() && h.is_finite()) {
                 continue;
             }
@@ -117,13 +145,6 @@ impl Forest<'_> {
                 .draw_series([Circle::new((d, y), 5, blue.filled())])
                 .map_err(err)?;
         }
-        let (l, d, h) = (pc(self.low), pc(self.delta), pc(self.high));
-        chart
-            .draw_series([Polygon::new(
-                vec![(l, 0.0), (d, 0.32), (h, 0.0), (d, -0.32)],
-                rgb(COLOUR_RATIO).filled(),
-            )])
-            .map_err(err)?;
         Ok(())
     }
 

@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::{Area, FIGURE_WIDTH, err, grid, rgb, signed, span, svg};
+use super::{Area, Chart, FIGURE_WIDTH, err, grid, rgb, signed, span, svg};
 use crate::display::Pct;
 use crate::render::page::{
     COLOUR_A, COLOUR_B, COLOUR_FLOOR, COLOUR_INK, COLOUR_RATIO, Figure, LegendEntry, Mark,
@@ -85,20 +85,9 @@ impl MachineForest {
     /// Draws the δ axis in percent, the floor's band (`floor`, percent), zero, each machine's
     /// interval with its δ and the pooled bar.
     fn draw(&self, root: &Area<'_>, floor: Option<f64>) -> Result<(), String> {
-        let pc = |v: f64| 100.0 * v;
         let k = self.machines.len();
         let rows = k + 1;
-        let p = &self.pooled;
-        let mut xs: Vec<f64> = self
-            .machines
-            .iter()
-            .flat_map(|m| [pc(m.low), pc(m.delta), pc(m.high)])
-            .collect();
-        xs.extend([pc(p.low), pc(p.high), 0.0]);
-        if let Some(f) = floor {
-            xs.extend([f, -f]);
-        }
-        let (x0, x1) = span(xs, 0.05);
+        let (x0, x1) = self.x_span(floor);
         let labels: Vec<String> = self.machines.iter().map(|m| short(&m.label)).collect();
         let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
         // About 9 pixels a character at the tick font, with room for the tick itself.
@@ -147,6 +136,32 @@ impl MachineForest {
                 rgb(COLOUR_INK).stroke_width(2),
             )])
             .map_err(err)?;
+        self.draw_machines(&mut chart, rows)?;
+        self.draw_pooled(&mut chart)?;
+        Ok(())
+    }
+
+    /// The δ axis's range in percent: every machine's interval and δ, the pooled interval,
+    /// zero and ± the floor (`floor`, percent), with a margin.
+    fn x_span(&self, floor: Option<f64>) -> (f64, f64) {
+        let pc = |v: f64| 100.0 * v;
+        let p = &self.pooled;
+        let mut xs: Vec<f64> = self
+            .machines
+            .iter()
+            .flat_map(|m| [pc(m.low), pc(m.delta), pc(m.high)])
+            .collect();
+        xs.extend([pc(p.low), pc(p.high), 0.0]);
+        if let Some(f) = floor {
+            xs.extend([f, -f]);
+        }
+        span(xs, 0.05)
+    }
+
+    /// Draws each machine's interval and δ on its row (of `rows`, the first on top), the
+    /// outliers in another colour with a ring.
+    fn draw_machines(&self, chart: &mut Chart<'_>, rows: usize) -> Result<(), String> {
+        let pc = |v: f64| 100.0 * v;
         for (i, m) in self.machines.iter().enumerate() {
             let y = (rows - 1 - i) as f64;
             let (l, d, h) = (pc(m.low), pc(m.delta), pc(m.high));
@@ -171,6 +186,13 @@ impl MachineForest {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Draws the pooled t interval as a wide bar on row 0, with a tick at its δ.
+    fn draw_pooled(&self, chart: &mut Chart<'_>) -> Result<(), String> {
+        let pc = |v: f64| 100.0 * v;
+        let p = &self.pooled;
         let (l, d, h) = (pc(p.low), pc(p.delta), pc(p.high));
         if l.is_finite() && h.is_finite() {
             chart

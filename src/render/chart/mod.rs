@@ -17,6 +17,7 @@
 
 use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -49,6 +50,9 @@ const LABEL: u32 = 18;
 const DESC: u32 = 20;
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// A chart with both axes in plain `f64` coordinates, as every figure here builds.
+type Chart<'a> = ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 fn rgb(hex: &str) -> RGBColor {
     let h = hex.trim_start_matches('#');

@@ -3,7 +3,9 @@
 
 use plotters::prelude::*;
 
-use super::{Area, DESC, FIGURE_WIDTH, dashes, err, font, grid, rgb, svg, tick, time_unit, view};
+use super::{
+    Area, Chart, DESC, FIGURE_WIDTH, dashes, err, font, grid, rgb, svg, tick, time_unit, view,
+};
 use crate::render::page::{
     COLOUR_A, COLOUR_B, COLOUR_FLOOR, COLOUR_INK, COLOUR_RATIO, Figure, LegendEntry, Mark,
 };
@@ -80,6 +82,57 @@ fn at_edge(v: f64, lo: f64, hi: f64) -> f64 {
     v.clamp(lo + 0.01 * span, hi - 0.01 * span)
 }
 
+/// Draws one candidate's times `series` in `colour` on the upper chart (axis `t0..t1` ns,
+/// shown divided by `div`): each half's median from `drift` as a thick line, each sample inside
+/// the axis as a dot and each one beyond it as a triangle at the edge.
+fn draw_time_series(
+    chart: &mut Chart<'_>,
+    series: &[f64],
+    colour: &str,
+    drift: &DriftReport,
+    (t0, t1): (f64, f64),
+    div: f64,
+) -> Result<(), String> {
+    let n = series.len();
+    let c = rgb(colour);
+    if n >= 2 {
+        for (x0, x1, m) in halves(drift, n) {
+            if m.is_finite() {
+                let y = at_edge(m, t0, t1) / div;
+                chart
+                    .draw_series([PathElement::new(
+                        vec![(x0, y), (x1, y)],
+                        c.mix(0.9).stroke_width(3),
+                    )])
+                    .map_err(err)?;
+            }
+        }
+    }
+    // A sample inside the axis is a dot, one beyond it a triangle at the edge.
+    let inside = |v: &f64| (t0..=t1).contains(v);
+    chart
+        .draw_series(
+            series
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| inside(v))
+                .map(|(i, &v)| Circle::new(((i + 1) as f64, v / div), 3, c.mix(0.8).filled())),
+        )
+        .map_err(err)?;
+    chart
+        .draw_series(
+            series
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.is_finite() && !inside(v))
+                .map(|(i, &v)| {
+                    TriangleMarker::new(((i + 1) as f64, at_edge(v, t0, t1) / div), 6, c.filled())
+                }),
+        )
+        .map_err(err)?;
+    Ok(())
+}
+
 impl RunOrder {
     /// The figure (1000 × 560 SVG pixels: times above, ratios below) with its legend.
     pub fn figure(&self) -> Figure {
@@ -137,48 +190,7 @@ impl RunOrder {
             .map_err(err)?;
         for (series, colour, drift) in [(a, COLOUR_A, &self.drift_a), (b, COLOUR_B, &self.drift_b)]
         {
-            let c = rgb(colour);
-            if n >= 2 {
-                for (x0, x1, m) in halves(drift, n) {
-                    if m.is_finite() {
-                        let y = at_edge(m, t0, t1) / div;
-                        chart
-                            .draw_series([PathElement::new(
-                                vec![(x0, y), (x1, y)],
-                                c.mix(0.9).stroke_width(3),
-                            )])
-                            .map_err(err)?;
-                    }
-                }
-            }
-            // A sample inside the axis is a dot, one beyond it a triangle at the edge.
-            let inside = |v: &f64| (t0..=t1).contains(v);
-            chart
-                .draw_series(
-                    series
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, v)| inside(v))
-                        .map(|(i, &v)| {
-                            Circle::new(((i + 1) as f64, v / div), 3, c.mix(0.8).filled())
-                        }),
-                )
-                .map_err(err)?;
-            chart
-                .draw_series(
-                    series
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, v)| v.is_finite() && !inside(v))
-                        .map(|(i, &v)| {
-                            TriangleMarker::new(
-                                ((i + 1) as f64, at_edge(v, t0, t1) / div),
-                                6,
-                                c.filled(),
-                            )
-                        }),
-                )
-                .map_err(err)?;
+            draw_time_series(&mut chart, series, colour, drift, (t0, t1), div)?;
         }
         Ok(())
     }

@@ -130,10 +130,26 @@ pub fn change_points_with(xs: &[f64], options: &ChangePointOptions) -> Result<Ch
     let scale = scale_for(xs);
     let centre = Moments::with_scale(xs, scale).mean_scaled;
     let ys: Vec<f64> = xs.iter().map(|&x| x * scale - centre).collect();
-    let mut prefix = Vec::with_capacity(n + 1);
+    let prefix = compensated_prefix_sums(&ys);
+    let mut candidates = Vec::new();
+    propose(&prefix, 0, n, min_seg, &mut candidates);
+    candidates.sort_unstable();
+    result.candidates = candidates.len();
+
+    // Test and prune.
+    let (indices, p_values) = test_and_prune(&ys, candidates, threshold);
+    result.indices = indices;
+    result.p_values = p_values;
+    Ok(result)
+}
+
+/// The prefix sums of `ys`, from 0 (length `ys.len() + 1`), with Neumaier's compensation so
+/// that a long series' segment means keep their precision.
+fn compensated_prefix_sums(ys: &[f64]) -> Vec<f64> {
+    let mut prefix = Vec::with_capacity(ys.len() + 1);
     prefix.push(0.0f64);
     let (mut sum, mut comp) = (0.0f64, 0.0f64);
-    for &v in &ys {
+    for &v in ys {
         let t = sum + v;
         if sum.abs() >= v.abs() {
             comp += (sum - t) + v;
@@ -143,12 +159,18 @@ pub fn change_points_with(xs: &[f64], options: &ChangePointOptions) -> Result<Ch
         sum = t;
         prefix.push(sum + comp);
     }
-    let mut candidates = Vec::new();
-    propose(&prefix, 0, n, min_seg, &mut candidates);
-    candidates.sort_unstable();
-    result.candidates = candidates.len();
+    prefix
+}
 
-    // Test and prune.
+/// Tests each of the sorted `candidates` on the centred series `ys` against its neighbours'
+/// segments and prunes the weakest above `threshold` until every one left is below it;
+/// returns the survivors and their p-values.
+fn test_and_prune(
+    ys: &[f64],
+    mut candidates: Vec<usize>,
+    threshold: f64,
+) -> (Vec<usize>, Vec<f64>) {
+    let n = ys.len();
     let p_of = |cands: &[usize], i: usize| -> Option<f64> {
         let start = if i == 0 { 0 } else { cands[i - 1] };
         let end = if i + 1 == cands.len() {
@@ -181,9 +203,7 @@ pub fn change_points_with(xs: &[f64], options: &ChangePointOptions) -> Result<Ch
             }
         }
     }
-    result.indices = candidates;
-    result.p_values = ps.into_iter().flatten().collect();
-    Ok(result)
+    (candidates, ps.into_iter().flatten().collect())
 }
 
 /// Binary segmentation of `[start, end)`: pushes the best split and recurses.

@@ -334,77 +334,33 @@ impl fmt::Display for Unresolved {
                 a_faster_centre,
                 b_faster_share,
                 b_faster_centre,
-            } => write!(
+            } => fmt_opposite_modes(
                 f,
-                "the processes disagree on the winner: {:.0}% of them resolved A faster \
-                 (around {}) and {:.0}% resolved B faster (around {}); which one wins depends \
-                 on the state each process landed in, not on sampling noise, so more samples \
-                 will not settle it: read the modes, or find what the layout changes",
-                100.0 * a_faster_share,
-                Pct(a_faster_centre),
-                100.0 * b_faster_share,
-                Pct(b_faster_centre)
+                a_faster_share,
+                a_faster_centre,
+                b_faster_share,
+                b_faster_centre,
             ),
             Unresolved::ProcessDrift {
                 spearman,
                 p_value,
                 first_half,
                 second_half,
-            } => write!(
-                f,
-                "the processes' deltas drift with the process index (Spearman ρ = {spearman:+.2}, \
-                 p = {p_value:.4}; first half around {}, second half around {}): later \
-                 processes are not draws of the same machine state, so the mean depends on \
-                 when the run stopped; quieten the machine and run again",
-                Pct(first_half),
-                Pct(second_half)
-            ),
+            } => fmt_process_drift(f, spearman, p_value, first_half, second_half),
             Unresolved::FailedProcesses {
                 failed,
                 started,
                 timed_out,
-            } => {
-                write!(f, "{failed} of {started} processes failed")?;
-                if timed_out > 0 {
-                    write!(
-                        f,
-                        " ({timed_out} by timeout or deadline, so the slowest draws are \
-                         missing)"
-                    )?;
-                }
-                f.write_str(
-                    ": the pool leans toward the processes that finished; fix the failures \
-                     (their reasons are in the warnings) or raise the time limits",
-                )
-            }
-            Unresolved::FixedBuildOrder { bytes } => write!(
-                f,
-                "the program built {:.0} MiB before the pool's closure, in the same order in \
-                 every process; identical structures built in a fixed order can differ by \
-                 several percent in every process, so the pool cannot tell the code from the \
-                 order: build what A and B use with ctx.build(a, b), which alternates the order, \
-                 or, if A and B share these data, say so with \
-                 PoolOptions::accept_fixed_build_order(true)",
-                bytes as f64 / (1u64 << 20) as f64
-            ),
+            } => fmt_failed_processes(f, failed, started, timed_out),
+            Unresolved::FixedBuildOrder { bytes } => fmt_fixed_build_order(f, bytes),
             Unresolved::Multiplicity {
                 adjusted_p,
                 alpha,
                 comparisons,
-            } => write!(
-                f,
-                "one of {comparisons} comparisons judged together: its Holm-adjusted p-value \
-                 {adjusted_p:.3} is above the family-wise level {alpha}, so calling it would \
-                 let the family's chance of a false verdict exceed {alpha}"
-            ),
-            Unresolved::StraddlesMargin { margin, low, high } => write!(
-                f,
-                "the difference is real, but its interval [{}, {}] reaches across the margin \
-                 ±{}, so it may or may not matter; collect more samples to tell",
-                Pct(low),
-                Pct(high),
-                Pct(margin)
-            ),
+            } => fmt_multiplicity(f, adjusted_p, alpha, comparisons),
+            Unresolved::StraddlesMargin { margin, low, high } => {
+                fmt_straddles_margin(f, margin, low, high)
+            }
             Unresolved::FloorAboveMargin {
                 noise_floor,
                 margin,
@@ -418,6 +374,113 @@ impl fmt::Display for Unresolved {
             ),
         }
     }
+}
+
+/// Writes [`Unresolved::OppositeModes`]: the share and centre of each mode.
+fn fmt_opposite_modes(
+    f: &mut fmt::Formatter<'_>,
+    a_faster_share: f64,
+    a_faster_centre: f64,
+    b_faster_share: f64,
+    b_faster_centre: f64,
+) -> fmt::Result {
+    write!(
+        f,
+        "the processes disagree on the winner: {:.0}% of them resolved A faster \
+         (around {}) and {:.0}% resolved B faster (around {}); which one wins depends \
+         on the state each process landed in, not on sampling noise, so more samples \
+         will not settle it: read the modes, or find what the layout changes",
+        100.0 * a_faster_share,
+        Pct(a_faster_centre),
+        100.0 * b_faster_share,
+        Pct(b_faster_centre)
+    )
+}
+
+/// Writes [`Unresolved::ProcessDrift`]: the trend of the deltas over the process index.
+fn fmt_process_drift(
+    f: &mut fmt::Formatter<'_>,
+    spearman: f64,
+    p_value: f64,
+    first_half: f64,
+    second_half: f64,
+) -> fmt::Result {
+    write!(
+        f,
+        "the processes' deltas drift with the process index (Spearman ρ = {spearman:+.2}, \
+         p = {p_value:.4}; first half around {}, second half around {}): later \
+         processes are not draws of the same machine state, so the mean depends on \
+         when the run stopped; quieten the machine and run again",
+        Pct(first_half),
+        Pct(second_half)
+    )
+}
+
+/// Writes [`Unresolved::FailedProcesses`], saying when some of them timed out.
+fn fmt_failed_processes(
+    f: &mut fmt::Formatter<'_>,
+    failed: usize,
+    started: usize,
+    timed_out: usize,
+) -> fmt::Result {
+    write!(f, "{failed} of {started} processes failed")?;
+    if timed_out > 0 {
+        write!(
+            f,
+            " ({timed_out} by timeout or deadline, so the slowest draws are \
+             missing)"
+        )?;
+    }
+    f.write_str(
+        ": the pool leans toward the processes that finished; fix the failures \
+         (their reasons are in the warnings) or raise the time limits",
+    )
+}
+
+/// Writes [`Unresolved::FixedBuildOrder`]: what was built first, and the two ways out.
+fn fmt_fixed_build_order(f: &mut fmt::Formatter<'_>, bytes: u64) -> fmt::Result {
+    write!(
+        f,
+        "the program built {:.0} MiB before the pool's closure, in the same order in \
+         every process; identical structures built in a fixed order can differ by \
+         several percent in every process, so the pool cannot tell the code from the \
+         order: build what A and B use with ctx.build(a, b), which alternates the order, \
+         or, if A and B share these data, say so with \
+         PoolOptions::accept_fixed_build_order(true)",
+        bytes as f64 / (1u64 << 20) as f64
+    )
+}
+
+/// Writes [`Unresolved::Multiplicity`].
+fn fmt_multiplicity(
+    f: &mut fmt::Formatter<'_>,
+    adjusted_p: f64,
+    alpha: f64,
+    comparisons: usize,
+) -> fmt::Result {
+    write!(
+        f,
+        "one of {comparisons} comparisons judged together: its Holm-adjusted p-value \
+         {adjusted_p:.3} is above the family-wise level {alpha}, so calling it would \
+         let the family's chance of a false verdict exceed {alpha}"
+    )
+}
+
+/// Writes [`Unresolved::StraddlesMargin`].
+fn fmt_straddles_margin(
+    f: &mut fmt::Formatter<'_>,
+    margin: f64,
+    low: f64,
+    high: f64,
+) -> fmt::Result {
+    write!(
+        f,
+        "the difference is real, but its interval [{}, {}] reaches across the margin \
+         ±{}, so it may or may not matter; collect more samples to tell",
+        Pct(low),
+        Pct(high),
+        Pct(margin)
+    )
 }
 
 impl fmt::Display for Verdict {

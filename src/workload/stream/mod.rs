@@ -116,10 +116,6 @@ impl Stream {
         for op in self.fill() {
             present.insert(op.key());
         }
-        let (mut ins, mut rem, mut hit, mut miss) = (0u64, 0u64, 0u64, 0u64);
-        let mut min_size = present.len() as u64;
-        let mut max_size = min_size;
-        let mut freq: HashMap<u64, u64> = HashMap::new();
         // For a Zipf spec, the keys of the top ranks (rank r is id r − 1), their hits, and the
         // operations during which each was present: a hit names a present key, so the hits of
         // a key per operation present estimate its unconditioned weight.
@@ -129,10 +125,55 @@ impl Stream {
         } else {
             HashMap::new()
         };
+        let tally = self.replay_churn(&mut present, &top);
+        let final_size = present.len() as u64;
+        let total = self.churn.max(1) as f64;
+        let mut counts: Vec<u64> = tally.freq.values().copied().collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        let space = self.spec.resolved_key_space();
+        let population = if space == u64::MAX {
+            counts.len() as u64
+        } else {
+            space
+        };
+        let hottest = population.div_ceil(100).max(1) as usize;
+        let hot_ops: u64 = counts.iter().take(hottest).sum();
+        let fitted_exponent = if zipf {
+            fit_exponent(&tally.top_hits, &tally.top_present)
+        } else {
+            None
+        };
+        Summary {
+            fill_ops: self.fill as u64,
+            churn_ops: self.churn as u64,
+            drain_ops: self.drain().len() as u64,
+            insert: tally.ins as f64 / total,
+            remove: tally.rem as f64 / total,
+            hit: tally.hit as f64 / total,
+            miss: tally.miss as f64 / total,
+            band: self.spec.band(),
+            min_size: tally.min_size,
+            max_size: tally.max_size,
+            final_size,
+            distinct_keys: counts.len() as u64,
+            hottest_share: hot_ops as f64 / total,
+            fitted_exponent,
+        }
+    }
+
+    /// Replays the churn phase against `present` (the keys present after the fill): counts
+    /// each kind of operation, the set's smallest and largest size and each key's operations,
+    /// and for the keys in `top` (a Zipf spec's top ranks, by key) their hits and the
+    /// operations during which each was present.
+    fn replay_churn(&self, present: &mut HashSet<u64>, top: &HashMap<u64, usize>) -> ChurnTally {
+        let (mut ins, mut rem, mut hit, mut miss) = (0u64, 0u64, 0u64, 0u64);
+        let mut min_size = present.len() as u64;
+        let mut max_size = min_size;
+        let mut freq: HashMap<u64, u64> = HashMap::new();
         let mut top_hits = [0u64; FIT_RANKS];
         let mut top_present = [0u64; FIT_RANKS];
         let mut since: [Option<u64>; FIT_RANKS] = [None; FIT_RANKS];
-        for (&k, &r) in &top {
+        for (&k, &r) in top {
             if present.contains(&k) {
                 since[r] = Some(0);
             }
@@ -173,45 +214,41 @@ impl Stream {
             min_size = min_size.min(n);
             max_size = max_size.max(n);
         }
-        let final_size = present.len() as u64;
-        let total = self.churn.max(1) as f64;
-        let mut counts: Vec<u64> = freq.values().copied().collect();
-        counts.sort_unstable_by(|a, b| b.cmp(a));
-        let space = self.spec.resolved_key_space();
-        let population = if space == u64::MAX {
-            counts.len() as u64
-        } else {
-            space
-        };
-        let hottest = population.div_ceil(100).max(1) as usize;
-        let hot_ops: u64 = counts.iter().take(hottest).sum();
         for (r, from) in since.iter().enumerate() {
             if let Some(from) = from {
                 top_present[r] += t - from;
             }
         }
-        let fitted_exponent = if zipf {
-            fit_exponent(&top_hits, &top_present)
-        } else {
-            None
-        };
-        Summary {
-            fill_ops: self.fill as u64,
-            churn_ops: self.churn as u64,
-            drain_ops: self.drain().len() as u64,
-            insert: ins as f64 / total,
-            remove: rem as f64 / total,
-            hit: hit as f64 / total,
-            miss: miss as f64 / total,
-            band: self.spec.band(),
+        ChurnTally {
+            ins,
+            rem,
+            hit,
+            miss,
             min_size,
             max_size,
-            final_size,
-            distinct_keys: counts.len() as u64,
-            hottest_share: hot_ops as f64 / total,
-            fitted_exponent,
+            freq,
+            top_hits,
+            top_present,
         }
     }
+}
+
+/// What [`Stream::summary`] counts by replaying the churn phase.
+struct ChurnTally {
+    /// Inserts, removals, hits and misses.
+    ins: u64,
+    rem: u64,
+    hit: u64,
+    miss: u64,
+    /// The smallest and largest size of the set, from the fill's end on.
+    min_size: u64,
+    max_size: u64,
+    /// Operations per key.
+    freq: HashMap<u64, u64>,
+    /// Hits of the top ranks' keys, by rank.
+    top_hits: [u64; FIT_RANKS],
+    /// Operations during which each top rank's key was present, by rank.
+    top_present: [u64; FIT_RANKS],
 }
 
 impl fmt::Display for Stream {

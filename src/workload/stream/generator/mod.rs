@@ -144,6 +144,78 @@ struct Gen {
     op_index: u64,
 }
 
+/// The present/absent partition of the key ids and each id's position: for sequential keys,
+/// room for the present ids only; for a bitset, nothing; else every id, all absent. Errors:
+/// [`Error::OutOfRange`] for a sequential stream of more ids than fit in a `u32`.
+fn id_tables(
+    spec: &Spec,
+    sequential: bool,
+    bitset: bool,
+    space: u64,
+    high: u64,
+    ops: usize,
+) -> Result<(Vec<u32>, Vec<u32>)> {
+    Ok(if sequential {
+        let max_ids = spec.steady_size as u128 + ops as u128;
+        if max_ids > u128::from(u32::MAX - 1) {
+            return Err(Error::out_of_range(
+                "ops",
+                ops as f64,
+                "a sequential stream of at most 2^32 - 2 keys (steady size + ops)",
+            ));
+        }
+        (Vec::with_capacity(high as usize), Vec::new())
+    } else if bitset {
+        (Vec::new(), Vec::new())
+    } else {
+        let ids: Vec<u32> = (0..space as u32).collect();
+        (ids.clone(), ids)
+    })
+}
+
+/// The generator's key distribution for `spec` over `space` ids (a hot set's width in ids).
+fn dist_of(spec: &Spec, space: u64) -> Dist {
+    match spec.distribution {
+        KeyDistribution::Uniform => Dist::Uniform,
+        KeyDistribution::Zipf { exponent } => Dist::Zipf(Zipf::new(space, exponent)),
+        KeyDistribution::Sequential => Dist::Sequential,
+        KeyDistribution::HotSet {
+            hot_fraction,
+            hot_share,
+            period,
+        } => Dist::Hot {
+            width: ((hot_fraction * space as f64).round() as u64).clamp(1, space),
+            share: hot_share,
+            period,
+        },
+    }
+}
+
+/// Candidates drawn ahead of one kind, when the generator draws them.
+type AheadSlot = Option<Box<Ahead>>;
+
+/// Dense key spaces only: the uniform, Zipf and Zipf-tail candidates drawn ahead (each only
+/// when the distribution draws it).
+fn draws_ahead(
+    dense: bool,
+    seed: u64,
+    space: u64,
+    dist: &Dist,
+    bits: &[u64],
+) -> (AheadSlot, AheadSlot, AheadSlot) {
+    let (mut uni, mut zipf_ahead, mut tail_ahead) = (None, None, None);
+    if dense {
+        uni = Some(Box::new(Ahead::new(seed, Draw::Uniform, space, None, bits)));
+        if let Dist::Zipf(z) = dist {
+            zipf_ahead = Some(Box::new(Ahead::new(seed, Draw::Zipf, space, Some(z), bits)));
+            if z.has_tail() {
+                tail_ahead = Some(Box::new(Ahead::new(seed, Draw::Tail, space, Some(z), bits)));
+            }
+        }
+    }
+    (uni, zipf_ahead, tail_ahead)
+}
+
 impl Gen {
     fn new(spec: &Spec, seed: u64, ops: usize) -> Result<Gen> {
         let sequential = spec.distribution == KeyDistribution::Sequential;
@@ -159,41 +231,13 @@ impl Gen {
         // suffice (no positions to update on every insert and removal).
         let zipf = matches!(spec.distribution, KeyDistribution::Zipf { .. });
         let bitset = dense || (zipf && random_removal);
-        let (slots, pos) = if sequential {
-            let max_ids = spec.steady_size as u128 + ops as u128;
-            if max_ids > u128::from(u32::MAX - 1) {
-                return Err(Error::out_of_range(
-                    "ops",
-                    ops as f64,
-                    "a sequential stream of at most 2^32 - 2 keys (steady size + ops)",
-                ));
-            }
-            (Vec::with_capacity(high as usize), Vec::new())
-        } else if bitset {
-            (Vec::new(), Vec::new())
-        } else {
-            let ids: Vec<u32> = (0..space as u32).collect();
-            (ids.clone(), ids)
-        };
+        let (slots, pos) = id_tables(spec, sequential, bitset, space, high, ops)?;
         let bits = if bitset {
             vec![0u64; space.div_ceil(64) as usize]
         } else {
             Vec::new()
         };
-        let dist = match spec.distribution {
-            KeyDistribution::Uniform => Dist::Uniform,
-            KeyDistribution::Zipf { exponent } => Dist::Zipf(Zipf::new(space, exponent)),
-            KeyDistribution::Sequential => Dist::Sequential,
-            KeyDistribution::HotSet {
-                hot_fraction,
-                hot_share,
-                period,
-            } => Dist::Hot {
-                width: ((hot_fraction * space as f64).round() as u64).clamp(1, space),
-                share: hot_share,
-                period,
-            },
-        };
+        let dist = dist_of(spec, space);
         let head = match &dist {
             Dist::Zipf(z) => Some(AbsentHead::new(z)),
             _ => None,
@@ -202,34 +246,7 @@ impl Gen {
             Dist::Hot { width, .. } => Some(HotWindow::new(width)),
             _ => None,
         };
-        let (mut uni, mut zipf_ahead, mut tail_ahead) = (None, None, None);
-        if dense {
-            uni = Some(Box::new(Ahead::new(
-                seed,
-                Draw::Uniform,
-                space,
-                None,
-                &bits,
-            )));
-            if let Dist::Zipf(z) = &dist {
-                zipf_ahead = Some(Box::new(Ahead::new(
-                    seed,
-                    Draw::Zipf,
-                    space,
-                    Some(z),
-                    &bits,
-                )));
-                if z.has_tail() {
-                    tail_ahead = Some(Box::new(Ahead::new(
-                        seed,
-                        Draw::Tail,
-                        space,
-                        Some(z),
-                        &bits,
-                    )));
-                }
-            }
-        }
+        let (uni, zipf_ahead, tail_ahead) = draws_ahead(dense, seed, space, &dist, &bits);
         let (live, picks) = if bitset && random_removal {
             (
                 Vec::with_capacity(high as usize),
