@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::rng::Rng;
-use crate::service::options::Arrivals;
+use crate::options::Arrivals;
+use rtcompare::rng::Rng;
 
 /// Which of the two targets of a plan a segment loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

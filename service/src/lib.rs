@@ -1,11 +1,11 @@
-//! Service mode: latency under open-loop load, with percentiles claimed only where the
-//! measurement pins them down.
+//! Service mode over [rtcompare]: latency under open-loop load, with percentiles claimed only
+//! where the measurement pins them down.
 //!
 //! # The problem
 //!
 //! A client that waits for each reply before sending the next request sends fewer requests
 //! while the server stalls, so the stall barely appears in its latencies (coordinated
-//! omission). This module's generator is **open-loop**: request `i` is due at `t0 + i / rate`
+//! omission). This crate's generator is **open-loop**: request `i` is due at `t0 + i / rate`
 //! (or at Poisson times) whatever happened before, and its latency runs from that due time to
 //! its completion, so every request queued behind a stall carries the delay a real client would
 //! have seen. The generator's own lateness (send lag: actual start minus due time) is recorded
@@ -24,7 +24,7 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use rtcompare::service::{self, Framing, LoadOptions, ServiceOptions, Tcp};
+//! use rtcompare_service::{self as service, Framing, LoadOptions, ServiceOptions, Tcp};
 //!
 //! let a = Tcp::new("v1", "127.0.0.1:8001", b"GET\n".to_vec(), Framing::Delimiter(b'\n'))?;
 //! let b = Tcp::new("v2", "127.0.0.1:8002", b"GET\n".to_vec(), Framing::Delimiter(b'\n'))?;
@@ -33,7 +33,7 @@
 //!     .window(Duration::from_secs(2));
 //! let report = service::compare(&a, &b, &opts)?;
 //! println!("{report}");
-//! # Ok::<(), rtcompare::Error>(())
+//! # Ok::<(), rtcompare_service::Error>(())
 //! ```
 //!
 //! | file | owns | touches the machine? |
@@ -45,8 +45,15 @@
 //! | `target.rs` | [`Target`], [`Call`] (closure), [`Tcp`] (loopback server) | sockets |
 //! | `load.rs` | the worker threads and the recording | threads |
 //! | `run.rs`, `report.rs` | [`run`], [`compare`], [`LoadReport`], [`ServiceReport`] | via `load` |
+//! | `error.rs` | [`Error`], [`Result`] | no |
+//!
+//! The statistics (block bootstrap, verdicts, the judge's bar), the clocks, the seeded
+//! generator and the environment stamp are the core's, through its public API.
+#![deny(missing_docs)]
+#![warn(rustdoc::broken_intra_doc_links)]
 
 mod analysis;
+mod error;
 mod load;
 mod options;
 mod pace;
@@ -55,6 +62,7 @@ mod run;
 mod schedule;
 mod target;
 
+pub use error::{Error, Result};
 pub use options::{
     Arrivals, DEFAULT_MIN_DIFFERENCE, DEFAULT_PERCENTILES, LatencyOrigin, LoadOptions, MAX_RATE,
     MAX_REQUESTS, MIN_QUADS, MIN_WINDOWS, RAW_LIMIT, Schedule, ServiceOptions, TAIL_REQUESTS,
@@ -67,3 +75,8 @@ pub use report::{
 };
 pub use run::{compare, compare_with_pacer, run, run_with_pacer};
 pub use target::{Call, Conn, Framing, RequestOutcome, Target, Tcp, is_local_address};
+
+/// The README's example, compiled as a doctest so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct Readme;

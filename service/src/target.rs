@@ -41,7 +41,7 @@ pub trait Target: Sync {
 /// as an error with `e`'s message; a panic is caught and counted as an error too.
 ///
 /// ```
-/// use rtcompare::service::{Call, RequestOutcome, Target};
+/// use rtcompare_service::{Call, RequestOutcome, Target};
 /// use std::time::Duration;
 /// let t = Call::new("double", |i: u64| -> Result<(), String> {
 ///     std::hint::black_box(i * 2);
@@ -121,9 +121,9 @@ pub enum Framing {
 /// ([`is_local_address`]); anything else is [`Error::NotLocal`].
 ///
 /// ```no_run
-/// use rtcompare::service::{Framing, Tcp};
+/// use rtcompare_service::{Framing, Tcp};
 /// let t = Tcp::new("echo", "127.0.0.1:7000", b"ping\n".to_vec(), Framing::Delimiter(b'\n'))?;
-/// # Ok::<(), rtcompare::Error>(())
+/// # Ok::<(), rtcompare_service::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Tcp {
@@ -292,7 +292,7 @@ fn io_outcome(e: &io::Error, stage: &str) -> RequestOutcome {
 /// a UDP socket can be bound to it (which the system allows only for its own addresses).
 ///
 /// ```
-/// use rtcompare::service::is_local_address;
+/// use rtcompare_service::is_local_address;
 /// assert!(is_local_address("127.0.0.1".parse().unwrap()));
 /// assert!(!is_local_address("192.0.2.1".parse().unwrap())); // TEST-NET-1, nobody's
 /// ```

@@ -3,26 +3,25 @@
 
 use hdrhistogram::Histogram;
 
-use crate::env::Environment;
-use crate::measure::clock::MonotonicClock;
-use crate::rng::{derive_seed, resolve_seed};
-use crate::service::analysis::{
-    WindowDist, paired_percentile, pooled_percentile, relative_half_width,
-};
-use crate::service::load::{Recorded, SegRecord, execute, histogram};
-use crate::service::options::{LoadOptions, Schedule, ServiceOptions, windows_in};
-use crate::service::pace::Pacer;
-use crate::service::report::{
+use crate::analysis::{WindowDist, paired_percentile, pooled_percentile, relative_half_width};
+use crate::load::{Recorded, SegRecord, execute, histogram};
+use crate::options::{LoadOptions, Schedule, ServiceOptions, windows_in};
+use crate::pace::Pacer;
+use crate::report::{
     GeneratorBehind, LagSummary, LoadReport, PName, PercentileComparison, PercentileInterval,
     SERVICE_SCHEMA_VERSION, ServiceReport, ServiceSide, ServiceUnresolved, ServiceVerdict,
     TargetSummary, WindowSummary,
 };
-use crate::service::schedule::{
+use crate::schedule::{
     Part, Plan, Which, abba, abba_pairs, interleaved, interleaved_pairs, plan, segments, stretches,
 };
-use crate::service::target::Target;
-use crate::stats::{self, Bar, Bounds, Estimate, Scale, decide};
-use crate::{Error, Result, Verdict};
+use crate::target::Target;
+use crate::{Error, Result};
+use rtcompare::Verdict;
+use rtcompare::env::Environment;
+use rtcompare::measure::clock::MonotonicClock;
+use rtcompare::rng::{derive_seed, resolve_seed};
+use rtcompare::stats::{self, Bar, Bounds, Estimate, Scale, decide};
 
 /// The relative resolution of the latency histograms (3 significant digits: at worst one part
 /// in 1,024), passed to the verdict rule as its quantization step.
@@ -38,7 +37,7 @@ const HISTOGRAM_RESOLUTION: f64 = 1.0 / 1024.0;
 /// Errors: [`Error::InvalidRate`], [`Error::ZeroDuration`] (duration, window or timeout),
 /// [`Error::WindowTooShort`] (the run holds too few requests for a percentile),
 /// [`Error::InvalidOption`] (workers, percentiles, resamples, fewer than
-/// [`MIN_WINDOWS`](crate::service::MIN_WINDOWS) windows, too many requests),
+/// [`MIN_WINDOWS`](crate::MIN_WINDOWS) windows, too many requests),
 /// [`Error::OutOfRange`] (level), [`Error::NotEnoughData`] (no request completed). A generator
 /// that fell behind is not an error: the report says so in
 /// [`LoadReport::generator_behind`] (and [`LoadReport::ensure_generator_kept_up`] turns it
@@ -46,14 +45,14 @@ const HISTOGRAM_RESOLUTION: f64 = 1.0 / 1024.0;
 ///
 /// ```no_run
 /// use std::time::Duration;
-/// use rtcompare::service::{self, Call, LoadOptions};
+/// use rtcompare_service::{self as service, Call, LoadOptions};
 /// let t = Call::new("sum", |i: u64| -> Result<(), String> {
 ///     std::hint::black_box((0..100).fold(i, |s, x| s ^ x));
 ///     Ok(())
 /// });
 /// let r = service::run(&t, &LoadOptions::default().rate(2_000.0).duration(Duration::from_secs(5)))?;
 /// println!("{r}");
-/// # Ok::<(), rtcompare::Error>(())
+/// # Ok::<(), rtcompare_service::Error>(())
 /// ```
 pub fn run<T: Target>(target: &T, options: &LoadOptions) -> Result<LoadReport> {
     run_with_pacer(target, options, &MonotonicClock)
@@ -119,8 +118,8 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
 /// A percentile's verdict is given only when the generator kept up, no request failed or went
 /// unsent, the half-width of the interval of the ratio B/A is at most
 /// [`ServiceOptions::max_relative_half_width`] of the ratio, the library's verdict rule
-/// ([`decide`]) resolves it against the A/A floor, and the crate's judge
-/// ([`stats::judge`](crate::stats::judge)) finds the interval's end nearest zero beyond
+/// ([`decide`]) resolves it against the A/A floor, and the core's judge
+/// ([`stats::judge`](rtcompare::stats::judge)) finds the interval's end nearest zero beyond
 /// [`ServiceOptions::min_difference`]; otherwise "cannot tell" with the reason.
 ///
 /// The schedule: interleaved, a warm-up of `2 × warmup` dealing A and B in turn, then `quads`
@@ -130,7 +129,7 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
 ///
 /// Errors: those of [`run`] for the load options, [`Error::WindowTooShort`] when a window (or
 /// lane) holds too few requests for a percentile, [`Error::InvalidOption`] for fewer than
-/// [`MIN_QUADS`](crate::service::MIN_QUADS) groups, [`Error::OutOfRange`] for the width bound,
+/// [`MIN_QUADS`](crate::MIN_QUADS) groups, [`Error::OutOfRange`] for the width bound,
 /// [`Error::NotEnoughData`] when a window recorded no latency at all.
 pub fn compare<A: Target, B: Target>(
     a: &A,
@@ -292,7 +291,7 @@ struct Lag {
 }
 
 /// The verdict on one percentile: "cannot tell" when the generator fell behind, a request
-/// failed or went unsent, or the interval is too wide; else the crate's rule, with differences
+/// failed or went unsent, or the interval is too wide; else the core's rule, with differences
 /// whose interval reaches within [`ServiceOptions::min_difference`] called unresolved (the
 /// judge, on the side δ favours: the comparison is symmetric, so A stands as the candidate).
 fn percentile_verdict(

@@ -73,11 +73,11 @@ pub enum LatencyOrigin {
 /// statistics of the report.
 ///
 /// Build it from [`Default`] with the consuming setters; everything is checked when the load
-/// starts ([`run`](crate::service::run), [`compare`](crate::service::compare())).
+/// starts ([`run`](crate::run), [`compare`](crate::compare())).
 ///
 /// ```
 /// use std::time::Duration;
-/// use rtcompare::service::LoadOptions;
+/// use rtcompare_service::LoadOptions;
 /// let o = LoadOptions::default().rate(500.0).duration(Duration::from_secs(20)).workers(4);
 /// assert_eq!(o.rate, 500.0);
 /// ```
@@ -87,16 +87,16 @@ pub struct LoadOptions {
     /// Offered rate in requests per second (default 1,000). Must be positive, finite and at
     /// most [`MAX_RATE`], else [`Error::InvalidRate`].
     pub rate: f64,
-    /// Measured duration of a [`run`](crate::service::run) (default 10 s), after the warm-up.
-    /// Zero is [`Error::ZeroDuration`]. [`compare`](crate::service::compare()) ignores it:
+    /// Measured duration of a [`run`](crate::run) (default 10 s), after the warm-up.
+    /// Zero is [`Error::ZeroDuration`]. [`compare`](crate::compare()) ignores it:
     /// there the windows set the length.
     pub duration: Duration,
     /// Warm-up before the measured part (default 1 s; in a comparison, for each target):
     /// requests are sent at the same rate and their latencies discarded (they are counted).
     pub warmup: Duration,
-    /// Length of one time window of a [`run`](crate::service::run) (default 1 s): the unit
+    /// Length of one time window of a [`run`](crate::run) (default 1 s): the unit
     /// the percentile intervals resample. The run must hold at least [`MIN_WINDOWS`].
-    /// [`compare`](crate::service::compare()) uses [`ServiceOptions::window`] instead.
+    /// [`compare`](crate::compare()) uses [`ServiceOptions::window`] instead.
     pub window: Duration,
     /// Worker threads sending requests (default 8). A request whose due time comes while
     /// every worker is busy starts late, and its send lag says so; give enough workers that
@@ -110,7 +110,7 @@ pub struct LoadOptions {
     pub arrivals: Arrivals,
     /// The bound on the send lag (actual start minus due time), default 2 ms. When the lag's
     /// 0.99 quantile exceeds it the run reports
-    /// [`GeneratorBehind`](crate::service::GeneratorBehind) with a warning; a comparison
+    /// [`GeneratorBehind`](crate::GeneratorBehind) with a warning; a comparison
     /// refuses the verdict of percentile `p` when the lag's `1 − (1 − p)/10` quantile (p95 for
     /// p50, p99 for p90, p99.9 for p99) exceeds it, that is when more than a tenth of the
     /// requests beyond the percentile may have started late.
@@ -266,13 +266,13 @@ impl LoadOptions {
         if !(self.level > 0.0 && self.level < 1.0) {
             return Err(Error::out_of_range("level", self.level, "0 < level < 1"));
         }
-        if self.resamples < 100 || self.resamples > crate::stats::MAX_RESAMPLES {
+        if self.resamples < 100 || self.resamples > rtcompare::support::MAX_RESAMPLES {
             return Err(Error::invalid_option(
                 "resamples",
                 format!(
                     "{} replicates requested; give between 100 and {}",
                     self.resamples,
-                    crate::stats::MAX_RESAMPLES
+                    rtcompare::support::MAX_RESAMPLES
                 ),
             ));
         }
@@ -408,7 +408,7 @@ impl Schedule {
 ///
 /// ```
 /// use std::time::Duration;
-/// use rtcompare::service::{LoadOptions, ServiceOptions};
+/// use rtcompare_service::{LoadOptions, ServiceOptions};
 /// let o = ServiceOptions::default()
 ///     .load(LoadOptions::default().rate(2_000.0).percentiles(&[0.5, 0.9, 0.99]))
 ///     .window(Duration::from_millis(500))

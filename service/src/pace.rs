@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::measure::clock::{Clock, MonotonicClock, SimulatedClock};
+use rtcompare::measure::clock::{Clock, MonotonicClock, SimulatedClock};
 
 /// A clock the load generator can read and wait on, in nanoseconds.
 ///
@@ -83,7 +83,7 @@ impl Pacer for SimulatedClock {
 ///
 /// ```
 /// use rtcompare::measure::clock::SimulatedClock;
-/// use rtcompare::service::{Pacer, SimulatedPacer};
+/// use rtcompare_service::{Pacer, SimulatedPacer};
 /// let p = SimulatedPacer::new(SimulatedClock::new(1)).wake_late_by(5);
 /// p.wait_until(100);
 /// assert_eq!(p.now_ns(), 105);

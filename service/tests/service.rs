@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rtcompare::Error;
 use rtcompare::measure::clock::SimulatedClock;
-use rtcompare::service::{
-    self, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions, ServiceSide,
-    ServiceUnresolved, ServiceVerdict, SimulatedPacer, Tcp,
+use rtcompare_service::Error;
+use rtcompare_service::{
+    self as service, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions,
+    ServiceSide, ServiceUnresolved, ServiceVerdict, SimulatedPacer, Tcp,
 };
 
 const MS: u64 = 1_000_000;

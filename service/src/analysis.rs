@@ -3,10 +3,10 @@
 //! window percentiles. Pure: no clock, thread or socket is touched here.
 
 use crate::Result;
-use crate::compare::report::AUTOCORRELATION_THRESHOLD;
-use crate::rng::Rng;
-use crate::service::schedule::Pair;
-use crate::stats::{self, Estimate, auto_block_length, moving_block_indices};
+use crate::schedule::Pair;
+use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
+use rtcompare::rng::Rng;
+use rtcompare::stats::{self, Estimate, auto_block_length, moving_block_indices};
 
 /// One window's latencies as a distribution: distinct values in increasing order with the
 /// cumulative count at each (the last is the window's number of latencies).
@@ -186,7 +186,7 @@ fn relative(x: u64, y: u64) -> Option<f64> {
 /// in that window moved both alike, and the interval would claim about √2 times the precision
 /// the windows hold.
 ///
-/// [`stretches`]: crate::service::schedule::stretches
+/// [`stretches`]: crate::schedule::stretches
 fn paired_pooled(
     windows: &[WindowDist],
     units: &[Vec<Pair>],
@@ -287,7 +287,7 @@ fn paired_pooled(
 /// tenths of a second, and the log of a 100-request window's p50 had a standard deviation of
 /// 0.10–0.16), while the p50 of all pairs pooled rests on every request.
 ///
-/// [`stretches`]: crate::service::schedule::stretches
+/// [`stretches`]: crate::schedule::stretches
 pub(crate) fn paired_percentile(
     windows: &[WindowDist],
     ab: &[Vec<Pair>],
@@ -329,7 +329,7 @@ pub(crate) fn paired_percentile(
         p,
         resamples,
         block,
-        crate::rng::derive_seed(seed, 1),
+        rtcompare::rng::derive_seed(seed, 1),
     )?;
     let abs: Vec<f64> = null.iter().map(|d| d.abs()).collect();
     // The floor's quantile is the interval's level: at 0.99, "identical windows differ by more

@@ -14,10 +14,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hdrhistogram::Histogram;
 
-use crate::service::options::{LatencyOrigin, LoadOptions, RAW_LIMIT};
-use crate::service::pace::Pacer;
-use crate::service::schedule::{Plan, Which};
-use crate::service::target::{RequestOutcome, Target};
+use crate::options::{LatencyOrigin, LoadOptions, RAW_LIMIT};
+use crate::pace::Pacer;
+use crate::schedule::{Plan, Which};
+use crate::target::{RequestOutcome, Target};
 
 /// A histogram of nanoseconds with 3 significant digits (0.1 % resolution) that grows as
 /// needed.

@@ -5,12 +5,12 @@ use std::fmt;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
-use crate::Estimate;
-use crate::env::Environment;
-use crate::service::options::{
+use crate::options::{
     DEFAULT_MIN_DIFFERENCE, LatencyOrigin, LoadOptions, Schedule, ServiceOptions,
 };
-use crate::stats::Unresolved;
+use rtcompare::Estimate;
+use rtcompare::env::Environment;
+use rtcompare::stats::Unresolved;
 
 /// Version of the JSON layout of [`LoadReport`] and [`ServiceReport`]; raised when a field
 /// changes meaning or is removed.
@@ -142,7 +142,7 @@ impl TargetSummary {
     }
 }
 
-/// The result of [`run`](crate::service::run): one target under open-loop load.
+/// The result of [`run`](crate::run): one target under open-loop load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoadReport {
     /// [`SERVICE_SCHEMA_VERSION`].
@@ -164,7 +164,7 @@ pub struct LoadReport {
     /// Wall time of the load, in seconds.
     pub elapsed_s: f64,
     /// Every latency of the measured windows in ns (window by window, in completion order),
-    /// when the run scheduled at most [`RAW_LIMIT`](crate::service::RAW_LIMIT) requests. Not
+    /// when the run scheduled at most [`RAW_LIMIT`](crate::RAW_LIMIT) requests. Not
     /// serialised.
     #[serde(skip)]
     pub latencies_ns: Option<Vec<u64>>,
@@ -235,11 +235,11 @@ pub enum ServiceUnresolved {
     /// estimate unstable, or within the A/A noise floor).
     Rule(Unresolved),
     /// Every other bar was cleared, but the interval's end nearest zero is no larger than
-    /// [`ServiceOptions::min_difference`] (the crate's judge,
-    /// [`stats::judge`](crate::stats::judge): the number one can defend is the bound, not the
+    /// [`ServiceOptions::min_difference`] (the core's judge,
+    /// [`stats::judge`](rtcompare::stats::judge): the number one can defend is the bound, not the
     /// estimate), the smallest difference the user accepts as one between the targets rather
     /// than between two instances of one server. Its default
-    /// ([`DEFAULT_MIN_DIFFERENCE`](crate::service::DEFAULT_MIN_DIFFERENCE)) is what fresh
+    /// ([`DEFAULT_MIN_DIFFERENCE`](crate::DEFAULT_MIN_DIFFERENCE)) is what fresh
     /// instances of one server differed by between comparisons on the library's development
     /// machine, not a property of servers in general.
     BelowMinDifference {
@@ -357,7 +357,7 @@ pub struct PercentileComparison {
     pub verdict: ServiceVerdict,
 }
 
-/// The result of [`compare`](crate::service::compare()).
+/// The result of [`compare`](crate::compare()).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServiceReport {
     /// [`SERVICE_SCHEMA_VERSION`].

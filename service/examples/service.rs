@@ -4,7 +4,7 @@
 //! this process), loads them, and stops them again: every server thread is joined and its
 //! port freed on every path, including errors (the servers stop when dropped).
 //!
-//! * `cargo run --release --example service` (about 8 s): two implementations of one request
+//! * `cargo run --release -p rtcompare-service --example service` (about 8 s): two implementations of one request
 //!   handler (a JSON document written by serde_json, and the same document written by hand)
 //!   compared under one load, their requests interleaved (a quick setting: p50 and p90 from
 //!   64 pairs of lanes of 32 windows of 200 ms at 2,000 requests per second), with the report.
@@ -42,8 +42,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use rtcompare::service::{
-    self, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions, ServiceVerdict, Tcp,
+use rtcompare_service::{
+    self as service, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions,
+    ServiceVerdict, Tcp,
 };
 use serde::Serialize;
 use serde_json::json;
