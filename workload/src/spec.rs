@@ -78,8 +78,8 @@ pub enum Removal {
 
 /// The key type the structures receive.
 ///
-/// The stream names keys as `u64` ([`Op`](crate::workload::Op)); a structure keyed by
-/// strings gets [`key_string`](crate::workload::key_string) of that `u64`, built outside the
+/// The stream names keys as `u64` ([`Op`](crate::Op)); a structure keyed by
+/// strings gets [`key_string`](crate::key_string) of that `u64`, built outside the
 /// measured region.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -157,14 +157,14 @@ impl Mix {
 
 /// A workload: the steady-state size, the key distribution, the operation mix, the removal
 /// policy, the phases, the key type and the seed. A builder whose methods consume and return
-/// `Self`; [`Spec::stream`](crate::workload::Spec::stream) turns it into operations.
+/// `Self`; [`Spec::stream`](crate::Spec::stream) turns it into operations.
 ///
 /// Every stream has three phases: **fill** (inserts from empty to the steady size), **churn**
 /// (the mix, with the size kept within [`band`](Self::band) around the steady size), and an
 /// optional **drain** (removals by the policy until empty).
 ///
 /// ```
-/// use rtcompare::workload::{KeyDistribution, Mix, Removal, Spec};
+/// use rtcompare_workload::{KeyDistribution, Mix, Removal, Spec};
 /// let spec = Spec::default()
 ///     .steady_size(1_000)
 ///     .distribution(KeyDistribution::Zipf { exponent: 1.1 })
@@ -200,7 +200,7 @@ pub struct Spec {
     /// [`MIN_BAND_KEYS`] keys. Default [`DEFAULT_BAND`] (5 %).
     pub band: f64,
     /// Seed of the stream; 0 draws one, recorded in
-    /// [`Stream::seed`](crate::workload::Stream::seed). Default 1.
+    /// [`Stream::seed`](crate::Stream::seed). Default 1.
     pub seed: u64,
 }
 
@@ -301,7 +301,7 @@ impl Spec {
         (low, self.steady_size.saturating_add(half))
     }
 
-    /// Checks the spec; [`Spec::stream`](crate::workload::Spec::stream) calls it first.
+    /// Checks the spec; [`Spec::stream`](crate::Spec::stream) calls it first.
     ///
     /// Errors ([`Error::OutOfRange`] or [`Error::InvalidOption`], naming the field): a mix
     /// fraction outside [0, 1] or fractions that do not sum to 1 within 1e-9; a steady size

@@ -3,8 +3,8 @@
 //! it is needed.
 
 use super::{Dist, Gen};
-use crate::rng::{Rng, derive_seed};
-use crate::workload::zipf::Zipf;
+use crate::zipf::Zipf;
+use rtcompare::rng::{Rng, derive_seed};
 
 /// Candidates a dense key space draws ahead of their use (see [`Ahead`]).
 const AHEAD: usize = 8;

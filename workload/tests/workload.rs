@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use rtcompare::workload::{KeyDistribution, Mix, Op, Removal, Spec, Stream};
+use rtcompare_workload::{KeyDistribution, Mix, Op, Removal, Spec, Stream};
 
 /// Replays a stream against a hash-set model: every insert names an absent key, every
 /// removal a present one; returns the number of lookups that hit.
@@ -284,8 +284,8 @@ mod structures {
     use std::time::Duration;
 
     use rtcompare::measure::clock::SimulatedClock;
-    use rtcompare::workload::{self, Mix, Record, Spec, Structure, Suite};
-    use rtcompare::{CompareOptions, Error, Verdict};
+    use rtcompare::{CompareOptions, Verdict};
+    use rtcompare_workload::{self as workload, Error, Mix, Spec, Structure, Suite};
 
     thread_local! {
         static CLOCK: RefCell<Option<SimulatedClock>> = const { RefCell::new(None) };
@@ -361,19 +361,19 @@ mod structures {
                 a_first,
             )
             .unwrap();
-            assert_eq!(r.verdict, Verdict::AFaster, "{r}");
-            assert!((r.estimate.delta - 0.5).abs() < 0.01, "{r}");
+            let (rec, text) = (&r.record, r.to_string());
+            let r = &r.report;
+            assert_eq!(r.verdict, Verdict::AFaster, "{text}");
+            assert!((r.estimate.delta - 0.5).abs() < 0.01, "{text}");
             assert_eq!((r.name_a.as_str(), r.name_b.as_str()), ("sim100", "sim200"));
             let (a, b) = SEEN.with(|s| (s.borrow()[&100], s.borrow()[&200]));
             // The fills and every batch: the same operations in the same order.
             assert_eq!(a, b);
-            let rec = Record::of(&r).unwrap();
             assert_eq!(rec.spec, spec);
             assert_eq!(rec.a_filled_first, a_first);
             assert_eq!(a.1, rec.ops_run + spec.steady_size);
             assert!(rec.passes >= 1);
-            // The summary names the workload, in one line.
-            let text = r.to_string();
+            // The summary names the workload, in one line, below the medians.
             let line = text
                 .lines()
                 .find(|l| l.starts_with("Workload: "))
@@ -385,6 +385,10 @@ mod structures {
                 "B filled first"
             };
             assert!(line.contains(first), "{line}");
+            let lines: Vec<&str> = text.lines().collect();
+            let at = lines.iter().position(|l| *l == line).unwrap();
+            assert!(lines[at - 1].starts_with("B (sim200): "), "{text}");
+            assert_eq!(text.replacen(&format!("{line}\n"), "", 1), r.to_string());
         }
     }
 
@@ -395,7 +399,7 @@ mod structures {
         let r =
             workload::compare_with_clock::<Sim<150>, Sim<150>, _>(&spec, &quick(), &clock, true)
                 .unwrap();
-        assert!(!r.resolved, "{r}");
+        assert!(!r.report.resolved, "{r}");
     }
 
     #[test]
@@ -453,7 +457,7 @@ mod structures {
             "{table}"
         );
         let json = serde_json::to_string(&result).unwrap();
-        let back: rtcompare::workload::SuiteResult = serde_json::from_str(&json).unwrap();
+        let back: rtcompare_workload::SuiteResult = serde_json::from_str(&json).unwrap();
         assert_eq!(back.cells.len(), 2);
         assert!(
             result
@@ -469,7 +473,7 @@ mod structures {
 fn contract_names() {
     use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, VecDeque};
 
-    use rtcompare::workload::{self, Op, Spec, Stream, Structure, Suite};
+    use rtcompare_workload::{self as workload, Op, Spec, Stream, Structure, Suite};
 
     fn structure<S: Structure>() {}
     structure::<HashMap<u64, u64>>();
@@ -487,8 +491,13 @@ fn contract_names() {
     assert_eq!(op, copy);
     assert!(format!("{op:?}").starts_with("Insert("));
     let _ = stream.summary();
-    let _compare: fn(&Spec, &rtcompare::CompareOptions) -> rtcompare::Result<rtcompare::Report> =
+    let _compare: fn(
+        &Spec,
+        &rtcompare::CompareOptions,
+    ) -> rtcompare_workload::Result<workload::StructureReport> =
         workload::compare::<HashMap<u64, u64>, BTreeMap<u64, u64>>;
+    let _child: fn(&Spec, &mut rtcompare::pool::Child) -> rtcompare::Result<rtcompare::Report> =
+        workload::compare_child::<HashMap<u64, u64>, BTreeMap<u64, u64>>;
     let _suite = Suite::<HashMap<u64, u64>>::new().structure::<BTreeMap<u64, u64>>();
 }
 
@@ -500,7 +509,7 @@ mod pooled {
 
     use rtcompare::CompareOptions;
     use rtcompare::pool::PoolOptions;
-    use rtcompare::workload::{Mix, Spec, Suite, SuiteResult};
+    use rtcompare_workload::{Mix, Spec, Suite, SuiteResult};
 
     /// Tests that start child processes share this process's temporary-file names and two
     /// cores: one at a time.
@@ -555,6 +564,9 @@ mod pooled {
             let pooled = cell.pooled.as_ref().expect("a pooled cell");
             assert_eq!(pooled.processes, 3);
             assert_eq!(pooled.deltas.len(), 3);
+            // The processes' records reached the parent beside their reports.
+            assert!(cell.passes >= 1, "{result}");
+            assert!(cell.memory.rss_growth_bytes.is_some(), "{result}");
             assert_eq!(
                 (cell.delta, cell.low, cell.high),
                 (pooled.delta, pooled.low, pooled.high)
@@ -598,7 +610,9 @@ mod pooled {
         assert!(
             matches!(
                 e,
-                rtcompare::Error::TooFewSamples { .. } | rtcompare::Error::InvalidOption { .. }
+                rtcompare_workload::Error::Core(
+                    rtcompare::Error::TooFewSamples { .. } | rtcompare::Error::InvalidOption { .. }
+                )
             ),
             "{e}"
         );

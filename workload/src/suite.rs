@@ -6,32 +6,34 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::CompareOptions;
-use crate::compare::report::Report;
-use crate::measure::clock::MonotonicClock;
-use crate::pool::{self, Child, PoolOptions, PoolRun};
-use crate::stats::{Pooled, Verdict};
-use crate::workload::record::{Memory, Record};
-use crate::workload::run::{compare_child, compare_with_clock};
-use crate::workload::spec::{Mix, Spec};
-use crate::workload::structure::Structure;
+use crate::record::{Memory, Record};
+use crate::report::StructureReport;
+use crate::run::{compare_child, compare_with_clock};
+use crate::spec::{Mix, Spec};
+use crate::structure::Structure;
 use crate::{Error, Result};
+use rtcompare::compare::CompareOptions;
+use rtcompare::compare::report::Report;
+use rtcompare::measure::clock::MonotonicClock;
+use rtcompare::pool::{Child, PoolOptions, PoolRun};
+use rtcompare::stats::{Pooled, Verdict};
+use rtcompare::support;
 
-type Runner = fn(&Spec, &CompareOptions, bool) -> Result<Report>;
-type ChildRunner = fn(&Spec, &mut Child) -> Result<Report>;
+type Runner = fn(&Spec, &CompareOptions, bool) -> Result<StructureReport>;
+type ChildRunner = fn(&Spec, &mut Child) -> rtcompare::Result<Report>;
 
 /// A matrix of workloads × structures, each structure compared with the baseline `Base` on
 /// every spec, in one process or pooled across processes. A builder whose methods consume
 /// and return `Self`.
 ///
-/// Each cell is one [`workload::compare`](crate::workload::compare) with the structure as A
+/// Each cell is one [`workload::compare`](crate::compare) with the structure as A
 /// and the baseline as B, so δ > 0 means the structure is faster than the baseline. The fill
 /// order alternates from cell to cell.
 ///
 /// **Pooled** ([`processes`](Self::processes) or [`pool`](Self::pool)): each cell runs in
-/// its own [`pool::run`](crate::pool::run) — k fresh processes, each generating the cell's
+/// its own [`pool::run`](rtcompare::pool::run) — k fresh processes, each generating the cell's
 /// stream, filling both structures (A first in even processes) and comparing them
-/// ([`compare_child`](crate::workload::compare_child)) — and the cell's verdict and interval
+/// ([`compare_child`](crate::compare_child)) — and the cell's verdict and interval
 /// are the pool's ([`Cell::pooled`]). The program re-executes itself for every process, as
 /// with `pool::run`: code before [`run`](Self::run) runs in every child too, and each child
 /// skips the cells it was not started for, by the cell's index and the place `run` was
@@ -39,12 +41,12 @@ type ChildRunner = fn(&Spec, &mut Child) -> Result<Report>;
 ///
 /// ```no_run
 /// use std::collections::{BTreeMap, HashMap};
-/// use rtcompare::workload::Suite;
+/// use rtcompare_workload::Suite;
 /// let result = Suite::<HashMap<u64, u64>>::standard()
 ///     .structure::<BTreeMap<u64, u64>>()
 ///     .run()?;
 /// println!("{result}");
-/// # Ok::<(), rtcompare::Error>(())
+/// # Ok::<(), rtcompare_workload::Error>(())
 /// ```
 pub struct Suite<Base: Structure> {
     specs: Vec<Spec>,
@@ -147,10 +149,11 @@ impl<Base: Structure> Suite<Base> {
     /// Runs every cell, specs in order and structures in order within a spec.
     ///
     /// Errors: [`Error::InvalidOption`] for a suite without specs or structures; the first
-    /// error of any cell's [`compare`](crate::workload::compare) or, pooled, of its
-    /// [`pool::run`](crate::pool::run) (for example [`Error::TooFewSamples`] for fewer than
-    /// 3 processes, [`Error::ProcessesFailed`]); [`Error::InvalidOption`] if a pooled
-    /// cell's processes report another spec than the cell's.
+    /// error of any cell's [`compare`](crate::compare) or, pooled, of its
+    /// [`pool::run`](rtcompare::pool::run) (as [`Error::Core`]: for example
+    /// [`rtcompare::Error::TooFewSamples`] for fewer than 3 processes,
+    /// [`rtcompare::Error::ProcessesFailed`]); [`Error::InvalidOption`] if a pooled cell's
+    /// processes report another spec than the cell's.
     #[track_caller]
     pub fn run(&self) -> Result<SuiteResult> {
         self.run_each(|_| {})
@@ -161,7 +164,7 @@ impl<Base: Structure> Suite<Base> {
     pub fn run_each(&self, mut on_cell: impl FnMut(&Cell)) -> Result<SuiteResult> {
         // Counted on every run, pooled or not, so that the n-th run of this suite's call site
         // is the n-th in every child too.
-        let site = pool::enter(&pool::call_site(std::panic::Location::caller()));
+        let site = support::pool_enter(&support::pool_call_site(std::panic::Location::caller()));
         if self.specs.is_empty() || self.structures.is_empty() {
             return Err(Error::invalid_option(
                 "suite",
@@ -186,14 +189,21 @@ impl<Base: Structure> Suite<Base> {
                     Some(pool_options) => {
                         let cell_site = format!("{site}#cell{this}");
                         // A child started for another cell (or another pool) skips this one.
-                        if pool::is_child_for(&cell_site) == Some(false) {
+                        if support::pool_is_child_for(&cell_site) == Some(false) {
                             continue;
                         }
                         let options = pool_options.clone().compare(self.options.clone());
-                        let run = pool::run_keyed(&cell_site, &options, |child| {
-                            child_runner(spec, child)
-                        })?;
-                        Cell::from_pool(spec, name, &baseline, &run)?
+                        let (run, attached) =
+                            support::run_pool_attached(&cell_site, &options, |child| {
+                                child_runner(spec, child)
+                            })?;
+                        // What each process's compare_child attached: its record.
+                        let records: Vec<Record> = attached
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|v| serde_json::from_value(v).ok())
+                            .collect();
+                        Cell::from_pool(spec, name, &baseline, &run, &records)?
                     }
                 };
                 on_cell(&cell);
@@ -293,8 +303,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 impl Cell {
-    fn from_report(spec: &Spec, structure: &str, baseline: &str, r: &Report) -> Cell {
-        let record = Record::of(r);
+    fn from_report(spec: &Spec, structure: &str, baseline: &str, sr: &StructureReport) -> Cell {
+        let (r, record) = (&sr.report, &sr.record);
         Cell {
             label: spec.label(),
             spec: spec.clone(),
@@ -309,17 +319,22 @@ impl Cell {
             noise_floor: r.noise_floor,
             ns_per_op: r.ns_per_op_a,
             baseline_ns_per_op: r.ns_per_op_b,
-            memory: record.as_ref().map(|x| x.memory_a).unwrap_or_default(),
-            baseline_memory: record.as_ref().map(|x| x.memory_b).unwrap_or_default(),
-            passes: record.map_or(0, |x| x.passes),
+            memory: record.memory_a,
+            baseline_memory: record.memory_b,
+            passes: record.passes,
             warnings: r.warnings.iter().map(|w| w.code().to_string()).collect(),
             processes: 1,
             pooled: None,
         }
     }
 
-    fn from_pool(spec: &Spec, structure: &str, baseline: &str, run: &PoolRun) -> Result<Cell> {
-        let records: Vec<Record> = run.reports.iter().filter_map(Record::of).collect();
+    fn from_pool(
+        spec: &Spec,
+        structure: &str,
+        baseline: &str,
+        run: &PoolRun,
+        records: &[Record],
+    ) -> Result<Cell> {
         if let Some(other) = records.iter().find(|r| r.spec != *spec) {
             return Err(Error::invalid_option(
                 "suite",

@@ -8,12 +8,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::workload::spec::{KeyDistribution, Spec};
+use crate::spec::{KeyDistribution, Spec};
 
 mod generator;
 
 /// One operation of a stream; the key is the `u64` a structure receives (or, for string
-/// keys, the `u64` that [`key_string`](crate::workload::key_string) turns into its string).
+/// keys, the `u64` that [`key_string`](crate::key_string) turns into its string).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Op {
@@ -105,11 +105,11 @@ impl Stream {
     /// [`Summary`]. Time: O(operations) hash operations plus a sort of the distinct keys.
     ///
     /// ```
-    /// use rtcompare::workload::Spec;
+    /// use rtcompare_workload::Spec;
     /// let s = Spec::default().steady_size(1_000).stream(100_000)?.summary();
     /// assert!((s.insert - 0.40).abs() < 0.01);
     /// assert!(s.min_size >= s.band.0 && s.max_size <= s.band.1);
-    /// # Ok::<(), rtcompare::Error>(())
+    /// # Ok::<(), rtcompare_workload::Error>(())
     /// ```
     pub fn summary(&self) -> Summary {
         let mut present: HashSet<u64> = HashSet::with_capacity(self.spec.steady_size as usize);

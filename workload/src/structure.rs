@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
 
-use crate::workload::spec::KeyType;
+use crate::spec::KeyType;
 
 /// A key type a structure can be keyed by: built from a stream's `u64` key, outside the
 /// measured region.
@@ -36,7 +36,7 @@ impl Key for String {
 /// distinct strings for every `len ≥ 11`; shorter lengths truncate (the spec refuses them).
 ///
 /// ```
-/// use rtcompare::workload::key_string;
+/// use rtcompare_workload::key_string;
 /// assert_eq!(key_string(0, 11), "AAAAAAAAAAA");
 /// assert_eq!(key_string(63, 13), "AAAAAAAAAA_AA");
 /// assert_ne!(key_string(1, 16), key_string(2, 16));
@@ -60,7 +60,7 @@ pub fn key_string(key: u64, len: usize) -> String {
 /// read its value: the result goes through [`std::hint::black_box`]).
 ///
 /// ```
-/// use rtcompare::workload::Structure;
+/// use rtcompare_workload::Structure;
 ///
 /// /// A sorted vector as a set.
 /// #[derive(Default)]
@@ -89,7 +89,7 @@ pub trait Structure: Default {
     fn name(&self) -> String {
         std::any::type_name::<Self>().to_string()
     }
-    /// Inserts `key` with `value` (the stream's [`payload`](crate::workload::payload) of it).
+    /// Inserts `key` with `value` (the stream's [`payload`](crate::payload) of it).
     fn insert(&mut self, key: Self::Key, value: u64);
     /// Removes `key`; whether it was present.
     fn remove(&mut self, key: &Self::Key) -> bool;
@@ -212,7 +212,7 @@ impl<K: Key + Ord> Structure for BTreeSet<K> {
 }
 
 /// Queue semantics: `insert` pushes at the back, `remove` pops the front **whatever the
-/// key** (pair it with [`Removal::Oldest`](crate::workload::Removal::Oldest), whose removals
+/// key** (pair it with [`Removal::Oldest`](crate::Removal::Oldest), whose removals
 /// name exactly the front), `get` scans for the key (O(n): use mixes with few lookups).
 impl<K: Key + PartialEq> Structure for VecDeque<K> {
     type Key = K;
@@ -234,7 +234,7 @@ impl<K: Key + PartialEq> Structure for VecDeque<K> {
 }
 
 /// Priority-queue semantics: `insert` pushes, `remove` pops the greatest key **whatever the
-/// key** (with sequential keys and [`Removal::Newest`](crate::workload::Removal::Newest) the
+/// key** (with sequential keys and [`Removal::Newest`](crate::Removal::Newest) the
 /// removals name exactly the greatest), `get` scans (O(n)).
 impl<K: Key + Ord> Structure for BinaryHeap<K> {
     type Key = K;
@@ -258,7 +258,7 @@ impl<K: Key + Ord> Structure for BinaryHeap<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::{KeyDistribution, Op, Removal, Spec};
+    use crate::{KeyDistribution, Op, Removal, Spec};
 
     fn replay<S: Structure>(spec: &Spec) -> S {
         let stream = spec.stream(5_000).unwrap();

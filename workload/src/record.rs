@@ -1,13 +1,11 @@
 //! [`Record`]: what a structure comparison ran, as plain data.
 //!
-//! A report keeps it ([`Context::workload`](crate::compare::report::Context::workload)), and a report
-//! imports nothing that measures: so this file holds data only, and imports nothing of the
-//! crate but the [`Spec`] (itself plain data). [`Record::of`] and the code that fills a
-//! record live in `run.rs`.
+//! A [`StructureReport`](crate::StructureReport) keeps it beside the core's report; the code
+//! that fills a record lives in `run.rs`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::workload::spec::Spec;
+use crate::spec::Spec;
 
 /// What a structure's fill to the steady size cost in memory, measured around the fill.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,15 +16,15 @@ pub struct Memory {
     /// Growth of the process's peak resident set over the fill, in bytes (`getrusage`).
     pub peak_rss_growth_bytes: Option<u64>,
     /// Live heap bytes the filled structure holds, with a
-    /// [`Counting`](crate::alloc::Counting) allocator installed; `None` without one.
+    /// [`Counting`](rtcompare::alloc::Counting) allocator installed; `None` without one.
     pub live_bytes: Option<u64>,
     /// Allocations the fill made, with a counting allocator installed.
     pub allocations: Option<u64>,
 }
 
-/// What a structure comparison ran, kept in its report's
-/// [`context.workload`](crate::compare::report::Context::workload): the spec, the stream, the fill order
-/// and each structure's memory.
+/// What a structure comparison ran, kept in its
+/// [`StructureReport::record`](crate::StructureReport::record): the spec, the stream, the fill
+/// order and each structure's memory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Record {
@@ -49,7 +47,8 @@ pub struct Record {
     /// B's memory at the steady size.
     pub memory_b: Memory,
     /// One line saying which workload was measured (the spec, the stream's length and seed,
-    /// the passes and the fill order), which the report's `Display` prints.
+    /// the passes and the fill order), which the [`StructureReport`](crate::StructureReport)'s
+    /// `Display` prints below the medians.
     #[serde(default)]
     pub summary: String,
 }

@@ -10,10 +10,10 @@
 use std::collections::VecDeque;
 
 use super::{Op, Stream, scatter};
-use crate::rng::{Rng, resolve_seed};
-use crate::workload::spec::{KeyDistribution, Removal, Spec};
-use crate::workload::zipf::{AbsentHead, Zipf};
+use crate::spec::{KeyDistribution, Removal, Spec};
+use crate::zipf::{AbsentHead, Zipf};
 use crate::{Error, Result};
+use rtcompare::rng::{Rng, resolve_seed};
 
 mod draws;
 mod hot_set;
@@ -39,13 +39,13 @@ impl Spec {
     /// with more than 2³² − 2 keys.
     ///
     /// ```
-    /// use rtcompare::workload::{Op, Spec};
+    /// use rtcompare_workload::{Op, Spec};
     /// let stream = Spec::default().steady_size(100).seed(3).stream(1_000)?;
     /// assert_eq!(stream.fill().len(), 100);
     /// assert_eq!(stream.churn().len(), 1_000);
     /// assert!(stream.fill().iter().all(|op| matches!(op, Op::Insert(_))));
     /// assert_eq!(stream, Spec::default().steady_size(100).seed(3).stream(1_000)?);
-    /// # Ok::<(), rtcompare::Error>(())
+    /// # Ok::<(), rtcompare_workload::Error>(())
     /// ```
     pub fn stream(&self, ops: usize) -> Result<Stream> {
         self.validate()?;
@@ -425,7 +425,7 @@ impl Gen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::spec::Mix;
+    use crate::spec::Mix;
 
     #[test]
     fn insert_only_reaches_the_band_and_reflects() {

@@ -1,8 +1,9 @@
 //! Cost of generating a workload stream, per operation (fill and churn together), for the
-//! suite's specs. `cargo bench --bench workload`; the budget is 30 ns per operation.
+//! suite's specs. `cargo bench -p rtcompare-workload --bench workload`; the budget is 30 ns
+//! per operation.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rtcompare::workload::{KeyDistribution, Mix, Spec};
+use rtcompare_workload::{KeyDistribution, Mix, Spec};
 
 const OPS: usize = 1_000_000;
 

@@ -3,9 +3,12 @@
 //! uniform and Zipf 1.1 keys × read-heavy 90/5/5 and churn 40/40/20.
 //!
 //! ```text
-//! cargo run --release --example maps                   # the table, then the streams' realised mix
-//! cargo run --release --example maps -- --json         # the suite's JSON on stdout
-//! cargo run --release --example maps -- --processes 5  # every cell pooled over 5 processes
+//! # the table, then the streams' realised mix
+//! cargo run --release -p rtcompare-workload --example maps
+//! # the suite's JSON on stdout
+//! cargo run --release -p rtcompare-workload --example maps -- --json
+//! # every cell pooled over 5 processes
+//! cargo run --release -p rtcompare-workload --example maps -- --processes 5
 //! ```
 //!
 //! With `--processes K` (K ≥ 3) every cell runs in K fresh processes of this program
@@ -13,10 +16,10 @@
 //! differences (memory layout, code placement) are then inside the interval instead of
 //! outside it.
 //!
-//! Either way the suite's JSON is written to `target/rtcompare/maps.json`; progress goes to
-//! stderr. Each cell runs 20 A/A runs instead of the default 40 (the other options are the
-//! defaults: 101 pairs, 5,000 resamples, 300 ms warm-up), which keeps the sixteen cells to
-//! about a minute on a 2-core machine. The counting allocator is installed, so the memory
+//! Either way the suite's JSON is written to `target/rtcompare/maps.json` below the directory
+//! it runs in; progress goes to stderr. Each cell runs 20 A/A runs instead of the default 40
+//! (the other options are the defaults: 101 pairs, 5,000 resamples, 300 ms warm-up), which
+//! keeps the sixteen cells to about a minute on a 2-core machine. The counting allocator is installed, so the memory
 //! column is each map's live heap at the steady size (it adds 1–2 ns per allocation to both
 //! maps alike). BACKGROUND.md holds this table from the development machine.
 
@@ -26,7 +29,7 @@ use std::time::Instant;
 
 use rtcompare::CompareOptions;
 use rtcompare::alloc::Counting;
-use rtcompare::workload::{Suite, standard_specs};
+use rtcompare_workload::{Suite, standard_specs};
 
 #[global_allocator]
 static ALLOC: Counting = Counting::new();

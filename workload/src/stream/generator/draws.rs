@@ -15,7 +15,7 @@ const CONDITIONED_TRIES: usize = 32;
 /// 64 tail ids with an absent one) before it falls back to a uniform absent key. A word is
 /// rarely full, so the cap only bounds the worst case.
 ///
-/// [`AbsentHead`]: crate::workload::zipf::AbsentHead
+/// [`AbsentHead`]: crate::zipf::AbsentHead
 const ZIPF_ABSENT_TRIES: usize = 32;
 /// Tries of a uniform draw over a sparse key space kept in a bitset (Zipf keys with random
 /// removals, where a uniform absent id is only a fallback) before the exact count through
@@ -120,7 +120,7 @@ impl Gen {
     /// without an absent id is drawn again. A uniform absent id only after
     /// [`ZIPF_ABSENT_TRIES`] full words.
     ///
-    /// [`AbsentHead`]: crate::workload::zipf::AbsentHead
+    /// [`AbsentHead`]: crate::zipf::AbsentHead
     #[inline(always)]
     fn zipf_absent(&mut self) -> u32 {
         for _ in 0..ZIPF_ABSENT_TRIES {

@@ -1,4 +1,5 @@
-//! Insert/delete workloads: realistic, reproducible streams for mutable data structures.
+//! Insert/delete workloads over [rtcompare]: realistic, reproducible streams for mutable data
+//! structures, and comparisons of structures under them.
 //!
 //! # The problem
 //!
@@ -20,14 +21,15 @@
 //! `HashMap`, `BTreeMap`, `HashSet`, `BTreeSet`, `VecDeque` as a queue and `BinaryHeap`).
 //! [`compare`] fills two structures to the steady state outside the measured region and
 //! runs the **same** pre-generated operations on both, batch for batch, through the whole
-//! protocol of [`compare()`](crate::compare()); the report records the spec and each
-//! structure's memory ([`Record`]). A [`Suite`] runs a matrix of specs × structures against
-//! a baseline and returns a table of verdicts ([`SuiteResult`]).
+//! protocol of [`compare()`](rtcompare::compare()); its [`StructureReport`] holds the core's
+//! report and the [`Record`] of the spec and each structure's memory. A [`Suite`] runs a
+//! matrix of specs × structures against a baseline and returns a table of verdicts
+//! ([`SuiteResult`]).
 //!
 //! ```no_run
 //! use std::collections::{BTreeMap, HashMap};
 //! use rtcompare::CompareOptions;
-//! use rtcompare::workload::{self, Mix, Spec};
+//! use rtcompare_workload::{self as workload, Mix, Spec};
 //!
 //! let spec = Spec::default().steady_size(1_000_000).zipf(1.1).mix(Mix::read_heavy());
 //! let summary = spec.stream(1_000_000)?.summary();
@@ -37,10 +39,28 @@
 //!     &CompareOptions::default(),
 //! )?;
 //! println!("{report}");
-//! # Ok::<(), rtcompare::Error>(())
+//! # Ok::<(), rtcompare_workload::Error>(())
 //! ```
+//!
+//! | file | owns | touches the machine? |
+//! |---|---|---|
+//! | `suite.rs` | [`Suite`], [`SuiteResult`], [`Cell`]: the matrix, in one process or a pool of processes per cell | via `run` and the core's pools |
+//! | `run.rs` | [`compare`], [`compare_child`], [`compare_with_clock`]: the stream prepared, both structures filled and measured | via the core's `compare` |
+//! | `report.rs`, `record.rs` | [`StructureReport`], [`Record`], [`Memory`]: plain data | no |
+//! | `structure.rs` | the [`Structure`] trait and its implementations for the standard collections | no |
+//! | `stream/`, `zipf.rs` | [`Stream`], [`Op`], [`Summary`]: the generator and its key distributions | no |
+//! | `spec.rs` | [`Spec`], [`Mix`], [`KeyDistribution`], [`Removal`], [`KeyType`] and their checks | no |
+//! | `error.rs` | [`Error`], [`Result`] | no |
+//!
+//! The measurement, the statistics, the pools and the seeded generator are the core's,
+//! through its public API (and, for the pools of a [`Suite`]'s cells, its hidden
+//! `support` module).
+#![deny(missing_docs)]
+#![warn(rustdoc::broken_intra_doc_links)]
 
+mod error;
 mod record;
+mod report;
 mod run;
 mod spec;
 mod stream;
@@ -48,7 +68,9 @@ mod structure;
 mod suite;
 mod zipf;
 
+pub use error::{Error, Result};
 pub use record::{Memory, Record};
+pub use report::StructureReport;
 pub use run::{COMPARE_STREAM_OPS, compare, compare_child, compare_with_clock};
 pub use spec::{
     DEFAULT_BAND, DEFAULT_STEADY_SIZE, KEY_SPACE_FACTOR, KeyDistribution, KeyType, MIN_BAND_KEYS,
@@ -57,3 +79,8 @@ pub use spec::{
 pub use stream::{FIT_MIN_COUNT, FIT_RANKS, Op, Stream, Summary, payload};
 pub use structure::{Key, Structure, key_string};
 pub use suite::{Cell, Suite, SuiteResult, standard_specs};
+
+/// The README's example, compiled as a doctest so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct Readme;

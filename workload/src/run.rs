@@ -4,20 +4,21 @@ use std::cell::RefCell;
 use std::hint::black_box;
 use std::rc::Rc;
 
-use crate::alloc;
-use crate::compare::CompareOptions;
-use crate::compare::report::Report;
-use crate::env::max_rss_bytes;
-use crate::measure::cache::Cache;
-use crate::measure::calibrate::{CalibrationOptions, calibrate_with_clock};
-use crate::measure::candidate::Candidate;
-use crate::measure::clock::{Clock, MonotonicClock};
-use crate::pool::Child;
-use crate::workload::record::{Memory, Record};
-use crate::workload::spec::Spec;
-use crate::workload::stream::{Op, Stream, payload};
-use crate::workload::structure::{Key, Structure};
+use crate::record::{Memory, Record};
+use crate::report::StructureReport;
+use crate::spec::Spec;
+use crate::stream::{Op, Stream, payload};
+use crate::structure::{Key, Structure};
 use crate::{Error, Result};
+use rtcompare::alloc;
+use rtcompare::compare::CompareOptions;
+use rtcompare::compare::report::Report;
+use rtcompare::env::max_rss_bytes;
+use rtcompare::measure::cache::Cache;
+use rtcompare::measure::calibrate::{CalibrationOptions, calibrate_with_clock};
+use rtcompare::measure::candidate::Candidate;
+use rtcompare::measure::clock::{Clock, MonotonicClock};
+use rtcompare::pool::Child;
 
 /// Churn operations generated for a comparison (2²¹ ≈ 2.1 million, 32 MiB of operations),
 /// or twice the steady size if that is more. Each batch runs the next operations of this one
@@ -25,16 +26,8 @@ use crate::{Error, Result};
 /// alike (recorded in [`Record::passes`]).
 pub const COMPARE_STREAM_OPS: usize = 1 << 21;
 
-impl Record {
-    /// The record of a report from [`compare`] (a copy of its
-    /// [`context.workload`](crate::compare::report::Context::workload)), or `None` for another report.
-    pub fn of(report: &Report) -> Option<Record> {
-        report.context.workload.clone()
-    }
-}
-
 /// Compares structure `A` with structure `B` under the spec's workload, with the whole
-/// protocol of [`compare`](crate::compare()) on the process's monotonic clock.
+/// protocol of [`compare`](rtcompare::compare()) on the process's monotonic clock.
 ///
 /// 1. The stream (fill and [`COMPARE_STREAM_OPS`] churn operations) and the keys it names are
 ///    generated before anything is measured; string keys are built then too.
@@ -45,36 +38,44 @@ impl Record {
 ///    catches up outside the measured region, so from then on both sides have run the same
 ///    operations: the i-th batch of A and the i-th batch of B run the same n operations of
 ///    the same stream, which is what the paired bootstrap compares.
-/// 4. [`compare`](crate::compare()) measures, with that batch size. The report's
-///    [`context.workload`](crate::compare::report::Context::workload) holds the [`Record`].
+/// 4. [`compare`](rtcompare::compare()) measures, with that batch size. Its report comes back
+///    in a [`StructureReport`], beside the [`Record`] of the workload.
 ///
 /// Errors: those of [`Spec::validate`]; [`Error::InvalidOption`] when a structure's key type
 /// does not match the spec's ([`Key::from_key`] returns `None`); those of
-/// [`compare`](crate::compare()).
+/// [`compare`](rtcompare::compare()).
 ///
 /// ```no_run
 /// use std::collections::{BTreeMap, HashMap};
-/// use rtcompare::{CompareOptions, workload::{self, Spec}};
+/// use rtcompare::CompareOptions;
+/// use rtcompare_workload::{self as workload, Spec};
 /// let report = workload::compare::<HashMap<u64, u64>, BTreeMap<u64, u64>>(
 ///     &Spec::default().steady_size(100_000).zipf(1.1),
 ///     &CompareOptions::default(),
 /// )?;
 /// println!("{report}");
-/// # Ok::<(), rtcompare::Error>(())
+/// println!("HashMap's fill: {:?}", report.record.memory_a);
+/// # Ok::<(), rtcompare_workload::Error>(())
 /// ```
 pub fn compare<A: Structure, B: Structure>(
     spec: &Spec,
     options: &CompareOptions,
-) -> Result<Report> {
+) -> Result<StructureReport> {
     compare_with_clock::<A, B, _>(spec, options, &MonotonicClock, true)
 }
 
-/// [`compare`] inside a [`pool::run`](crate::pool::run) child: the fill order alternates by
+/// [`compare`] inside a [`pool::run`](rtcompare::pool::run) child: the fill order alternates by
 /// process ([`Child::build`]: A first in even processes) and the options are the child's.
+///
+/// It returns what `pool::run`'s closure takes, the core's [`Report`] and
+/// [`Result`](rtcompare::Result) (this crate's errors as the core's variants of the same
+/// names). The [`Record`] goes to the pool's parent beside the report, where a pooled
+/// [`Suite`](crate::Suite) reads it; a pool of your own keeps the reports only.
 ///
 /// ```no_run
 /// use std::collections::{BTreeMap, HashMap};
-/// use rtcompare::{pool::{self, PoolOptions}, workload::{self, Spec}};
+/// use rtcompare::pool::{self, PoolOptions};
+/// use rtcompare_workload::{self as workload, Spec};
 /// let spec = Spec::default().steady_size(100_000);
 /// let pooled = pool::run(&PoolOptions::default(), |child| {
 ///     workload::compare_child::<HashMap<u64, u64>, BTreeMap<u64, u64>>(&spec, child)
@@ -82,22 +83,31 @@ pub fn compare<A: Structure, B: Structure>(
 /// println!("{pooled}");
 /// # Ok::<(), rtcompare::Error>(())
 /// ```
-pub fn compare_child<A: Structure, B: Structure>(spec: &Spec, child: &mut Child) -> Result<Report> {
+pub fn compare_child<A: Structure, B: Structure>(
+    spec: &Spec,
+    child: &mut Child,
+) -> rtcompare::Result<Report> {
     let options = child.options().clone();
     let prepared = Prepared::<A, B>::new(spec)?;
     let (fa, fb) = child.build(|| prepared.fill_a(), || prepared.fill_b());
     let a_first = child.index().is_multiple_of(2);
-    prepared.run(fa, fb, a_first, &options, &MonotonicClock)
+    let StructureReport { record, report } =
+        prepared.run(fa, fb, a_first, &options, &MonotonicClock)?;
+    let record = serde_json::to_value(&record).map_err(|e| rtcompare::Error::Json {
+        source: rtcompare::JsonSource::new(e),
+    })?;
+    rtcompare::support::attach(child, record);
+    Ok(report)
 }
 
-/// [`compare`] on any clock (a [`SimulatedClock`](crate::measure::clock::SimulatedClock) in
+/// [`compare`] on any clock (a [`SimulatedClock`](rtcompare::measure::clock::SimulatedClock) in
 /// tests), with the fill order chosen: `a_first` fills A before B.
 pub fn compare_with_clock<A: Structure, B: Structure, C: Clock>(
     spec: &Spec,
     options: &CompareOptions,
     clock: &C,
     a_first: bool,
-) -> Result<Report> {
+) -> Result<StructureReport> {
     let prepared = Prepared::<A, B>::new(spec)?;
     let (fa, fb) = if a_first {
         let fa = prepared.fill_a();
@@ -183,7 +193,7 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
         a_first: bool,
         options: &CompareOptions,
         clock: &C,
-    ) -> Result<Report> {
+    ) -> Result<StructureReport> {
         let churn = self.stream.churn();
         let side_a = Rc::new(RefCell::new(RunningStructure {
             structure: a,
@@ -225,7 +235,7 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
             run_ops(&mut side_b.borrow_mut(), churn, &self.keys_b, ran_a - ran_b);
         }
 
-        let mut report = crate::compare::compare_with_clock(cand_a, cand_b, &opts, clock)?;
+        let mut report = rtcompare::compare::compare_with_clock(cand_a, cand_b, &opts, clock)?;
         report.run.options = options.clone();
         if let Some((ca, cb)) = calibrations {
             report.timing.calibration_a = Some(ca);
@@ -252,8 +262,7 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
                 if a_first { "A" } else { "B" }
             ),
         };
-        report.context.workload = Some(record);
-        Ok(report)
+        Ok(StructureReport { record, report })
     }
 }
 
