@@ -60,6 +60,10 @@
 //! [`assert_not_slower!`], [`assert_equivalent!`]). Everything else has one path, through the
 //! module that owns it.
 //!
+//! Two crates of the workspace build on this one, which depends on neither: latency under
+//! open-loop load is `rtcompare-service` (`rtcompare_service`), and insert/delete workloads
+//! for data structures are `rtcompare-workload` (`rtcompare_workload`).
+//!
 //! The modules are listed from the top down: each imports only modules listed below it, so the
 //! folders form no circle.
 //!

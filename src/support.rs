@@ -5,7 +5,7 @@
 //! any release. Everything a user needs has its one path in the documented modules.
 
 /// The most bootstrap replicates one call accepts (the statistics' own limit, 10,000,000):
-/// the service mode checks its `resamples` against it before measuring.
+/// rtcompare-service checks its `resamples` against it before measuring.
 pub const MAX_RESAMPLES: usize = crate::stats::MAX_RESAMPLES;
 
 /// The full key of the next pool at `base` in this process (`base#n` for the n-th): parent
