@@ -60,23 +60,22 @@
 //! [`assert_not_slower!`], [`assert_equivalent!`]). Everything else has one path, through the
 //! module that owns it.
 //!
+//! Two crates of the workspace build on this one, which depends on neither: latency under
+//! open-loop load is `rtcompare-service` (`rtcompare_service`), and insert/delete workloads
+//! for data structures are `rtcompare-workload` (`rtcompare_workload`).
+//!
 //! The modules are listed from the top down: each imports only modules listed below it, so the
-//! folders form no circle, with one exception in data only: a [`Report`] of a structure
-//! comparison carries a [`workload::Record`], so [`compare`](mod@compare) names one type of
-//! [`workload`], whose file imports nothing but the workload's [`workload::Spec`] (and `Spec`
-//! nothing but [`Error`]): a circle between the two folders, none between their files.
+//! folders form no circle.
 //!
 //! | module | owns | touches the machine? |
 //! |---|---|---|
-//! | `support` (hidden) | what the workspace's own crates need from the core and users do not: the page's building blocks, the cross-revision run's pieces the command line drives; not API | no |
+//! | `support` (hidden) | for the workspace's own crates (the command-line tool, rtcompare-service, rtcompare-workload): the few internal items they need, outside the API and free to change in any release: the page's building blocks, the cross-revision run's pieces the command line drives, the number formats, a constant, the pool's keys, and a pool whose processes attach a record beside their report | via `pool`, `render`, `bench` |
 //! | `render` | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), a bench run's pages ([`bench::BenchRun::to_html`]), and the page's building blocks for other front ends (feature `html`, on by default); above `bench`, `pool`, `compare` and `stats`, whose results it draws | no (writes a file when asked) |
 //! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]), and at two git revisions ([`bench::compare_revisions`], what `cargo bench -- --baseline REV` runs: the temporary worktree, the builds and relinks with cargo, the pairs, the table, JSON, Markdown and HTML) | yes (git, cargo and worker processes), and via `precision`, `pool` and `compare` |
 //! | `progress` (feature `progress`) | the one progress drawing: ready callbacks, a bar of the running stage on a terminal and a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn between batches only; and `progress::Status`, a message line that front ends set between their own steps (the command-line tool's progress line, and the cross-revision run's); all drawn with indicatif, made and told terminal from log in one place; below `bench`, whose comparison of revisions draws its line with it, and above `pool` and `measure`, whose stages it draws | stderr |
 //! | [`gate`] | cargo-test gates, in one process or pooled across several ([`gate::check`], [`gate::GateOptions`]) | via `pool` and `compare` |
-//! | [`workload`] | insert/delete streams for mutable structures ([`workload::Spec`], [`workload::Stream`]), the [`workload::Structure`] trait, [`workload::compare`] (both structures under the same pre-generated operations) and [`workload::Suite`] (a matrix of specs × structures as one table, each cell optionally in its own pool of processes) | via `pool` and `compare` |
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
 //! | [`precision`], [`selftest`] | Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust ([`selftest::selftest`]) | via `compare` and `measure` |
-//! | [`service`] | latency under open-loop load: the generator ([`service::run`]), closure and loopback TCP targets, percentiles with block-bootstrap intervals over time windows, and [`service::compare`] (ABBA windows, paired percentile intervals, A/A floors, verdicts only when tight) | yes (threads, loopback sockets) |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`compare::validate`]), the warnings, and the [`Report`] as plain data ([`compare::report`]) | via `measure` |
 //! | [`env`](mod@env) | the [`Environment`](env::Environment) stamp every report carries, and the detection of emulators whose timings mean nothing; it records the CPU affinity and the cache size through `measure` | yes (reads the system) |
 //! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), CPU pinning ([`measure::pin`]) | yes |
@@ -108,11 +107,9 @@ pub mod progress;
 mod render;
 pub mod rng;
 pub mod selftest;
-pub mod service;
 pub mod stats;
 #[doc(hidden)]
 pub mod support;
-pub mod workload;
 
 // What the README and HOWTO type at the root, and the names API.md's "The root" lists there.
 pub use compare::report::Report;

@@ -110,8 +110,9 @@ fn the_names_of_caches_allocations_and_pooling_are_where_users_look()
 /// comparison, written before the report's fields were grouped in Rust, with the gate,
 /// process, counter, allocation and live-heap sections filled in by hand) still reads, and
 /// writes back the same JSON: the same keys at the same level with the same values, and the
-/// top-level keys in the same order. (Inside `workload` the keys were sorted when the record
-/// was kept as a `serde_json::Value`; as a `workload::Record` they follow its fields.)
+/// top-level keys in the same order, but for the structure comparison's `workload` record,
+/// which rtcompare-workload's `StructureReport` reads beside the report (its own tests read
+/// this file whole) and the core's `Report` passes over.
 #[test]
 fn a_schema_1_report_reads_and_writes_the_same_json() -> Result<(), Box<dyn std::error::Error>> {
     let written = include_str!("data/report.json");
@@ -119,24 +120,23 @@ fn a_schema_1_report_reads_and_writes_the_same_json() -> Result<(), Box<dyn std:
     assert_eq!(report.schema_version, 1);
     let again = report.to_json()?;
     let value = |s: &str| serde_json::from_str::<serde_json::Value>(s);
-    assert_eq!(value(&again)?, value(written)?);
+    let mut expected = value(written)?;
+    let record = expected
+        .as_object_mut()
+        .and_then(|top| top.remove("workload"))
+        .expect("a structure comparison's record");
+    assert_eq!(record["stream_seed"], 9);
+    assert_eq!(value(&again)?, expected);
     // Pretty JSON puts each top-level key at the start of a line indented by two spaces.
     let top_keys = |s: &str| -> Vec<String> {
         s.lines()
             .filter_map(|l| l.strip_prefix("  \""))
             .filter_map(|l| l.split('"').next().map(str::to_string))
+            .filter(|k| k != "workload")
             .collect()
     };
     assert_eq!(top_keys(&again), top_keys(written));
-    assert_eq!(top_keys(written).len(), 49);
+    assert_eq!(top_keys(written).len(), 48);
     assert_eq!(Report::from_json(&again)?, report);
-    // The workload record reads as its type, and the summary line is the report's.
-    let workload = report
-        .context
-        .workload
-        .as_ref()
-        .expect("a structure comparison");
-    assert_eq!((workload.spec.steady_size, workload.stream_seed), (200, 9));
-    assert!(report.to_string().contains(&workload.summary), "{report}");
     Ok(())
 }

@@ -91,8 +91,8 @@ fn imports(code: &str) -> BTreeSet<String> {
 }
 
 /// The imports of module `m` that its map lists above it (or beside it in the same row is
-/// allowed): `(importer, imported)` pairs, with `allowed` exceptions left out.
-fn upward_imports(src: &Path, allowed: &[(&str, &str)]) -> Vec<(String, String)> {
+/// allowed): `(importer, imported)` pairs. No exception: the maps hold without one.
+fn upward_imports(src: &Path) -> Vec<(String, String)> {
     let rows = map_rows(&fs::read_to_string(src.join("lib.rs")).unwrap());
     let row_of = |m: &str| rows.iter().position(|r| r.iter().any(|n| n == m));
     let mut files = Vec::new();
@@ -115,7 +115,7 @@ fn upward_imports(src: &Path, allowed: &[(&str, &str)]) -> Vec<(String, String)>
             panic!("module {top} ({}) is missing from the map", rel.display());
         };
         for import in imports(&fs::read_to_string(&f).unwrap()) {
-            if import == top || allowed.contains(&(top.as_str(), import.as_str())) {
+            if import == top {
                 continue;
             }
             if let Some(theirs) = row_of(&import)
@@ -131,22 +131,17 @@ fn upward_imports(src: &Path, allowed: &[(&str, &str)]) -> Vec<(String, String)>
 #[test]
 fn the_command_line_crates_map_is_true() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    assert_eq!(upward_imports(&src, &[]), Vec::<(String, String)>::new());
+    assert_eq!(upward_imports(&src), Vec::<(String, String)>::new());
 }
 
 #[test]
-fn the_librarys_map_is_true_but_for_the_exception_it_states() {
+fn the_librarys_map_is_true() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src");
     if !src.join("lib.rs").exists() {
         // A packaged rtcompare-cli has no library sources beside it.
         return;
     }
-    // src/lib.rs states it: a structure comparison's Report carries a workload::Record.
-    let exceptions = [("compare", "workload")];
-    assert_eq!(
-        upward_imports(&src, &exceptions),
-        Vec::<(String, String)>::new()
-    );
+    assert_eq!(upward_imports(&src), Vec::<(String, String)>::new());
 }
 
 #[test]

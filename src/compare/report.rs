@@ -657,7 +657,7 @@ pub struct Report {
     /// Cache figures, width target, options, pinning, environment, wall and CPU time.
     #[serde(flatten)]
     pub run: RunInfo,
-    /// The gate, pool process or workload the comparison was part of.
+    /// The gate, pool process or worker pair the comparison was part of.
     #[serde(flatten)]
     pub context: Context,
     /// The short answer: `true` only when the interval excludes zero, |δ| exceeds the noise

@@ -28,6 +28,9 @@ pub struct Child {
     index: usize,
     options: CompareOptions,
     build_order: Option<BuildOrder>,
+    /// What the closure attached for the parent besides its report (the workspace's side
+    /// crates' records, through [`support`](crate::support)); `None` when nothing was.
+    pub(crate) attachment: Option<serde_json::Value>,
 }
 
 impl Child {
@@ -98,10 +101,11 @@ impl ChildSpec {
     }
 }
 
-/// What a child hands back.
+/// What a child hands back: its report, where its time went, and what the closure attached
+/// to the [`Child`] (`None` when nothing was).
 #[derive(Serialize, Deserialize)]
 pub(super) enum ChildResult {
-    Report(Box<Report>, ProcessTimings),
+    Report(Box<Report>, ProcessTimings, Option<serde_json::Value>),
     /// `deadline`: the comparison was cancelled by a deadline or token, which biases the pool
     /// as a timeout does.
     Failed {
@@ -132,6 +136,7 @@ pub(super) fn child_main(
         index: spec.index,
         options: opts,
         build_order: None,
+        attachment: None,
     };
     let closure_start = clock.now_ns();
     let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut ctx)));
@@ -159,6 +164,7 @@ pub(super) fn child_main(
                     closure: end_ns.saturating_sub(closure_start) as f64 / 1e9,
                     wall: 0.0,
                 },
+                ctx.attachment.take(),
             )
         }
         Ok(Err(e)) => ChildResult::Failed {

@@ -198,13 +198,26 @@ pub(crate) fn enter(base: &str) -> String {
     key
 }
 
-/// [`run_detailed`] for a pool whose full key is known (the cells of a
-/// [`workload::Suite`](crate::workload::Suite) add a suffix per cell to the suite's key).
+/// A pooled run with what each successful process attached to its [`Child`] beside its
+/// report (in the order of [`PoolRun::reports`]; `None` where nothing was).
+pub(crate) type Attached = (PoolRun, Vec<Option<serde_json::Value>>);
+
+/// [`run_detailed`] for a pool whose full key is known (a gate's pool; the cells of
+/// rtcompare-workload's suite add a suffix per cell to the suite's key).
 pub(crate) fn run_keyed(
     key: &str,
     options: &PoolOptions,
     f: impl FnOnce(&mut Child) -> Result<Report>,
 ) -> Result<PoolRun> {
+    run_keyed_attached(key, options, f).map(|(run, _)| run)
+}
+
+/// [`run_keyed`], with what each process attached to its [`Child`] beside its report.
+pub(crate) fn run_keyed_attached(
+    key: &str,
+    options: &PoolOptions,
+    f: impl FnOnce(&mut Child) -> Result<Report>,
+) -> Result<Attached> {
     if let Some(spec) = ChildSpec::from_env() {
         if spec.site == key {
             child_main(spec, options, f);
@@ -218,7 +231,7 @@ pub(crate) fn run_keyed(
 
 /// The stand-in result of a pool that a child process passes on its way to the one it was
 /// started for: no process ran, the verdict is "cannot tell".
-fn passing_through(other: &str) -> Result<PoolRun> {
+fn passing_through(other: &str) -> Result<Attached> {
     let zero = crate::stats::Estimate::from_interval(0.0, 0.0, 0.0, 0.95)?;
     let mut pooled = stats::combine(&[zero; MIN_PROCESSES], 0.95)?;
     pooled.processes = 0;
@@ -228,13 +241,14 @@ fn passing_through(other: &str) -> Result<PoolRun> {
         index: 0,
         reason: format!("not run: this process was started for the pooled comparison {other}"),
     }];
-    Ok(PoolRun {
+    let run = PoolRun {
         pooled,
         reports: Vec::new(),
         timings: Vec::new(),
         seed: 0,
         elapsed: Duration::ZERO,
-    })
+    };
+    Ok((run, Vec::new()))
 }
 
 /// Whether this process is a pool child started for the pool `key` (a full key from

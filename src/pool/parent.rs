@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use super::child::{ChildResult, ChildSpec};
 use super::{
-    CHILD_ENV, MAX_ENV_PADDING, PAD_ENV, POLL, PoolOptions, PoolProgress, PoolRun, ProcessTimings,
-    RUNS, fixed_build_order, process_estimate,
+    Attached, CHILD_ENV, MAX_ENV_PADDING, PAD_ENV, POLL, PoolOptions, PoolProgress, PoolRun,
+    ProcessTimings, RUNS, fixed_build_order, process_estimate,
 };
 use crate::compare::report::Report;
 use crate::error::{Error, Result};
@@ -59,7 +59,7 @@ struct Parent<'a> {
 
 /// One process's outcome as the parent sees it.
 enum ChildOutcome {
-    Report(Box<Report>, ProcessTimings),
+    Report(Box<Report>, ProcessTimings, Option<serde_json::Value>),
     /// `timed_out`: killed by the process timeout, or cancelled by a deadline in the child.
     Failed {
         reason: String,
@@ -150,9 +150,9 @@ fn read_outcome(running: &Running, status: ExitStatus, wall: f64) -> ChildOutcom
     let tail = stderr_tail(&running.stderr);
     match std::fs::read_to_string(&running.result) {
         Ok(json) => match serde_json::from_str::<ChildResult>(&json) {
-            Ok(ChildResult::Report(r, mut t)) => {
+            Ok(ChildResult::Report(r, mut t, attached)) => {
                 t.wall = wall;
-                ChildOutcome::Report(r, t)
+                ChildOutcome::Report(r, t, attached)
             }
             Ok(ChildResult::Failed { reason, deadline }) => ChildOutcome::Failed {
                 reason,
@@ -225,6 +225,8 @@ struct Failure {
 #[derive(Default)]
 struct Ran {
     reports: Vec<Report>,
+    /// What each successful process attached beside its report, in the reports' order.
+    attachments: Vec<Option<serde_json::Value>>,
     timings: Vec<ProcessTimings>,
     failures: Vec<Failure>,
     /// Processes started, the failed ones included: the next process's index.
@@ -232,7 +234,7 @@ struct Ran {
 }
 
 /// Runs a pool as its parent: the protocol's stages in order.
-pub(super) fn parent_main(site: &str, options: &PoolOptions) -> Result<PoolRun> {
+pub(super) fn parent_main(site: &str, options: &PoolOptions) -> Result<Attached> {
     options.check()?;
     let mut parent = Parent::new(site, options)?;
     if options.decide {
@@ -330,9 +332,10 @@ impl<'a> Parent<'a> {
     fn run_one(&mut self, ran: &mut Ran, planned: usize) -> Result<()> {
         let index = ran.started;
         let delta = match self.spawn(index)? {
-            ChildOutcome::Report(r, t) => {
+            ChildOutcome::Report(r, t, attached) => {
                 let d = r.estimate.delta;
                 ran.reports.push(*r);
+                ran.attachments.push(attached);
                 ran.timings.push(t);
                 Some(d)
             }
@@ -365,7 +368,7 @@ impl<'a> Parent<'a> {
         ran: Ran,
         plan: Option<(stats::StagedPlan, bool)>,
         first_stage: usize,
-    ) -> Result<PoolRun> {
+    ) -> Result<Attached> {
         let o = self.options;
         let ps: Vec<ProcessEstimate> = ran.reports.iter().map(process_estimate).collect();
         let staged = if plan.is_some() { first_stage } else { 0 };
@@ -385,7 +388,7 @@ impl<'a> Parent<'a> {
     /// ([`stats::sequential_look`]); stops at the first look that decides, the last planned
     /// one (`max_processes`), or the time budget. The pooled result is judged on the last
     /// look's interval, at its level, with every floor and veto of a pooled verdict.
-    fn decide(mut self) -> Result<PoolRun> {
+    fn decide(mut self) -> Result<Attached> {
         let o = self.options;
         let plan = stats::SequentialOptions::default()
             .level(o.level)
@@ -437,7 +440,7 @@ impl<'a> Parent<'a> {
 
     /// The end of every run: refuse what it cannot support (fixtures built in a fixed order,
     /// failed processes) and hand back the processes with the pooled result.
-    fn finish(self, ran: Ran, mut pooled: stats::Pooled) -> Result<PoolRun> {
+    fn finish(self, ran: Ran, mut pooled: stats::Pooled) -> Result<Attached> {
         let o = self.options;
         if let Some(bytes) = fixed_build_order(&ran.reports) {
             pooled.warnings.push(PoolWarning::FixedBuildOrder { bytes });
@@ -453,13 +456,14 @@ impl<'a> Parent<'a> {
                 reason: f.reason,
             });
         }
-        Ok(PoolRun {
+        let run = PoolRun {
             pooled,
             reports: ran.reports,
             timings: ran.timings,
             seed: self.seed,
             elapsed: self.started.elapsed(),
-        })
+        };
+        Ok((run, ran.attachments))
     }
 }
 

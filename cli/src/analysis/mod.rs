@@ -264,7 +264,7 @@ pub fn estimate(a: &[f64], b: &[f64], opts: &AnalysisOptions) -> Result<Estimate
 
 /// The bootstrap's block length for the paired series `a` and `b`: the library's rule
 /// ([`ratio_block_length`] of the pairs' ratios B/A against [`AUTOCORRELATION_THRESHOLD`]),
-/// the one `compare()` and the service mode use. The ratios, not each series: for a command
+/// the one `compare()` and rtcompare-service use. The ratios, not each series: for a command
 /// whose runs alternate between two times, a drift common to both raises each series' lag-1
 /// and blocks of two would hold one of each, leaving the interval far too narrow
 /// (`many::a_wide_interval_of_any_comparison_is_warned_about_by_name`).

@@ -16,7 +16,6 @@ use crate::measure::calibrate::Calibration;
 use crate::measure::clock::Instrument;
 use crate::measure::counters::CounterSummary;
 use crate::stats::DriftReport;
-use crate::workload::Record;
 
 /// How the measured series behaved and how they were resampled: the drift tests, the lag-1
 /// autocorrelations, the block length they chose and the share of tied bootstrap replicates.
@@ -116,8 +115,8 @@ pub struct RunInfo {
 }
 
 /// What the comparison was part of, recorded by the caller that ran it: a gate, one process
-/// of a pooled comparison, a structure workload. All `None` (the default) for a comparison
-/// run on its own.
+/// of a pooled comparison, a worker pair of a cross-revision comparison. All `None` (the
+/// default) for a comparison run on its own.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Context {
     /// The gate this comparison decided, when it ran as one (see [`gate`](crate::gate)).
@@ -127,12 +126,6 @@ pub struct Context {
     /// process.
     #[serde(default)]
     pub process: Option<ProcessInfo>,
-    /// The workload a structure comparison ran (see [`workload`](crate::workload)): the
-    /// spec, the stream's length and seed, the fill order and each structure's memory.
-    /// `None` for other comparisons. The record is plain data that imports nothing which
-    /// measures (`workload/record.rs`), so the report still imports nothing that runs code.
-    #[serde(default)]
-    pub workload: Option<Record>,
     /// The worker pair of a cross-revision comparison this report describes
     /// ([`compare_builds`](crate::bench::compare_builds)): its CPU, its four workers' batches
     /// and its A/A differences. `None` for other comparisons, whose JSON then has no such

@@ -8,9 +8,8 @@ use crate::display::{Level, Ns, Pct, Sig};
 use crate::measure::cache::Cache;
 
 impl fmt::Display for Report {
-    /// A plain-language summary: medians, the workload (for a structure comparison, one
-    /// line), the difference both ways with its interval, the noise floor, the resampling,
-    /// the verdict, the warnings and the confidences.
+    /// A plain-language summary: medians, the difference both ways with its interval, the
+    /// noise floor, the resampling, the verdict, the warnings and the confidences.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.fmt_medians(f)?;
         self.fmt_difference(f)?;
@@ -22,7 +21,7 @@ impl fmt::Display for Report {
 }
 
 impl Report {
-    /// An emulator's warning first, then each candidate's median and the workload measured.
+    /// An emulator's warning first, then each candidate's median.
     fn fmt_medians(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(w) = self.warnings.iter().find(|w| w.code() == "instrumented") {
             writeln!(f, "{w}.")?;
@@ -39,16 +38,6 @@ impl Report {
             self.name_b,
             Ns(self.ns_per_op_b)
         )?;
-        // A structure comparison's record says which workload was measured, in one line.
-        if let Some(line) = self
-            .context
-            .workload
-            .as_ref()
-            .map(|w| w.summary.as_str())
-            .filter(|l| !l.is_empty())
-        {
-            writeln!(f, "{line}")?;
-        }
         Ok(())
     }
 

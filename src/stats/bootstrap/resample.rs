@@ -37,7 +37,7 @@ pub fn auto_block_length(n: usize) -> usize {
 /// slowing down, a neighbour's load) raises the lag-1 of A and of B alike but cancels in their
 /// ratio, which is what a paired estimate is read from; blocks chosen on A or B alone would
 /// widen intervals for a correlation the estimate never sees. The same rule serves
-/// [`compare()`](crate::compare()), the service mode's windows and the command line.
+/// [`compare()`](crate::compare()), rtcompare-service's windows and the command line.
 ///
 /// Never fails: ratios whose autocorrelation is undefined (fewer than three, or a NaN or
 /// infinite ratio, as a batch timed at 0 ns makes) give 1.
