@@ -71,3 +71,5 @@ pub fn run_pool_attached(
 ) -> crate::Result<(crate::pool::PoolRun, Vec<Option<serde_json::Value>>)> {
     crate::pool::run_keyed_attached(key, options, f)
 }
+
+pub mod stats;
