@@ -244,12 +244,28 @@ fn pick_bench(pick: &Pick<'_>, package: &serde_json::Value, name: &str) -> Resul
 }
 
 /// One revision's copy of the package: its directory, the target directory its builds use,
-/// and its name in messages.
+/// the workspace wrapper that keeps its members apart there (`share.rs`), and its name in
+/// messages.
 #[derive(Debug, Clone)]
 pub(crate) struct Tree {
     pub(crate) dir: PathBuf,
     pub(crate) target: PathBuf,
+    pub(crate) salt: Option<PathBuf>,
     pub(crate) revision: String,
+}
+
+/// How [`build`] builds the bench target.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum How<'a> {
+    /// Plainly, as `cargo bench` does; `quiet`: nothing shown (a build whose messages were
+    /// already shown once).
+    Plain { quiet: bool },
+    /// Plainly, keeping the objects (`-C save-temps`) and writing the link command to this
+    /// file (`--print link-args`), so that layouts can be made by linking alone.
+    Capture(&'a Path),
+    /// Relinked in the code order this seed shuffles, by cargo (the bench crate is compiled
+    /// again).
+    Relink(u64),
 }
 
 /// A relink that failed: the error, and whether the linker rejected the section shuffle (a
@@ -260,22 +276,26 @@ pub(crate) struct RelinkFailure {
 }
 
 /// Builds the bench target in `tree` with cargo's `bench` profile (as `cargo bench` does) and
-/// returns the executable: plainly, or with `seed`, relinked in the code order that seed
-/// shuffles (`cargo rustc`, which rebuilds only the bench target and gives each seed its own
-/// executable). The build runs in the package's directory with its own manifest and `-p`, so a
-/// member of a virtual workspace builds as at its root, in a process group of its own
-/// ([`child::run`](super::child::run)). A plain build's compiler messages go to stderr; a
-/// relink is quiet and its failure carries the linker's last lines. Errors:
-/// [`Error::Build`] for a plain build that failed; [`Error::Cancelled`] after a signal;
-/// [`Error::Io`] when cargo cannot be started.
+/// returns the executable: plainly, capturing its link command, or relinked by cargo in the
+/// code order a seed shuffles (`cargo rustc`, which compiles the bench target again and gives
+/// each seed its own executable); see [`How`]. The build runs in the package's directory with
+/// its own manifest and `-p`, so a member of a virtual workspace builds as at its root, in a
+/// process group of its own ([`child::run`](super::child::run)). A plain or capturing build's
+/// compiler messages go to stderr; a relink is quiet and its failure carries the linker's
+/// last lines, as does a capture's. Errors: [`Error::Build`] for a plain build that failed;
+/// [`Error::Cancelled`] after a signal; [`Error::Io`] when cargo cannot be started.
 pub(crate) fn build(
     tree: &Tree,
     target: &Target,
-    seed: Option<u64>,
+    how: How<'_>,
     interrupt: &InterruptGuard,
 ) -> Result<std::result::Result<PathBuf, RelinkFailure>> {
     let files = Scratch::new();
-    let verb = if seed.is_some() { "rustc" } else { "build" };
+    let verb = if matches!(how, How::Plain { .. }) {
+        "build"
+    } else {
+        "rustc"
+    };
     let manifest = tree.dir.join("Cargo.toml");
     let mut command = Command::new(cargo());
     command
@@ -294,40 +314,63 @@ pub(crate) fn build(
         .env("CARGO_TARGET_DIR", &tree.target)
         .stdin(Stdio::null())
         .stdout(files.create(&files.messages)?);
-    match seed {
-        None => {
-            eprintln!(
-                "building bench `{}` at {} in {}",
-                target.bench,
-                tree.revision,
-                tree.dir.display()
-            );
-            command.arg("--message-format=json-render-diagnostics");
+    if let Some(salt) = &tree.salt {
+        command.env("RUSTC_WORKSPACE_WRAPPER", salt);
+    }
+    let seed = match how {
+        How::Plain { quiet: true } => {
+            command
+                .stderr(files.create(&files.errors)?)
+                .args(["--quiet", "--message-format=json"]);
+            None
         }
-        Some(seed) => {
+        How::Plain { quiet: false } => {
+            said_building(tree, target);
+            command.arg("--message-format=json-render-diagnostics");
+            None
+        }
+        How::Capture(print) => {
+            // The diagnostics are read back and shown after the build, so that a failure that
+            // is the capture's own (not the code's) can be told apart by building plainly.
+            said_building(tree, target);
+            let mut to = std::ffi::OsString::from("link-args=");
+            to.push(print);
+            command
+                .arg("--message-format=json")
+                .args(["--", "-C", "save-temps", "--print"])
+                .arg(to);
+            None
+        }
+        How::Relink(seed) => {
             // The linker's complaint is read back, not shown: one that cannot shuffle is
             // expected, and the run says so in its own words.
             command
                 .stderr(files.create(&files.errors)?)
                 .args(["--quiet", "--message-format=json", "--", "-C"])
-                .arg(format!("link-arg=-Wl,--shuffle-sections=*={seed}"));
+                .arg(format!("link-arg={}", super::link::shuffle_flag(seed)));
+            Some(seed)
         }
-    }
+    };
     let status = super::child::run(command, "cargo", interrupt)?;
     let messages = std::fs::read_to_string(&files.messages).unwrap_or_default();
+    if let How::Capture(_) = how {
+        for rendered in rendered(&messages) {
+            eprint!("{rendered}");
+        }
+    }
     let status_text = status.code().map_or_else(
         || "killed by a signal".to_string(),
         |c| format!("exit status {c}"),
     );
     if !status.success() {
-        let Some(seed) = seed else {
+        if let How::Plain { .. } = how {
             return Err(Error::Build {
                 bench: target.bench.clone(),
                 revision: tree.revision.clone(),
                 status: status_text,
                 detail: "the compiler's messages are above".into(),
             });
-        };
+        }
         let errors = std::fs::read_to_string(&files.errors).unwrap_or_default();
         return Ok(Err(relink_failure(
             tree,
@@ -341,34 +384,51 @@ pub(crate) fn build(
     executable(&messages, tree, target).map(Ok)
 }
 
-/// A relink with `seed` that failed: the linker's last lines, from the rendered diagnostics in
+/// A relink with `seed` (or a capture, without) that failed: the linker's last lines, from the rendered diagnostics in
 /// cargo's JSON `messages` or cargo's own `errors`.
 fn relink_failure(
     tree: &Tree,
     target: &Target,
-    seed: u64,
+    seed: Option<u64>,
     status: String,
     messages: &str,
     errors: &str,
 ) -> RelinkFailure {
-    let rendered: Vec<String> = messages
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-message")
-        .filter_map(|m| m["message"]["rendered"].as_str().map(str::to_string))
-        .collect();
-    let text = rendered.join("\n") + errors;
+    let text = rendered(messages).join("\n") + errors;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let tail = lines[lines.len().saturating_sub(12)..].join("\n");
     RelinkFailure {
         error: Error::Build {
             bench: target.bench.clone(),
-            revision: format!("{} (relinked with code-order seed {seed})", tree.revision),
+            revision: match seed {
+                Some(seed) => format!("{} (relinked with code-order seed {seed})", tree.revision),
+                None => format!("{} (built to capture its link command)", tree.revision),
+            },
             status,
             detail: tail,
         },
         no_shuffle: text.contains("shuffle-sections"),
     }
+}
+
+/// Says on stderr which build starts.
+fn said_building(tree: &Tree, target: &Target) {
+    eprintln!(
+        "building bench `{}` at {} in {}",
+        target.bench,
+        tree.revision,
+        tree.dir.display()
+    );
+}
+
+/// The compiler's rendered diagnostics in cargo's JSON `messages`, in order.
+fn rendered(messages: &str) -> Vec<String> {
+    messages
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-message")
+        .filter_map(|m| m["message"]["rendered"].as_str().map(str::to_string))
+        .collect()
 }
 
 /// The bench executable that cargo's JSON `messages` report built. Errors:

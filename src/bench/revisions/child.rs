@@ -19,14 +19,20 @@ const POLL: Duration = Duration::from_millis(20);
 /// arrives, the signal is passed on to the whole group, which is killed if it outlives a grace
 /// of two seconds. Errors: [`Error::Io`] when it cannot be started or waited for (its path
 /// names `what`); [`Error::Cancelled`] after a signal, with the group reaped.
-pub(crate) fn run(
+pub(crate) fn run(command: Command, what: &str, interrupt: &InterruptGuard) -> Result<ExitStatus> {
+    run_until(command, what, &|| interrupt.interrupted())
+}
+
+/// [`run`] for any thread: the child's group is stopped as soon as `stop` says so (a signal,
+/// or the run that wanted its output ending). Errors: those of [`run`].
+pub(crate) fn run_until(
     mut command: Command,
     what: &str,
-    interrupt: &InterruptGuard,
+    stop: &dyn Fn() -> bool,
 ) -> Result<ExitStatus> {
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    if interrupt.interrupted() {
+    if stop() {
         return Err(cancelled());
     }
     let child = command
@@ -41,7 +47,7 @@ pub(crate) fn run(
         {
             return Ok(status);
         }
-        if interrupt.interrupted() {
+        if stop() {
             child.stop();
             return Err(cancelled());
         }

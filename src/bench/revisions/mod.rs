@@ -18,7 +18,11 @@ mod cargo;
 mod child;
 pub(crate) mod flags;
 mod git;
+mod link;
+mod relink;
 mod report;
+mod share;
+mod stages;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,19 +30,20 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{BuildsOptions, BuildsProgress, BuildsRun, Stopped, compare_layouts};
+use super::{BuildsOptions, BuildsRun, Stopped};
 use crate::error::{Error, Result};
 use crate::interrupt::InterruptGuard;
 use crate::measure::collect::CancelToken;
-use cargo::{Pick, Target, Tree, build, layout_seed, locate};
+use cargo::{Pick, Target, Tree, locate};
+use stages::{Built, Spent};
 
 pub use flags::{parse_budget, parse_duration, parse_fraction};
 #[doc(hidden)]
 pub use git::{Revisions, TempWorktree, git};
 pub use report::{
-    BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, family_note, markdown, table,
+    BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, TimeJson, family_note, markdown, table,
 };
-pub(crate) use report::{budget_note, failure_notes, layout_note, placement_note};
+pub(crate) use report::{budget_note, failure_notes, layout_note, placement_note, time_note};
 
 /// Exit status: every benchmark ran and no gate failed.
 pub const EXIT_OK: i32 = 0;
@@ -303,14 +308,19 @@ pub fn compare_revisions(o: &RevisionsOptions) -> Result<RevisionsOutcome> {
     if let Some(t) = &o.target_dir {
         target.target_dir.clone_from(t);
     }
+    let started = std::time::Instant::now();
     let checkouts = Checkouts::new(&target, o)?;
     let seed = crate::rng::resolve_seed(o.seed);
-    let trees = checkouts.trees(&target, o);
+    let (trees, shared, notes) = checkouts.trees(&target, o);
     let cancel = CancelToken::new();
     // The signal flag becomes the run's cancellation token, which the pairs watch.
     let watch = Watch::start(&interrupt, &cancel);
-    let (run, layouts) = match build_both(&trees, &target, o, seed, &interrupt)? {
-        Built::Both(first) => compare(&trees, &target, first, o, seed, &cancel, &interrupt)?,
+    let mut spent = Spent::default();
+    let built = stages::build_both(&trees, &target, o, seed, &interrupt, &mut spent)?;
+    let (run, layouts) = match built {
+        Built::Both(first, relinker) => {
+            stages::compare(&trees, first, relinker, o, seed, &cancel, &mut spent)?
+        }
         Built::HeadOnly(head) => {
             let run = super::only_head(&head, &builds_options(o, seed, &trees, 1, &cancel))?;
             let note = format!(
@@ -325,13 +335,25 @@ pub fn compare_revisions(o: &RevisionsOptions) -> Result<RevisionsOutcome> {
                 seeds: Vec::new(),
                 note: Some(note),
                 seconds: 0.0,
+                relinked_by: String::new(),
+                relink_notes: Vec::new(),
             };
             (run, layouts)
         }
     };
     drop(watch);
+    let time = TimeJson {
+        build_baseline_seconds: spent.build[0],
+        build_head_seconds: spent.build[1],
+        relink_seconds: spent.relink,
+        relink_waited_seconds: spent.first_layout + run.layout_seconds,
+        measure_seconds: run.benchmarks.iter().map(|b| b.seconds).sum(),
+        total_seconds: started.elapsed().as_secs_f64(),
+        shared_target: shared,
+        notes,
+    };
     let rows: Vec<BenchRow> = run.benchmarks.iter().map(BenchRow::of).collect();
-    let outcome = report(o, rows, run, layouts, &checkouts, &interrupt)?;
+    let outcome = report(o, rows, run, layouts, time, &checkouts, &interrupt)?;
     // The worktrees go, the head's first.
     drop(checkouts);
     Ok(RevisionsOutcome {
@@ -414,12 +436,15 @@ impl Checkouts {
         })
     }
 
-    /// The two revisions' copies of the package (the baseline's first). The head in the
-    /// working tree builds into the workspace's own target directory, as `cargo bench` does,
-    /// so nothing is built twice; each checked-out revision into one of its own beneath it,
-    /// kept between runs so that only what changed is rebuilt, never shared between the two
-    /// builds of one run.
-    fn trees(&self, target: &Target, o: &RevisionsOptions) -> [Tree; 2] {
+    /// The two revisions' copies of the package (the baseline's first), whether the
+    /// checked-out ones share the working tree's target directory, and why not where one does
+    /// not. The head in the working tree builds into the workspace's own target directory, as
+    /// `cargo bench` does, so nothing is built twice; a checked-out revision builds there too,
+    /// its own crates kept apart by a workspace wrapper of its commit (`share.rs`), so that
+    /// the dependencies are compiled once and a second run rebuilds only what changed; where
+    /// that is not safe, into one of its own beneath it (`rtcompare/bench-baseline`,
+    /// `rtcompare/bench-head`), kept between runs.
+    fn trees(&self, target: &Target, o: &RevisionsOptions) -> ([Tree; 2], bool, Vec<String>) {
         let top = self.top.canonicalize().unwrap_or_else(|_| self.top.clone());
         let pkg = target
             .dir
@@ -429,25 +454,45 @@ impl Checkouts {
             .strip_prefix(&top)
             .unwrap_or(Path::new(""))
             .to_path_buf();
-        let own = target.target_dir.join("rtcompare");
-        let base = Tree {
-            dir: self.base_tree.path().join(&rel),
-            target: own.join("bench-baseline"),
-            revision: format!("the baseline ({})", o.baseline),
+        let shared = &target.target_dir;
+        let own = shared.join("rtcompare");
+        let mut notes = Vec::new();
+        let mut all_shared = true;
+        let mut checked_out = |tree: &TempWorktree, commit: &str, role: &str, revision: String| {
+            let dir = tree.path().join(&rel);
+            let place = share::place(
+                tree.path(),
+                &dir,
+                commit,
+                shared,
+                &own.join(format!("bench-{role}")),
+                role,
+            );
+            notes.extend(place.note);
+            all_shared &= place.salt.is_some();
+            Tree {
+                dir,
+                target: place.target,
+                salt: place.salt,
+                revision,
+            }
         };
+        let base = checked_out(
+            &self.base_tree,
+            &self.baseline_commit,
+            "baseline",
+            format!("the baseline ({})", o.baseline),
+        );
         let head = match &self.head_tree {
-            Some(t) => Tree {
-                dir: t.path().join(&rel),
-                target: own.join("bench-head"),
-                revision: "the head".into(),
-            },
+            Some(t) => checked_out(t, &self.head_commit, "head", "the head".into()),
             None => Tree {
                 dir: target.dir.clone(),
                 target: target.target_dir.clone(),
+                salt: None,
                 revision: "the working tree".into(),
             },
         };
-        [base, head]
+        ([base, head], all_shared, notes)
     }
 }
 
@@ -468,92 +513,10 @@ fn advise_saved_baseline(e: Error, baseline: &str) -> Error {
     }
 }
 
-/// The first layout of both builds: the plain builds, or both relinked with `seed`.
-struct FirstLayout {
-    exes: (PathBuf, PathBuf),
-    seed: Option<u64>,
-    /// Why the plain builds are the only layout although more were asked for.
-    note: Option<String>,
-}
-
-/// What [`build_both`] built.
-enum Built {
-    /// Both revisions, and their first layout.
-    Both(FirstLayout),
-    /// The head only, at this executable: the baseline has no such bench target.
-    HeadOnly(PathBuf),
-}
-
-/// Builds the bench target at both revisions, the baseline first, then, with more than one
-/// layout asked for, relinks both as layout 0. A baseline without the package or the bench
-/// target (the change that adds it) is not built.
-fn build_both(
-    trees: &[Tree; 2],
-    target: &Target,
-    o: &RevisionsOptions,
-    seed: u64,
-    interrupt: &InterruptGuard,
-) -> Result<Built> {
-    let at_baseline = trees[0].dir.join("Cargo.toml").is_file()
-        && locate(&Pick {
-            dir: &trees[0].dir,
-            manifest_path: None,
-            package: Some(&target.package),
-            bench: Some(&target.bench),
-        })
-        .is_ok();
-    if !at_baseline {
-        let head = build(&trees[1], target, None, interrupt)?.map_err(|f| f.error)?;
-        return Ok(Built::HeadOnly(head));
-    }
-    let mut plain = Vec::new();
-    for tree in trees {
-        plain.push(build(tree, target, None, interrupt)?.map_err(|f| f.error)?);
-    }
-    let plain = (plain[0].clone(), plain[1].clone());
-    if o.layouts <= 1 {
-        return Ok(Built::Both(FirstLayout {
-            exes: plain,
-            seed: None,
-            note: None,
-        }));
-    }
-    let seed0 = layout_seed(seed, 0);
-    eprintln!(
-        "linking layout 1 of at most {} (code-order seed {seed0})",
-        o.layouts
-    );
-    let mut shuffled = Vec::new();
-    for tree in trees {
-        match build(tree, target, Some(seed0), interrupt)? {
-            Ok(exe) => shuffled.push(exe),
-            Err(f) if f.no_shuffle => {
-                let note = format!(
-                    "One code layout: the linker cannot shuffle sections (--shuffle-sections, \
-                     LLD's), so the intervals do not include code placement. {}",
-                    f.error.to_string().lines().last().unwrap_or("").trim()
-                );
-                eprintln!("{note}");
-                return Ok(Built::Both(FirstLayout {
-                    exes: plain,
-                    seed: None,
-                    note: Some(note),
-                }));
-            }
-            Err(f) => return Err(f.error),
-        }
-    }
-    Ok(Built::Both(FirstLayout {
-        exes: (shuffled[0].clone(), shuffled[1].clone()),
-        seed: Some(seed0),
-        note: None,
-    }))
-}
-
 /// The comparison's options: each build's workers start in its own tree's package directory,
 /// as `cargo bench` runs a bench binary in its package's root, so that data files read by
 /// relative path are each revision's own.
-fn builds_options(
+pub(crate) fn builds_options(
     o: &RevisionsOptions,
     seed: u64,
     trees: &[Tree; 2],
@@ -577,85 +540,6 @@ fn builds_options(
     match &o.filter {
         Some(f) => options.filter(f.clone()),
         None => options,
-    }
-}
-
-/// Compares every benchmark the two builds register over their layouts (relinking each layout
-/// after the first when a pair first needs it), with progress on stderr.
-fn compare(
-    trees: &[Tree; 2],
-    target: &Target,
-    first: FirstLayout,
-    o: &RevisionsOptions,
-    seed: u64,
-    cancel: &CancelToken,
-    interrupt: &InterruptGuard,
-) -> Result<(BuildsRun, LayoutsJson)> {
-    let layouts = if first.seed.is_some() { o.layouts } else { 1 };
-    let options = builds_options(o, seed, trees, layouts, cancel).progress(progress());
-    let mut seeds: Vec<u64> = first.seed.into_iter().collect();
-    let mut first_exes = Some(first.exes);
-    let run = compare_layouts(
-        |i| {
-            if let Some(exes) = first_exes.take() {
-                return Ok(exes);
-            }
-            let s = layout_seed(seed, i);
-            seeds.push(s);
-            let variant = |tree: &Tree| {
-                build(tree, target, Some(s), interrupt)
-                    .map_err(|e| e.to_string())
-                    .and_then(|r| r.map_err(|f| f.error.to_string()))
-                    .map_err(|reason| Error::Variant { variant: i, reason })
-            };
-            // One after the other: cargo and the linker already use every CPU, and relinking
-            // both at once was no faster (BACKGROUND.md, "Code placement").
-            Ok((variant(&trees[0])?, variant(&trees[1])?))
-        },
-        &options,
-    );
-    // The progress line goes before the table is printed.
-    drop(options);
-    let run = run?;
-    let layouts = LayoutsJson {
-        baseline_variants: run.layout_variants,
-        head_variants: run.layout_variants,
-        shuffled: !seeds.is_empty(),
-        seeds,
-        note: first.note,
-        seconds: run.layout_seconds,
-    };
-    Ok((run, layouts))
-}
-
-/// Progress on stderr between worker pairs: with the `progress` feature, on a terminal one line
-/// redrawn in place; otherwise one line per finished stage, for CI logs.
-fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
-    let text = |p: &BuildsProgress| {
-        format!(
-            "benchmark {}/{} {}: pair {}/{}, last δ {:+.2} %",
-            p.benchmark + 1,
-            p.benchmarks,
-            p.name,
-            p.pairs_done,
-            p.pairs_planned,
-            100.0 * p.delta
-        )
-    };
-    #[cfg(feature = "progress")]
-    {
-        let line = crate::progress::Status::new();
-        move |p: &BuildsProgress| {
-            if line.is_drawn() || p.pairs_done >= p.pairs_planned {
-                line.log(text(p));
-            }
-        }
-    }
-    #[cfg(not(feature = "progress"))]
-    move |p: &BuildsProgress| {
-        if p.pairs_done >= p.pairs_planned {
-            eprintln!("{}", text(p));
-        }
     }
 }
 
@@ -690,6 +574,7 @@ fn report(
     rows: Vec<BenchRow>,
     run: BuildsRun,
     layouts: LayoutsJson,
+    time: TimeJson,
     c: &Checkouts,
     interrupt: &InterruptGuard,
 ) -> Result<RevisionsOutcome> {
@@ -717,11 +602,13 @@ fn report(
         say(note.clone());
         eprintln!("{note}");
     }
+    say(time_note(&time, &layouts));
     let mut md = markdown(&rows, &run, &c.baseline_commit, &c.head_commit, c.dirty)
         + &format!("\n{}\n", layout_note(&rows, &layouts, o.margin));
     if let Some(note) = budget_note(&run, o.budget) {
         md.push_str(&format!("\n{note}\n"));
     }
+    md.push_str(&format!("\n{}\n", time_note(&time, &layouts)));
     let exit_code = exit_status(o, &rows, &run, interrupt);
     let json = BenchJson {
         schema_version: BENCH_JSON_VERSION,
@@ -730,6 +617,7 @@ fn report(
         dirty: c.dirty,
         family_level: run.family_level,
         layouts,
+        time,
         stopped: run.stopped,
         stop_reason: run.stop_reason.clone(),
         benchmarks: rows,

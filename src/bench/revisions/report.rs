@@ -15,8 +15,10 @@ use crate::stats::{Bar, Bounds, Scale, judge};
 /// row's `change`, `change_low`, `change_high` (the head's time against the baseline's, plus
 /// meaning slower) and `words`; version 1's fields are all still written, so a reader of
 /// version 1 reads version 2, and [`BenchRow`] reads both (the new fields are absent from
-/// version 1).
-pub const BENCH_JSON_VERSION: u32 = 2;
+/// version 1). Version 3 adds `time` (where the run's seconds went) and the layouts'
+/// `relinked_by` and `relink_notes`; a reader of version 2 reads it, and [`BenchJson`] reads
+/// version 2 (the new fields empty).
+pub const BENCH_JSON_VERSION: u32 = 3;
 
 /// One benchmark as the JSON and the tables show it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -245,6 +247,9 @@ pub struct BenchJson {
     pub family_level: Option<f64>,
     /// The code layouts of the two builds.
     pub layouts: LayoutsJson,
+    /// Where the run's time went: building each side, linking layouts, measuring.
+    #[serde(default)]
+    pub time: TimeJson,
     /// `"interrupted"` (SIGINT or SIGTERM) or `"layout_failed"` when the run stopped early,
     /// keeping what it had measured; `null` when it ran to its end.
     pub stopped: Option<Stopped>,
@@ -270,8 +275,43 @@ pub struct LayoutsJson {
     pub seeds: Vec<u64>,
     /// Why there was one layout when more were asked for (the linker cannot shuffle).
     pub note: Option<String>,
-    /// Wall time spent relinking variants during the run, in seconds.
+    /// Wall time the worker pairs waited for layouts after the first, in seconds.
     pub seconds: f64,
+    /// How the layouts were made: `linker` (each build's link command, captured once, run
+    /// again with each layout's seed), `cargo` (`cargo rustc`, compiling the bench crate
+    /// again for each layout, where the link command could not be captured), or the
+    /// baseline's and the head's way apart (`linker, cargo`); empty with one layout.
+    #[serde(default)]
+    pub relinked_by: String,
+    /// Why a build's layouts were made by cargo rather than by its link command.
+    #[serde(default)]
+    pub relink_notes: Vec<String>,
+}
+
+/// Where a run's time went, in seconds of wall time. Building includes capturing each
+/// build's link command; linking overlaps measuring where it ran ahead on a free CPU, so the
+/// parts can add up to more than the whole.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimeJson {
+    /// Building the baseline's bench target (0 when it has none).
+    pub build_baseline_seconds: f64,
+    /// Building the head's bench target.
+    pub build_head_seconds: f64,
+    /// Linking (or, where the link command could not be captured, relinking through cargo)
+    /// the layouts of both builds, every link counted, in all threads.
+    pub relink_seconds: f64,
+    /// The part of the linking the run waited for: the first layout, and any layout a pair
+    /// needed before it was ready.
+    pub relink_waited_seconds: f64,
+    /// Worker pairs measuring, over all benchmarks.
+    pub measure_seconds: f64,
+    /// The whole run, from checking the revisions out to the report.
+    pub total_seconds: f64,
+    /// Whether the checked-out revisions built in the working tree's target directory, so
+    /// that the dependencies were compiled once for both (and kept for the next run).
+    pub shared_target: bool,
+    /// Why a revision built in a target directory of its own, where one did.
+    pub notes: Vec<String>,
 }
 
 /// The sentence under the table that says where the worker pairs ran, when that limits what
@@ -340,6 +380,45 @@ pub(crate) fn layout_note(rows: &[BenchRow], layouts: &LayoutsJson, margin: f64)
             100.0 * margin
         )
     }
+}
+
+/// The sentence under the table that says where the run's time went, and why a build had
+/// a target directory of its own or relinked through cargo, where one did.
+pub(crate) fn time_note(t: &TimeJson, layouts: &LayoutsJson) -> String {
+    let s = |x: f64| Ns(x * 1e9).to_string();
+    let mut note = format!(
+        "Time: building {} for the baseline and {} for the head{}",
+        s(t.build_baseline_seconds),
+        s(t.build_head_seconds),
+        if t.shared_target {
+            " (one target directory: the dependencies built once)"
+        } else {
+            ""
+        }
+    );
+    let made = layouts.seeds.len();
+    if made > 0 {
+        let by = match layouts.relinked_by.as_str() {
+            "linker" => "linking",
+            "cargo" => "relinking through cargo",
+            _ => "linking and relinking through cargo",
+        };
+        note.push_str(&format!(
+            "; {by} {made} layouts of each, {} (the pairs waited {})",
+            s(t.relink_seconds),
+            s(t.relink_waited_seconds)
+        ));
+    }
+    note.push_str(&format!(
+        "; measuring {}; {} in all.",
+        s(t.measure_seconds),
+        s(t.total_seconds)
+    ));
+    for extra in t.notes.iter().chain(&layouts.relink_notes) {
+        note.push(' ');
+        note.push_str(extra);
+    }
+    note
 }
 
 /// The lines under the table on what did not go as planned: each failed benchmark with its
