@@ -170,12 +170,38 @@ fn a_slower_working_tree_is_a_proven_regression() {
     assert!(same["delta"].as_f64().unwrap().abs() < 0.1, "{stdout}");
     let md = std::fs::read_to_string(repo.0.join("out.md")).unwrap();
     assert!(md.contains("| `work` |") && md.contains("SLOWER"), "{md}");
-    // The baseline's worktree is gone, and its build is kept beneath the working tree's
-    // target directory (`CARGO_TARGET_DIR=tgt`, relative, as CI jobs often set it), so that
-    // the next run rebuilds only the crate.
+    // The baseline's worktree is gone, and it was built in the working tree's own target
+    // directory (`CARGO_TARGET_DIR=tgt`, relative, as CI jobs often set it), its own crates
+    // kept apart by its commit's workspace wrapper, so that the dependencies were built once
+    // and the next run rebuilds only what changed.
     let trees = git(&repo.0, &["worktree", "list"]);
     assert_eq!(trees.lines().count(), 1, "{trees}");
-    assert!(repo.0.join("tgt/rtcompare/bench-baseline/release").is_dir());
+    let base = json["baseline_commit"].as_str().unwrap();
+    assert!(
+        repo.0
+            .join("tgt/rtcompare/salt")
+            .join(base)
+            .join("rustc")
+            .is_file()
+    );
+    assert!(!repo.0.join("tgt/rtcompare/bench-baseline").exists());
+    // Where the time went: both builds, the layouts made by linking alone, the measuring.
+    let time = &json["time"];
+    assert_eq!(time["shared_target"], true, "{time}");
+    for part in [
+        "build_baseline_seconds",
+        "build_head_seconds",
+        "relink_seconds",
+        "measure_seconds",
+        "total_seconds",
+    ] {
+        assert!(time[part].as_f64().unwrap() > 0.0, "{part}: {time}");
+    }
+    assert_eq!(json["layouts"]["relinked_by"], "linker", "{json}");
+    assert!(stdout.contains("Time: building "), "{stdout}");
+    // The layouts' executables went with the run.
+    let layouts = repo.0.join("tgt/rtcompare/layouts");
+    assert_eq!(std::fs::read_dir(&layouts).map_or(0, |d| d.count()), 0);
     // Every pair ran on the one CPU allowed, and the table and the summary say so.
     let reports = json["details"]["benchmarks"][0]["reports"]
         .as_array()

@@ -7,12 +7,14 @@
 //! 2. **Check out**: the baseline (and `--head`, when given) pristine into temporary worktrees,
 //!    removed on success, on error and on Ctrl-C or SIGTERM.
 //! 3. **Build**: the bench target at each revision with cargo's `bench` profile, in a process
-//!    group of its own; the baseline's target directory is kept under the working tree's
-//!    (`target/rtcompare/bench-baseline`), so a second run rebuilds only what changed.
+//!    group of its own, both in the working tree's target directory (`share.rs`: the
+//!    dependencies compiled once, each checkout's own crates apart, a second run rebuilding
+//!    only what changed), each build's link command captured (`link.rs`, `stages.rs`).
 //! 4. **Compare**: [`compare_layouts`](super::compare_layouts) over both builds' benchmarks,
-//!    each worker pair on its own code layout, relinked when a pair first needs it.
-//! 5. **Report**: the table and its notes, and the JSON, Markdown and HTML asked for; the exit
-//!    status.
+//!    each worker pair on its own code layout, made by running the captured link command
+//!    again with the layout's seed, ahead of the pairs on a free CPU (`relink.rs`).
+//! 5. **Report**: the table and its notes, where the time went, and the JSON, Markdown and
+//!    HTML asked for; the exit status.
 
 mod cargo;
 mod child;
@@ -77,9 +79,9 @@ pub struct RevisionsOptions {
     pub package: Option<String>,
     /// The bench target (`--bench`); `None`: the package's only one.
     pub bench: Option<String>,
-    /// The working tree's target directory, where the head builds and the baseline's own
-    /// target directory is kept (`rtcompare/bench-baseline` beneath it); `None` (default):
-    /// the one `cargo metadata` reports.
+    /// The working tree's target directory, where the head builds and, beside it, a
+    /// checked-out revision (or, where sharing is not safe, in `rtcompare/bench-baseline`
+    /// beneath it); `None` (default): the one `cargo metadata` reports.
     pub target_dir: Option<PathBuf>,
     /// Worker pairs in each benchmark's first stage and between looks (`--pairs`, default 5,
     /// at least 3).

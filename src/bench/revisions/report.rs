@@ -15,10 +15,10 @@ use crate::stats::{Bar, Bounds, Scale, judge};
 /// row's `change`, `change_low`, `change_high` (the head's time against the baseline's, plus
 /// meaning slower) and `words`; version 1's fields are all still written, so a reader of
 /// version 1 reads version 2, and [`BenchRow`] reads both (the new fields are absent from
-/// version 1). Version 3 adds `time` (where the run's seconds went) and the layouts'
-/// `relinked_by` and `relink_notes`; a reader of version 2 reads it, and [`BenchJson`] reads
-/// version 2 (the new fields empty).
-pub const BENCH_JSON_VERSION: u32 = 3;
+/// version 1). `time` (where the run's seconds went) and the layouts' `relinked_by` and
+/// `relink_notes` came later within version 2: optional, so that every reader of version 2
+/// reads them or passes them by, and [`BenchJson`] reads files without them (empty).
+pub const BENCH_JSON_VERSION: u32 = 2;
 
 /// One benchmark as the JSON and the tables show it.
 #[derive(Debug, Clone, Serialize, Deserialize)]

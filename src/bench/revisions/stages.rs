@@ -341,7 +341,11 @@ pub(crate) fn compare(
         } else {
             String::new()
         },
-        relink_notes: spent.relink_notes.clone(),
+        relink_notes: if layouts > 1 {
+            spent.relink_notes.clone()
+        } else {
+            Vec::new()
+        },
     };
     Ok((run, layouts))
 }
@@ -398,10 +402,8 @@ mod tests {
 
     impl Scratch {
         fn new(tag: &str, linker: Option<&str>) -> Scratch {
-            let dir = std::env::temp_dir().join(format!(
-                "rtcompare-link-{tag}-{}",
-                std::process::id()
-            ));
+            let dir =
+                std::env::temp_dir().join(format!("rtcompare-link-{tag}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(dir.join("benches")).unwrap();
             std::fs::create_dir_all(dir.join("src")).unwrap();
@@ -494,7 +496,10 @@ mod tests {
             let to = out.join(format!("layout-{seed}"));
             command.link(Some(seed), &to, run).unwrap();
             assert_eq!(runs(&to), "ok");
-            assert!(!same_file(&to, &exe), "seed {seed} left the layout as it was");
+            assert!(
+                !same_file(&to, &exe),
+                "seed {seed} left the layout as it was"
+            );
             layouts.push(to);
         }
         assert!(!same_file(&layouts[0], &layouts[1]));
