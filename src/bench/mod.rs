@@ -80,6 +80,9 @@ pub use builds::{compare_builds, compare_layouts, compare_variants, only_head};
 pub use group::{Group, Rate, RateUnit, Throughput};
 pub use layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN, LayoutSpread, VariantSource};
 pub use options::{BuildsOptions, BuildsProgress, BuildsProgressFn};
+/// Where a comparison of revisions spent its time ([`BenchJson::time`]).
+#[doc(hidden)]
+pub use revisions::TimeJson;
 pub use revisions::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK,
     EXIT_REGRESSION, LayoutsJson, RevisionsOptions, RevisionsOutcome, compare_revisions,

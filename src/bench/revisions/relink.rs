@@ -192,14 +192,17 @@ impl<'r> Relinker<'r> {
             if let Some(made) = state.done.remove(&job) {
                 return made.map_err(failed);
             }
-            if !state.started.contains(&job) {
+            // A thread that ended without its link (it panicked) leaves the link to be made
+            // here rather than waited for forever.
+            let orphaned = self.threads.iter().all(JoinHandle::is_finished);
+            if !state.started.contains(&job) || orphaned {
                 break;
             }
             state = self
                 .shared
                 .changed
-                .wait(state)
-                .unwrap_or_else(|e| e.into_inner());
+                .wait_timeout(state, std::time::Duration::from_millis(100))
+                .map_or_else(|e| e.into_inner().0, |r| r.0);
         }
         state.queue.retain(|j| *j != job);
         state.started.insert(job);

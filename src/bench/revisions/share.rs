@@ -13,7 +13,8 @@
 //! dated to the commit's time, so that a second run at the same commit finds its members
 //! fresh. A path package that is not a workspace member but lives in the checkout would be
 //! shared under the same name with different sources; a revision that has one builds in a
-//! target directory of its own, as does one built where cargo already has a workspace wrapper.
+//! target directory of its own, as does one built where cargo already has a wrapper (set in
+//! the environment).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -56,12 +57,22 @@ pub(crate) fn place(
             note: None,
         };
     }
-    if std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some_and(|w| !w.is_empty()) {
-        return alone(
-            "RUSTC_WORKSPACE_WRAPPER is set, and rtcompare keeps the revisions' own \
-                      crates apart with a workspace wrapper of its own"
-                .into(),
-        );
+    // A wrapper of the user's would be replaced (a workspace wrapper) or handed rtcompare's
+    // script as its compiler (a compiler cache): neither is rtcompare's to change.
+    let set = |v: &str| std::env::var_os(v).is_some_and(|w| !w.is_empty());
+    if let Some(v) = [
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER",
+        "RUSTC_WRAPPER",
+        "CARGO_BUILD_RUSTC_WRAPPER",
+    ]
+    .into_iter()
+    .find(|v| set(v))
+    {
+        return alone(format!(
+            "{v} is set, and rtcompare keeps the revisions' own crates apart with a workspace \
+             wrapper of its own"
+        ));
     }
     match in_tree_path_packages(package_dir, root) {
         Ok(found) if found.is_empty() => {}
@@ -216,6 +227,42 @@ mod tests {
             .unwrap();
         assert_eq!(t, when);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn an_in_tree_path_package_that_is_no_member_keeps_its_revision_apart() {
+        let root = std::env::temp_dir().join(format!("rtcompare-vendor-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (dir, manifest) in [
+            (
+                "",
+                "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+                 [dependencies]\nvend = { path = \"vendor/vend\" }\n\n\
+                 [workspace]\nexclude = [\"vendor/vend\"]\n",
+            ),
+            (
+                "vendor/vend",
+                "[package]\nname = \"vend\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            ),
+        ] {
+            std::fs::create_dir_all(root.join(dir).join("src")).unwrap();
+            std::fs::write(root.join(dir).join("Cargo.toml"), manifest).unwrap();
+            std::fs::write(root.join(dir).join("src/lib.rs"), "").unwrap();
+        }
+        assert_eq!(in_tree_path_packages(&root, &root).unwrap(), ["vend"]);
+        let (shared, own) = (
+            root.join("target"),
+            root.join("target/rtcompare/bench-baseline"),
+        );
+        let p = place(&root, &root, "abc", &shared, &own, "baseline");
+        assert_eq!((p.target, p.salt), (own, None));
+        let note = p.note.unwrap();
+        assert!(
+            note.contains("vend") && note.contains("not workspace members"),
+            "{note}"
+        );
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

@@ -293,7 +293,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// Compares every benchmark the two builds register over their layouts (each layout after
 /// the first made by `relinker` when a pair first needs it, or linked ahead), with progress
 /// on stderr. Returns the run and how its layouts were made.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn compare(
     trees: &[Tree; 2],
     first: FirstLayout,
