@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rtcompare::bench::{BuildStatus, BuildsRun};
 use rtcompare::pool::history::{self, Entry, Recorded};
+use rtcompare::support::bench::{BuildStatus, BuildsRun};
 
 use crate::result::CmdResult;
 

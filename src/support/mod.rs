@@ -16,15 +16,6 @@ pub mod render {
     pub use crate::render::report::environment_rows;
 }
 
-/// The cross-revision run's pieces that `rtcompare bench` drives itself: its flags' parsers,
-/// the git helpers and the temporary worktree, and the report's table and notes.
-pub mod bench {
-    pub use crate::bench::revisions::{
-        Revisions, TempWorktree, family_note, git, markdown, parse_budget, parse_duration,
-        parse_fraction, table,
-    };
-}
-
 /// The crate's number formats (durations, sizes, counts, percentages), so that every front end
 /// prints a figure the same way.
 pub mod display {
@@ -72,4 +63,5 @@ pub fn run_pool_attached(
     crate::pool::run_keyed_attached(key, options, f)
 }
 
+pub mod bench;
 pub mod stats;

@@ -19,7 +19,7 @@ use rtcompare::stats::{MachineEstimate, Scale};
 
 use crate::error::{CliError, Result};
 use crate::result::{self, CmdResult, SCHEMA_VERSION};
-use rtcompare::bench::BENCH_JSON_VERSION;
+use rtcompare::support::bench::BENCH_JSON_VERSION;
 
 /// What kind of result a file holds, which fixes the sign of its δ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
