@@ -92,16 +92,12 @@ pub(crate) const BENCH_SCHEMA_VERSION: u32 = 1;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct BenchOptions {
-    /// How precisely a [`Bencher::bench`] is measured (default [`Precision::normal`]: ±5 % at
-    /// 95 % with an autocorrelation limit of 0.2; quick's limit of 0.8 can leave intervals
-    /// too narrow by a factor of up to 3, see [`precision`](crate::precision)).
-    pub precision: Precision,
-    /// How a [`Bencher::compare`] is compared (default [`CompareOptions::default`]).
-    pub compare: CompareOptions,
-    /// Where the JSON goes; `None` (the default): `$CARGO_TARGET_DIR/rtcompare/bench`, or
-    /// `target/rtcompare/bench` under the working directory (cargo runs benches from the
-    /// package's directory).
-    pub output_dir: Option<PathBuf>,
+    /// How precisely a [`Bencher::bench`] is measured ([`precision`](Self::precision)).
+    pub(crate) precision: Precision,
+    /// How a [`Bencher::compare`] is compared ([`compare`](Self::compare)).
+    pub(crate) compare: CompareOptions,
+    /// Where the JSON goes ([`output_dir`](Self::output_dir)); `None`: the default place.
+    pub(crate) output_dir: Option<PathBuf>,
 }
 
 impl Default for BenchOptions {
@@ -115,17 +111,25 @@ impl Default for BenchOptions {
 }
 
 impl BenchOptions {
-    /// Sets [`precision`](Self::precision).
+    /// How precisely each [`Bencher::bench`] is measured (default [`Precision::normal`]: ±5 %
+    /// at 95 % with an autocorrelation limit of 0.2; quick's limit of 0.8 can leave intervals
+    /// too narrow by a factor of up to 3, see [`precision`](crate::precision)). A precision
+    /// the driver refuses makes each benchmark a failed row naming the bad value.
     pub fn precision(mut self, p: Precision) -> Self {
         self.precision = p;
         self
     }
-    /// Sets [`compare`](Self::compare).
+    /// How each [`Bencher::compare`] is compared (default [`CompareOptions::default`]). Options
+    /// [`compare`](crate::compare()) refuses make the comparison a failed row naming the bad
+    /// value.
     pub fn compare(mut self, c: CompareOptions) -> Self {
         self.compare = c;
         self
     }
-    /// Sets [`output_dir`](Self::output_dir).
+    /// The directory the run's JSON (and page) is written to, created if missing. Default:
+    /// `$CARGO_TARGET_DIR/rtcompare/bench`, or `target/rtcompare/bench` under the working
+    /// directory (cargo runs benches from the package's directory). A directory that cannot
+    /// be created or written makes the run exit with status 2, naming it.
     pub fn output_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.output_dir = Some(dir.into());
         self
