@@ -75,7 +75,7 @@
 //! | `progress` (feature `progress`) | the one progress drawing: ready callbacks, a bar of the running stage on a terminal and a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn between batches only; and `progress::Status`, a message line that front ends set between their own steps (the command-line tool's progress line, and the cross-revision run's); all drawn with indicatif, made and told terminal from log in one place; below `bench`, whose comparison of revisions draws its line with it, and above `pool` and `measure`, whose stages it draws | stderr |
 //! | [`gate`] | cargo-test gates, in one process or pooled across several ([`gate::check`], [`gate::GateOptions`]) | via `pool` and `compare` |
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
-//! | [`precision`], [`selftest`] | Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust ([`selftest::selftest`]) | via `compare` and `measure` |
+//! | [`precision`], `selftest` | Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust (private: the `selftest` example and the command-line tool's `selftest` run it) | via `compare` and `measure` |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`compare::validate`]), the warnings, and the [`Report`] as plain data ([`compare::report`]) | via `measure` |
 //! | [`env`](mod@env) | the [`Environment`](env::Environment) stamp every report carries, and the detection of emulators whose timings mean nothing; it records the CPU affinity and the cache size through `measure` | yes (reads the system) |
 //! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), CPU pinning ([`measure::pin`]) | yes |
@@ -106,7 +106,7 @@ pub mod precision;
 pub mod progress;
 mod render;
 pub mod rng;
-pub mod selftest;
+mod selftest;
 pub mod stats;
 #[doc(hidden)]
 pub mod support;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use rtcompare::gate::{self, Effort, Expectation, GateFailure, GateOptions, Skip};
 use rtcompare::{Candidate, Verdict};
 
-use rtcompare::selftest::workload as work;
+use rtcompare::support::selftest::workload as work;
 
 fn spin(units: u64) -> u64 {
     let mut acc = 0u64;

@@ -8,7 +8,7 @@ use pool_common::{children, leftovers, quick};
 use rtcompare::compare::report::BuildOrder;
 use rtcompare::measure::collect::CancelToken;
 use rtcompare::pool::{self, PoolOptions, PoolRun};
-use rtcompare::selftest::workload;
+use rtcompare::support::selftest::workload;
 use rtcompare::{Candidate, Error};
 
 // The Ctrl-C test lives in `tests/pool_interrupt.rs`: its SIGINT reaches the whole process,

@@ -28,4 +28,5 @@ pub const MAX_RESAMPLES: usize = crate::stats::MAX_RESAMPLES;
 
 pub mod bench;
 pub mod pool;
+pub mod selftest;
 pub mod stats;
