@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use rtcompare::bench::{BuildStatus, BuildsOptions, compare_builds};
+use rtcompare::support::bench::{BuildStatus, BuildsOptions, compare_builds};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut paths = Vec::new();

@@ -15,8 +15,7 @@
 //! any browser; pooled: the forest plot of the processes, then the five panels of the median
 //! process). The pooled JSON is [`PoolRun::to_json`](rtcompare::pool::PoolRun::to_json): the
 //! pooled result with the machine's environment stamp, which `rtcompare combine` reads as one
-//! machine. Each result is also appended to `target/rtcompare/history/compare.jsonl`, and one
-//! whose interval excludes an earlier run's is flagged under the summary.
+//! machine.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -147,12 +146,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // `rtcompare combine` reads this file as one machine.
             std::fs::write(&path, run.to_json()?)?;
             run.write_html(&html)?;
-            // Every invocation's result is kept: a new one whose interval excludes an earlier
-            // one says the machine changed between runs.
-            let recorded = pool::history::record(&dir.join("history"), "compare", pooled)?;
-            if let Some(warning) = recorded.warning() {
-                println!("{warning}\n");
-            }
         }
         if repeat > 1 {
             println!(

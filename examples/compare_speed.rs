@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rtcompare::{Candidate, CompareOptions, compare};
 
-use rtcompare::selftest::workload as work;
+use rtcompare::support::selftest::workload as work;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);

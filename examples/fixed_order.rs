@@ -101,8 +101,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = base
         .decide(false)
         .seed(seed)
-        .early_perturbation(early)
         .accept_fixed_build_order(accept);
+    let options = rtcompare::support::pool::early_perturbation(options, early);
     let run = pool::run_detailed(&options, |ctx| {
         let opts = ctx.options().clone();
         let (a, b) = match fixtures {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use rtcompare::measure::clock::Instrument;
 use rtcompare::{CalibrationOptions, Candidate, CollectOptions, calibrate, collect};
 
-use rtcompare::selftest::workload as work;
+use rtcompare::support::selftest::workload as work;
 
 fn sorted(xs: &[f64]) -> Vec<f64> {
     let mut v = xs.to_vec();

@@ -5,7 +5,7 @@
 
 use rtcompare::Candidate;
 use rtcompare::precision::{Precision, measure};
-use rtcompare::selftest::workload;
+use rtcompare::support::selftest::workload;
 
 fn main() -> Result<(), rtcompare::Error> {
     for (name, preset) in [

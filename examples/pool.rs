@@ -12,10 +12,22 @@ use std::time::Instant;
 
 use rtcompare::measure::collect::Stage;
 use rtcompare::pool::{self, PoolOptions, PoolRun};
-use rtcompare::selftest::workload;
 use rtcompare::{Candidate, Verdict, compare};
 
 const UNITS: u64 = 2_700;
+
+/// A batch of `units` dependent multiply-adds per operation, each result fed to the next
+/// through `black_box`, so the compiler can neither fold nor remove it: its time is
+/// proportional to `units` (about 1 ns a unit on a current x86-64 core).
+fn workload(units: u64) -> impl FnMut(u64) {
+    move |n| {
+        let mut acc = 0u64;
+        for i in 0..n * units {
+            acc = std::hint::black_box(acc.wrapping_mul(31).wrapping_add(i));
+        }
+        std::hint::black_box(acc);
+    }
+}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -56,26 +68,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut json, mut extra, mut repeat) = (false, 0.0f64, 1usize);
     // BACKGROUND's tables were measured with Stein's precision plan; `--decide` gives the
     // default sequential decision.
-    let mut options = PoolOptions::default().decide(false);
+    let (mut light, mut processes, mut no_target, mut decide, mut perturb) =
+        (false, None, false, false, true);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--json" => json = true,
             "--extra" => extra = args.next().ok_or("--extra needs a fraction")?.parse()?,
             "--repeat" => repeat = args.next().ok_or("--repeat needs a count")?.parse()?,
-            "--light" => {
-                let o = PoolOptions::light();
-                options = options.compare(o.compare);
-            }
+            "--light" => light = true,
             "--processes" => {
                 let k: usize = args.next().ok_or("--processes needs a count")?.parse()?;
-                options = options.first_stage(k).max_processes(k.max(30));
+                processes = Some(k);
             }
-            "--no-target" => options = options.target(0.0, 0.0),
-            "--decide" => options = options.decide(true),
-            "--no-perturb" => options = options.perturb(false),
+            "--no-target" => no_target = true,
+            "--decide" => decide = true,
+            "--no-perturb" => perturb = false,
             other => return Err(format!("unknown argument {other:?}").into()),
         }
+    }
+    let mut options = if light {
+        PoolOptions::light()
+    } else {
+        PoolOptions::default()
+    };
+    options = options.decide(decide).perturb(perturb);
+    if let Some(k) = processes {
+        options = options.first_stage(k).max_processes(k.max(30));
+    }
+    if no_target {
+        options = options.target(0.0, 0.0);
     }
     let b_units = (UNITS as f64 * (1.0 + extra)).round() as u64;
     let mut tally = [0usize; 3];

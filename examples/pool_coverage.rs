@@ -19,9 +19,9 @@
 //! Run: `cargo run --release --example pool_coverage [-- --trials 4000]`.
 
 use rtcompare::Estimate;
-use rtcompare::pool::{DEFAULT_MAX_PROCESSES, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL};
 use rtcompare::rng::Rng;
 use rtcompare::stats::{PlanEnd, combine, combine_staged, plan_processes};
+use rtcompare::support::pool::{DEFAULT_MAX_PROCESSES, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL};
 
 const MU: f64 = 0.03;
 const WITHIN: f64 = 0.002;

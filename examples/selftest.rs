@@ -6,7 +6,7 @@
 //! `cargo run --release --example selftest -- --runs 60 --info-runs 20 [--pin CPU]`
 
 use rtcompare::CompareOptions;
-use rtcompare::selftest::{SelfTestOptions, expected_duration, selftest};
+use rtcompare::support::selftest::{SelfTestOptions, expected_duration, selftest};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut opts = SelfTestOptions::default();

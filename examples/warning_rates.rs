@@ -40,7 +40,7 @@ use rtcompare::env::{Environment, load_average};
 use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::measure::collect::{Progress, Stage};
 use rtcompare::rng::Rng;
-use rtcompare::selftest::workload;
+use rtcompare::support::selftest::workload;
 use rtcompare::{Candidate, CompareOptions, Report, compare};
 
 /// Work units of the built-in workload: about 2.7 µs per operation on this machine.

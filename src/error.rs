@@ -227,8 +227,8 @@ pub enum Error {
         /// What happened, with the worker's last stderr lines when there are any.
         reason: String,
     },
-    /// A code layout of the two builds could not be made: the source given to
-    /// [`compare_layouts`](crate::bench::compare_layouts) failed for it.
+    /// A code layout of the two builds of a cross-revision comparison could not be made: the
+    /// relink that makes it failed.
     #[error("layout variant {variant} of the builds could not be made: {reason}")]
     Variant {
         /// The layout's index, from 0.

@@ -71,11 +71,11 @@
 //! |---|---|---|
 //! | `support` (hidden) | for the workspace's own crates (the command-line tool, rtcompare-service, rtcompare-workload): the few internal items they need, outside the API and free to change in any release: the page's building blocks, the cross-revision run's pieces the command line drives, the number formats, a constant, the pool's keys, and a pool whose processes attach a record beside their report | via `pool`, `render`, `bench` |
 //! | `render` | pictures: [`Report::to_html`] and [`write_html`](Report::write_html) (one self-contained HTML page of five inline-SVG panels), [`Pooled::to_html`](stats::Pooled::to_html) (the forest plot), [`pool::PoolRun::to_html`] (both), a bench run's pages ([`bench::BenchRun::to_html`]), and the page's building blocks for other front ends (feature `html`, on by default); above `bench`, `pool`, `compare` and `stats`, whose results it draws | no (writes a file when asked) |
-//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; one bench target at two builds through workers ([`bench::compare_builds`]), and at two git revisions ([`bench::compare_revisions`], what `cargo bench -- --baseline REV` runs: the temporary worktree, the builds and relinks with cargo, the pairs, the table, JSON, Markdown and HTML) | yes (git, cargo and worker processes), and via `precision`, `pool` and `compare` |
+//! | [`bench`](mod@bench) | the `cargo bench` harness: [`bench::main`] in a `harness = false` target, benchmarks registered by name, libtest's filters, a table and a JSON file; and the cross-revision engine behind it (not API): one bench target at two builds through workers, and at two git revisions (what `cargo bench -- --baseline REV` and `rtcompare bench` run: the temporary worktree, the builds and relinks with cargo, the pairs, the table, JSON, Markdown and HTML) | yes (git, cargo and worker processes), and via `precision`, `pool` and `compare` |
 //! | `progress` (feature `progress`) | the one progress drawing: ready callbacks, a bar of the running stage on a terminal and a line per stage in a log (`progress::bar()`; `progress::pool_bar()` for a pool), drawn between batches only; and `progress::Status`, a message line that front ends set between their own steps (the command-line tool's progress line, and the cross-revision run's); all drawn with indicatif, made and told terminal from log in one place; below `bench`, whose comparison of revisions draws its line with it, and above `pool` and `measure`, whose stages it draws | stderr |
 //! | [`gate`] | cargo-test gates, in one process or pooled across several ([`gate::check`], [`gate::GateOptions`]) | via `pool` and `compare` |
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
-//! | [`precision`], [`selftest`] | Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust ([`selftest::selftest`]) | via `compare` and `measure` |
+//! | [`precision`], `selftest` | Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust (private: the `selftest` example and the command-line tool's `selftest` run it) | via `compare` and `measure` |
 //! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`compare::validate`]), the warnings, and the [`Report`] as plain data ([`compare::report`]) | via `measure` |
 //! | [`env`](mod@env) | the [`Environment`](env::Environment) stamp every report carries, and the detection of emulators whose timings mean nothing; it records the CPU affinity and the cache size through `measure` | yes (reads the system) |
 //! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), CPU pinning ([`measure::pin`]) | yes |
@@ -106,7 +106,7 @@ pub mod precision;
 pub mod progress;
 mod render;
 pub mod rng;
-pub mod selftest;
+mod selftest;
 pub mod stats;
 #[doc(hidden)]
 pub mod support;

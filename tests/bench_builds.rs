@@ -1,5 +1,5 @@
 //! Two builds of one bench target compared benchmark by benchmark through workers. The test
-//! binary is its own bench target: started with `rtcompare::bench::WORKER_ENV`, the test
+//! binary is its own bench target: started with `rtcompare::support::bench::WORKER_ENV`, the test
 //! below serves its benchmarks instead of testing. A copy of the binary whose name ends in
 //! `-head` plays the head build: there the benchmark `work` costs 20 % more, `only/head` exists
 //! and `only/base` does not.
@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rtcompare::CompareOptions;
-use rtcompare::bench::{self, Bencher, BuildStatus, BuildsOptions, compare_builds};
+use rtcompare::bench::{BenchOptions, Bencher};
 use rtcompare::stats::{DecisionEnd, PlanEnd, Verdict};
+use rtcompare::support::bench::{self, BuildStatus, BuildsOptions, compare_builds};
 
 /// A dependent chain: its time is proportional to `steps` on any machine. Nothing but
 /// registers inside the loop, so where a process's stack lands does not change its speed
@@ -625,8 +626,7 @@ fn a_name_registered_twice_is_refused_with_the_name() {
 fn register_fixed_batch(b: &mut Bencher) {
     b.bench("calibrated", || chain(10));
     b.set_options(
-        bench::BenchOptions::default()
-            .precision(rtcompare::precision::Precision::quick().inner_loops(37)),
+        BenchOptions::default().precision(rtcompare::precision::Precision::quick().inner_loops(37)),
     );
     b.bench("fixed", || chain(10));
 }

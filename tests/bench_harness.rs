@@ -4,8 +4,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use rtcompare::bench::{self, Args, BenchOptions, BenchRun, Bencher, Outcome, Throughput};
+use rtcompare::bench::{BenchOptions, BenchResult, BenchRun, Bencher, Outcome, Throughput};
 use rtcompare::precision::Precision;
+use rtcompare::support::bench::{self, Args};
 use rtcompare::{Candidate, CompareOptions};
 
 /// Short sessions: these tests check the harness, not the numbers.
@@ -60,17 +61,17 @@ fn temp_dir(tag: &str) -> std::path::PathBuf {
 fn a_filter_runs_only_what_it_names() {
     let dir = temp_dir("filter");
     let args = Args::parse(["--bench", "sum/l"].map(String::from)).unwrap();
-    let mut b = Bencher::new(BenchOptions::default(), args);
+    let mut b = bench::bencher(BenchOptions::default(), args);
     register(&mut b, &dir);
-    assert_eq!(b.names(), ["sum/large"]);
-    let run = b.into_run();
+    assert_eq!(bench::names(&b), ["sum/large"]);
+    let run = bench::into_run(b);
     assert_eq!(run.results.len(), 1);
     match &run.results[0].outcome {
         Outcome::Measured(m) => {
             let e = m.estimate.as_ref().expect("an estimate");
             assert!(e.mean > 0.0 && e.mean.is_finite(), "{}", run.results[0]);
             // `--output-format bencher`'s line: what github-action-benchmark's parser reads.
-            let line = run.results[0].bencher_line().unwrap();
+            let line = bench::bencher_line(&run.results[0]).unwrap();
             let (head, tail) = line.split_once(" ... bench: ").unwrap();
             assert_eq!(head, "test sum/large", "{line}");
             let (mean, spread) = tail.trim_start().split_once(" ns/iter (+/- ").unwrap();
@@ -199,7 +200,7 @@ fn under_cargo_test_each_benchmark_runs_once_and_nothing_is_written() {
 #[test]
 fn groups_prefix_their_names_and_carry_their_throughput_and_options() {
     let dir = temp_dir("groups");
-    let mut b = Bencher::new(
+    let mut b = bench::bencher(
         BenchOptions::default(),
         Args::parse(["--bench".into()]).unwrap(),
     );
@@ -228,7 +229,7 @@ fn groups_prefix_their_names_and_carry_their_throughput_and_options() {
         g.group("nested", |g| g.bench("x", || black_box(3u64).pow(5)));
     });
     b.bench("plain", || black_box(3u64).pow(5));
-    let run = b.into_run();
+    let run = bench::into_run(b);
     let seen: Vec<(&str, Option<Throughput>)> = run
         .results
         .iter()
@@ -245,7 +246,7 @@ fn groups_prefix_their_names_and_carry_their_throughput_and_options() {
             ("plain", None),
         ]
     );
-    let batch = |r: &bench::BenchResult| match &r.outcome {
+    let batch = |r: &BenchResult| match &r.outcome {
         Outcome::Measured(m) => m.inner_loops,
         other => panic!("{}: {other:?}", r.name),
     };
@@ -272,25 +273,25 @@ fn a_fixture_is_built_only_for_a_benchmark_that_runs() {
     };
     // `cargo test --benches -- --exact sizes/2`: one benchmark runs, once.
     let args = Args::parse(["--exact", "sizes/2"].map(String::from)).unwrap();
-    let mut b = Bencher::new(BenchOptions::default(), args);
+    let mut b = bench::bencher(BenchOptions::default(), args);
     b.group("sizes", |g| {
         for n in 1..=3u64 {
             g.bench_with_input(n, |&n| fixture(n), |v| v.len());
         }
     });
     b.bench_with_setup("sizes/4", || fixture(4), |v| v.len());
-    assert_eq!(b.names(), ["sizes/2"]);
+    assert_eq!(bench::names(&b), ["sizes/2"]);
     assert_eq!(*built.borrow(), [2]);
     // A panicking setup is the benchmark's failure, named; the others still run.
     let args = Args::parse(["--nocapture"].map(String::from)).unwrap();
-    let mut b = Bencher::new(BenchOptions::default(), args);
+    let mut b = bench::bencher(BenchOptions::default(), args);
     b.bench_with_setup(
         "broken",
         || -> Vec<u64> { panic!("no fixture") },
         |v| v.len(),
     );
     b.bench_with_setup("fine", || fixture(5), |v| v.len());
-    let run = b.into_run();
+    let run = bench::into_run(b);
     assert_eq!(
         run.results.len(),
         1,

@@ -11,7 +11,7 @@ use rtcompare::stats::Unresolved;
 use rtcompare::stats::{EstimateOptions, estimate_difference};
 use rtcompare::{Candidate, CompareOptions, Error, Report, Verdict, compare};
 
-use rtcompare::selftest::workload as work;
+use rtcompare::support::selftest::workload as work;
 
 /// A simulated candidate: `cost(i)` ns per operation at its i-th batch, times `1 + noise·ε`
 /// with ε standard normal from its own generator, optionally AR(1)-correlated with `rho`.

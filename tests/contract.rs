@@ -102,7 +102,7 @@ fn the_names_of_caches_allocations_and_pooling_are_where_users_look()
     let _child = |c: &mut Child| -> (usize, CompareOptions, (u8, u8)) {
         (c.index(), c.options().clone(), c.build(|| 1, || 2))
     };
-    assert!(pool::perturb_heap(3).bytes() > 0);
+    assert!(rtcompare::support::pool::perturb_heap(3).bytes() > 0);
     Ok(())
 }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use rtcompare::gate::{self, Effort, Expectation, GateFailure, GateOptions, Skip};
 use rtcompare::{Candidate, Verdict};
 
-use rtcompare::selftest::workload as work;
+use rtcompare::support::selftest::workload as work;
 
 fn spin(units: u64) -> u64 {
     let mut acc = 0u64;
@@ -227,7 +227,7 @@ fn parallel_gates_never_measure_at_the_same_time() {
 fn the_debug_build_policy_is_honoured() {
     let unforced = GateOptions::default().write_json(false).name("policy");
     if cfg!(debug_assertions) {
-        if std::env::var(gate::GATE_ENV).is_err() {
+        if std::env::var("RTCOMPARE_GATE").is_err() {
             assert_eq!(gate::skip_reason(&unforced), Err(Skip::DebugBuild));
             // run() skips without measuring: a candidate that would take an hour is never called.
             let started = Instant::now();

@@ -16,7 +16,7 @@ use rtcompare::env::Environment;
 use rtcompare::env::{Instrumentation, detect_instrumentation};
 use rtcompare::gate::{self, Effort, Expectation, GateOptions, Skip, skip_reason};
 use rtcompare::precision::{Precision, measure};
-use rtcompare::selftest::workload as work;
+use rtcompare::support::selftest::workload as work;
 use rtcompare::{Candidate, CompareOptions, Error, compare};
 
 /// Set by the parent to the tool the child runs under (`valgrind`, `qemu-user`).

@@ -8,7 +8,7 @@ use rtcompare::measure::clock::Instrument;
 use rtcompare::measure::collect::CancelToken;
 use rtcompare::{CalibrationOptions, Candidate, CollectOptions, Error, calibrate, collect};
 
-use rtcompare::selftest::workload as work;
+use rtcompare::support::selftest::workload as work;
 
 fn median(xs: &[f64]) -> f64 {
     let mut v = xs.to_vec();

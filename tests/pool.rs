@@ -8,7 +8,7 @@ use pool_common::{children, leftovers, quick};
 use rtcompare::compare::report::BuildOrder;
 use rtcompare::measure::collect::CancelToken;
 use rtcompare::pool::{self, PoolOptions, PoolRun};
-use rtcompare::selftest::workload;
+use rtcompare::support::selftest::workload;
 use rtcompare::{Candidate, Error};
 
 // The Ctrl-C test lives in `tests/pool_interrupt.rs`: its SIGINT reaches the whole process,
@@ -25,7 +25,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 /// Whether this process is the test's own, not one of the children a pool re-ran it in: code
 /// before `pool::run` runs in every child too, and a helper thread there would act on the child.
 fn in_parent() -> bool {
-    std::env::var_os(pool::CHILD_ENV).is_none()
+    std::env::var_os(rtcompare::support::pool::CHILD_ENV).is_none()
 }
 
 #[test]

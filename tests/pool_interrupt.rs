@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use pool_common::{children, leftovers, quick};
 use rtcompare::Error;
-use rtcompare::pool::{self, CHILD_ENV};
+use rtcompare::pool;
+use rtcompare::support::pool::CHILD_ENV;
 
 #[test]
 fn ctrl_c_cancels_the_pool_and_leaves_nothing_behind() {

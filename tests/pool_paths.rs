@@ -111,7 +111,7 @@ fn explicit_keys_survive_an_order_the_children_do_not_repeat() {
     // The children meet the two pools in the opposite order (as a program might when it
     // iterates over a hash map): occurrences cannot pair them, keys can.
     let mut order = vec![("first", 2_000u64), ("second", 2_400u64)];
-    if std::env::var_os(pool::CHILD_ENV).is_some() {
+    if std::env::var_os(rtcompare::support::pool::CHILD_ENV).is_some() {
         order.reverse();
     }
     let mut runs = Vec::new();

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use rtcompare::CompareOptions;
-use rtcompare::selftest::{SelfTestOptions, selftest};
+use rtcompare::support::selftest::{SelfTestOptions, selftest};
 
 #[test]
 fn a_fifty_percent_injection_is_detected_on_the_real_clock() {

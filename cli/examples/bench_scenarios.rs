@@ -45,7 +45,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rtcompare::bench::{BuildsOptions, BuildsRun};
+use rtcompare::support::bench::{BuildsOptions, BuildsRun};
 use scratch::{FIXTURE_FUNCTIONS, Repo, Res, git, median, rtcompare_bin, workspace};
 
 /// The benchmarks the slow commit slows, with the work it adds.
@@ -258,9 +258,9 @@ fn seeds_run(d: &Path, round: usize, one_layout: bool) -> Res<serde_json::Value>
             shuffled_build(d, 0, base(0))?,
             shuffled_build(d, 0, 1_000 + base(0))?,
         );
-        rtcompare::bench::compare_builds(&b, &h, &o)?
+        rtcompare::support::bench::compare_builds(&b, &h, &o)?
     } else {
-        rtcompare::bench::compare_layouts(
+        rtcompare::support::bench::compare_layouts(
             |i| {
                 Ok((
                     shuffled_build(d, i, base(i))?,

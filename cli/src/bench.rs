@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use rtcompare::bench::{RevisionsOptions, compare_revisions};
+use rtcompare::support::bench::{RevisionsOptions, compare_revisions};
 
 use crate::cli::BenchArgs;
 use crate::error::{CliError, Result};

@@ -116,7 +116,7 @@ pub struct BenchArgs {
     /// code order (the linker's section shuffle, a relink of the bench target per layout, made
     /// when a pair first needs it), at most K pairs per benchmark. 1 compares the plain builds
     /// (a control: code placement then stays fixed and can pass for a change).
-    #[arg(long, value_name = "K", default_value_t = rtcompare::bench::DEFAULT_LAYOUTS)]
+    #[arg(long, value_name = "K", default_value_t = rtcompare::support::bench::DEFAULT_LAYOUTS)]
     pub layouts: usize,
     /// The smallest difference that matters: each benchmark is decided faster, slower or
     /// equivalent within ±this, and one whose code layout alone moves it by more is named

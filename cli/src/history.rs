@@ -1,5 +1,5 @@
 //! Each comparison's results across invocations, in the target directory's
-//! `rtcompare/history/`: one JSON-lines file per comparison ([`rtcompare::pool::history`]),
+//! `rtcompare/history/`: one JSON-lines file per comparison (the core's `support::pool::history`),
 //! and the sentence that names an earlier result whose interval excludes the new one.
 //!
 //! A file's name says its kind, which fixes the sign of its δ for `rtcompare combine`:
@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rtcompare::bench::{BuildStatus, BuildsRun};
-use rtcompare::pool::history::{self, Entry, Recorded};
+use rtcompare::support::bench::{BuildStatus, BuildsRun};
+use rtcompare::support::pool::history::{self, Entry, Recorded};
 
 use crate::result::CmdResult;
 

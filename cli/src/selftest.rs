@@ -1,7 +1,7 @@
 //! `rtcompare selftest --cmd CMD`: does this machine tell a real difference between two runs
 //! of a program from noise?
 //!
-//! Two bars, as the library's [`rtcompare::selftest`] sets them for in-process code:
+//! Two bars, as the library's self-test sets them for in-process code:
 //!
 //! 1. **A/A**: `--trials` comparisons of the command against itself; any verdict (faster,
 //!    slower, win or loss) is a false signal, and at most
@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use rtcompare::env::Environment;
-use rtcompare::selftest::{MAX_FALSE_SIGNAL_RATE, MIN_DETECTION_RATE, binomial_interval};
+use rtcompare::support::selftest::{MAX_FALSE_SIGNAL_RATE, MIN_DETECTION_RATE, binomial_interval};
 
 use crate::analysis::CommandOutcome;
 use crate::cli::{CompareArgs, SelftestArgs};

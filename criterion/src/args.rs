@@ -1,5 +1,5 @@
 //! criterion's command line: what `cargo bench -- …` passes to a criterion bench target,
-//! split into what the harness reads ([`rtcompare::bench::Args`]), the regular-expression
+//! split into what the harness reads (the core's `support::bench::Args`), the regular-expression
 //! filter, the settings it overrides, and the flags that are accepted with no effect.
 
 use std::time::Duration;
@@ -14,7 +14,7 @@ use crate::session::Note;
 pub(crate) struct CommandLine {
     /// What the harness reads: `--bench` (else a test run), `--exact` with its filter,
     /// `--skip`, `--list`, `--output-format` and libtest's flags.
-    pub(crate) harness: rtcompare::bench::Args,
+    pub(crate) harness: rtcompare::support::bench::Args,
     /// criterion's filter, a regular expression a name must match somewhere (without
     /// `--exact`; with it the harness compares the whole name).
     pub(crate) filter: Option<Regex>,
@@ -127,7 +127,7 @@ impl CommandLine {
                 _ => rest.push(arg),
             }
         }
-        let mut harness = rtcompare::bench::Args::parse(rest)?;
+        let mut harness = rtcompare::support::bench::Args::parse(rest)?;
         harness.test |= force_test;
         let filter = match harness.filter.take() {
             // A comparison of revisions selects in its parent, by substring as
@@ -269,7 +269,10 @@ mod tests {
             ]
         );
         assert_eq!(c.harness.skip, ["slow"]);
-        assert_eq!(c.harness.output, rtcompare::bench::OutputFormat::Bencher);
+        assert_eq!(
+            c.harness.output,
+            rtcompare::support::bench::OutputFormat::Bencher
+        );
         assert!(c.filter.is_none() && !c.reject_all);
     }
 

@@ -11,8 +11,10 @@ use std::cell::RefCell;
 use std::fmt;
 
 use rtcompare::Candidate;
-use rtcompare::bench::{BenchOptions, Bencher as Harness, WORKER_ENV};
+use rtcompare::bench::{BenchOptions, Bencher as Harness};
 use rtcompare::precision::Precision;
+use rtcompare::support;
+use rtcompare::support::bench::WORKER_ENV;
 
 use crate::args::{CommandLine, Overrides};
 use crate::bencher::Bencher;
@@ -128,7 +130,7 @@ fn start(args: impl IntoIterator<Item = String>) -> Result<(), i32> {
             }
         }
     };
-    let harness = Harness::start(command_line.harness.clone());
+    let harness = support::bench::start(command_line.harness.clone());
     let notes = command_line.notes.clone();
     SESSION.set(Some(Session {
         harness: Some(harness),
@@ -157,7 +159,7 @@ pub(crate) fn finish() -> i32 {
         return 0;
     };
     match session.harness {
-        Some(h) => h.finish(),
+        Some(h) => support::bench::finish(h),
         None => 1,
     }
 }
@@ -177,8 +179,8 @@ pub(crate) fn note(n: Note) {
     ensure_started();
     let print = SESSION.with_borrow_mut(|s| {
         let Some(s) = s.as_mut() else { return false };
-        let quiet =
-            s.command_line.harness.list || s.harness.as_ref().is_some_and(Harness::is_worker);
+        let quiet = s.command_line.harness.list
+            || s.harness.as_ref().is_some_and(support::bench::is_worker);
         if quiet || s.noted.contains(&n) {
             return false;
         }
@@ -202,7 +204,7 @@ pub(crate) fn bench<M: Measurement>(
     ensure_started();
     let lent = SESSION.with_borrow_mut(|s| {
         let s = s.as_mut()?;
-        let worker = s.harness.as_ref().is_some_and(Harness::is_worker);
+        let worker = s.harness.as_ref().is_some_and(support::bench::is_worker);
         let c = &s.command_line;
         let matches = |f: Option<&regex::Regex>| f.is_none_or(|r| r.is_match(name));
         let selected = worker
@@ -230,7 +232,7 @@ pub(crate) fn bench<M: Measurement>(
             "the benchmark's closure must call Bencher::iter (or iter_batched, iter_custom, …)",
         ))
     });
-    harness.bench_candidate(name, candidate);
+    support::bench::bench_candidate(&mut harness, name, candidate);
     SESSION.with_borrow_mut(|s| {
         if let Some(s) = s.as_mut() {
             s.harness = Some(harness);

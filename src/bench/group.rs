@@ -20,10 +20,10 @@ use crate::measure::candidate::Candidate;
 /// use rtcompare::bench::Throughput;
 /// // 4 KiB per operation at 1,000 ns each: 4,096,000,000 bytes per second, 3.81 GiB/s.
 /// let t = Throughput::Bytes(4_096);
-/// assert_eq!(t.per_second(1_000.0), Some(4.096e9));
+/// assert_eq!(t.rate(1_000.0).unwrap().per_second, 4.096e9);
 /// assert_eq!(t.rate(1_000.0).unwrap().to_string(), "3.81 GiB/s");
 /// assert_eq!(Throughput::Elements(10).rate(2.0).unwrap().to_string(), "5.00 Gelem/s");
-/// assert_eq!(t.per_second(0.0), None);
+/// assert!(t.rate(0.0).is_none());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -45,7 +45,7 @@ pub enum Throughput {
 impl Throughput {
     /// Bytes or elements per second at `ns_per_op` nanoseconds per operation; `None` when
     /// `ns_per_op` is not a positive finite number (no rate can be stated).
-    pub fn per_second(&self, ns_per_op: f64) -> Option<f64> {
+    pub(crate) fn per_second(&self, ns_per_op: f64) -> Option<f64> {
         if !(ns_per_op.is_finite() && ns_per_op > 0.0) {
             return None;
         }
@@ -58,8 +58,9 @@ impl Throughput {
         Some(amount * 1e9 / ns_per_op)
     }
 
-    /// The rate at `ns_per_op`, ready to print (`Display`: three significant figures and a
-    /// unit); `None` as for [`per_second`](Self::per_second).
+    /// The rate at `ns_per_op` nanoseconds per operation, ready to print (`Display`: three
+    /// significant figures and a unit); `None` when `ns_per_op` is not a positive finite number
+    /// (no rate can be stated).
     pub fn rate(&self, ns_per_op: f64) -> Option<Rate> {
         Some(Rate {
             per_second: self.per_second(ns_per_op)?,

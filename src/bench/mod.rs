@@ -51,18 +51,18 @@
 //! Comparing one benchmark at two revisions of the code (a pull request against `main`) needs
 //! two builds; this harness runs one.
 
-mod args;
-mod builds;
+pub(crate) mod args;
+pub(crate) mod builds;
 mod decide;
 mod group;
-mod layouts;
-mod options;
+pub(crate) mod layouts;
+pub(crate) mod options;
 mod pair;
 pub(crate) mod revisions;
-mod run;
+pub(crate) mod run;
 mod staged;
 mod suite;
-mod worker;
+pub(crate) mod worker;
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::path::{Path, PathBuf};
@@ -75,38 +75,29 @@ use crate::error::{Error, Result};
 use crate::measure::candidate::Candidate;
 use crate::precision::{Measurement, Precision};
 
-pub use args::{Args, OutputFormat};
-pub use builds::{compare_builds, compare_layouts, compare_variants, only_head};
+// The cross-revision engine below the harness is not API: the workspace's crates reach it
+// through `support::bench`, the core through these crate-wide names.
+pub(crate) use args::{Args, OutputFormat};
+pub(crate) use builds::{compare_layouts, only_head};
 pub use group::{Group, Rate, RateUnit, Throughput};
-pub use layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN, LayoutSpread, VariantSource};
-pub use options::{BuildsOptions, BuildsProgress, BuildsProgressFn};
-/// Where a comparison of revisions spent its time ([`BenchJson::time`]).
-#[doc(hidden)]
-pub use revisions::TimeJson;
-pub use revisions::{
-    BENCH_JSON_VERSION, BenchJson, BenchRow, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK,
-    EXIT_REGRESSION, LayoutsJson, RevisionsOptions, RevisionsOutcome, compare_revisions,
-};
-pub use run::{BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped};
-pub use worker::{HANDSHAKE_TIMEOUT, WORKER_ENV, WORKER_PROTOCOL};
+pub(crate) use layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN};
+pub(crate) use options::{BuildsOptions, BuildsProgress};
+pub(crate) use revisions::{EXIT_ERROR, RevisionsOptions, compare_revisions};
+pub(crate) use run::{BuildComparison, BuildStatus, BuildsRun, Stopped};
 
 /// Version of the JSON the harness writes ([`BenchRun`]); raised when a field changes meaning.
-pub const BENCH_SCHEMA_VERSION: u32 = 1;
+pub(crate) const BENCH_SCHEMA_VERSION: u32 = 1;
 
 /// How the harness measures: a builder whose methods consume and return `Self`.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct BenchOptions {
-    /// How precisely a [`Bencher::bench`] is measured (default [`Precision::normal`]: ±5 % at
-    /// 95 % with an autocorrelation limit of 0.2; quick's limit of 0.8 can leave intervals
-    /// too narrow by a factor of up to 3, see [`precision`](crate::precision)).
-    pub precision: Precision,
-    /// How a [`Bencher::compare`] is compared (default [`CompareOptions::default`]).
-    pub compare: CompareOptions,
-    /// Where the JSON goes; `None` (the default): `$CARGO_TARGET_DIR/rtcompare/bench`, or
-    /// `target/rtcompare/bench` under the working directory (cargo runs benches from the
-    /// package's directory).
-    pub output_dir: Option<PathBuf>,
+    /// How precisely a [`Bencher::bench`] is measured ([`precision`](Self::precision)).
+    pub(crate) precision: Precision,
+    /// How a [`Bencher::compare`] is compared ([`compare`](Self::compare)).
+    pub(crate) compare: CompareOptions,
+    /// Where the JSON goes ([`output_dir`](Self::output_dir)); `None`: the default place.
+    pub(crate) output_dir: Option<PathBuf>,
 }
 
 impl Default for BenchOptions {
@@ -120,17 +111,25 @@ impl Default for BenchOptions {
 }
 
 impl BenchOptions {
-    /// Sets [`precision`](Self::precision).
+    /// How precisely each [`Bencher::bench`] is measured (default [`Precision::normal`]: ±5 %
+    /// at 95 % with an autocorrelation limit of 0.2; quick's limit of 0.8 can leave intervals
+    /// too narrow by a factor of up to 3, see [`precision`](crate::precision)). A precision
+    /// the driver refuses makes each benchmark a failed row naming the bad value.
     pub fn precision(mut self, p: Precision) -> Self {
         self.precision = p;
         self
     }
-    /// Sets [`compare`](Self::compare).
+    /// How each [`Bencher::compare`] is compared (default [`CompareOptions::default`]). Options
+    /// [`compare`](crate::compare()) refuses make the comparison a failed row naming the bad
+    /// value.
     pub fn compare(mut self, c: CompareOptions) -> Self {
         self.compare = c;
         self
     }
-    /// Sets [`output_dir`](Self::output_dir).
+    /// The directory the run's JSON (and page) is written to, created if missing. Default:
+    /// `$CARGO_TARGET_DIR/rtcompare/bench`, or `target/rtcompare/bench` under the working
+    /// directory (cargo runs benches from the package's directory). A directory that cannot
+    /// be created or written makes the run exit with status 2, naming it.
     pub fn output_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.output_dir = Some(dir.into());
         self
@@ -151,8 +150,9 @@ impl BenchOptions {
 /// asks for a run rather than a list; its result is kept, and printed as a table row.
 ///
 /// **Fixtures: build them in a setup closure.** The registration closure runs whole in every
-/// process that needs one of its benchmarks: the harness, and each worker of
-/// [`compare_builds`] (which lists the benchmarks, or serves one and exits once served). Code
+/// process that needs one of its benchmarks: the harness, and each worker of a comparison of
+/// two builds (`cargo bench -- --baseline REV`, `rtcompare bench`), which lists the benchmarks,
+/// or serves one and exits once served. Code
 /// written in the closure itself, such as an input built before [`bench`](Self::bench) or
 /// passed to [`bench_with_input`](Self::bench_with_input), runs there every time, for every
 /// benchmark registered before the one served. A fixture built in the `setup` of
@@ -179,7 +179,7 @@ pub struct Bencher {
 
 impl Bencher {
     /// An empty registry that runs what `args` selects with `options`, printing nothing.
-    pub fn new(options: BenchOptions, args: Args) -> Self {
+    pub(crate) fn new(options: BenchOptions, args: Args) -> Self {
         Bencher {
             options,
             args,
@@ -208,7 +208,7 @@ impl Bencher {
     /// clears its marker from the environment, and perturbs its heap before any fixture is
     /// built, so that each worker lays out the measured data differently (BACKGROUND,
     /// "Cross-revision pairs").
-    pub fn start(args: Args) -> Bencher {
+    pub(crate) fn start(args: Args) -> Bencher {
         if let Some(serving) = worker::Serving::from_env() {
             let filler = match serving.mode {
                 worker::Mode::Serve { seed, .. } => Some(crate::pool::perturb_heap(seed)),
@@ -230,7 +230,7 @@ impl Bencher {
     /// Whether this process is a worker of [`compare_builds`], which lists or serves the
     /// benchmarks whatever the command line selects: a front end that applies a filter of its
     /// own must then register every benchmark.
-    pub fn is_worker(&self) -> bool {
+    pub(crate) fn is_worker(&self) -> bool {
         self.worker.is_some()
     }
 
@@ -257,12 +257,12 @@ impl Bencher {
     /// Replaces the options of every later benchmark (the JSON directory, the precision, the
     /// comparison's options).
     ///
-    /// In a worker of [`compare_builds`] the parent measures, so only what shapes the served
-    /// benchmark's batches applies: [`Precision::inner_loops`], a fixed batch size, which the
-    /// worker pair then runs instead of calibrating one (unless
-    /// [`BuildsOptions::compare`] fixes its own; when the two builds fix different sizes,
-    /// the larger, so that both run the same). The precision target, durations, the
-    /// comparison's options and `output_dir` are the parent's ([`BuildsOptions`]) there.
+    /// In a worker of a comparison of two builds (`cargo bench -- --baseline REV`) the parent
+    /// measures, so only what shapes the served benchmark's batches applies:
+    /// [`Precision::inner_loops`], a fixed batch size, which the worker pair then runs instead
+    /// of calibrating one (unless the comparison's own options fix one; when the two builds fix
+    /// different sizes, the larger, so that both run the same). The precision target,
+    /// durations, the comparison's options and `output_dir` are the parent's there.
     pub fn set_options(&mut self, options: BenchOptions) {
         self.options = options;
     }
@@ -286,8 +286,8 @@ impl Bencher {
     }
 
     /// Measures `routine` on a fixture that `setup` builds **only when this benchmark runs**
-    /// (is selected and measured here, run once by `cargo test`, or served by a worker of
-    /// [`compare_builds`]); a filtered-out, listed or other worker's benchmark never builds
+    /// (is selected and measured here, run once by `cargo test`, or served by a worker of a
+    /// comparison of two builds); a filtered-out, listed or other worker's benchmark never builds
     /// it. The fixture is built once, before the first batch and outside the measured region,
     /// and lent to every operation; a panic in `setup` is reported as this benchmark's
     /// failure, as one in `routine` is.
@@ -399,7 +399,7 @@ impl Bencher {
     /// prefix), as [`bench`](Self::bench) measures its closure: until precise, once under
     /// `cargo test`, served in a worker. For batches that time themselves
     /// ([`Candidate::timed_elsewhere`]), as criterion's `Bencher::iter` does.
-    pub fn bench_candidate(&mut self, name: &str, candidate: Candidate<'_>) {
+    pub(crate) fn bench_candidate(&mut self, name: &str, candidate: Candidate<'_>) {
         let name = self.qualified(name);
         if self.take(&name, true) {
             self.measure(&name, candidate);
@@ -413,17 +413,12 @@ impl Bencher {
     }
 
     /// The names registered so far that the command line selects, in order.
-    pub fn names(&self) -> &[String] {
+    pub(crate) fn names(&self) -> &[String] {
         &self.names
     }
 
-    /// The results so far, in registration order.
-    pub fn results(&self) -> &[BenchResult] {
-        &self.results
-    }
-
     /// The run as the JSON file holds it.
-    pub fn into_run(self) -> BenchRun {
+    pub(crate) fn into_run(self) -> BenchRun {
         BenchRun {
             schema_version: BENCH_SCHEMA_VERSION,
             results: self.results,
@@ -576,7 +571,7 @@ impl BenchResult {
     /// half-width in whole nanoseconds per operation with thousands separators (see
     /// [`OutputFormat::Bencher`]). `None` for a comparison, a failure, or a measurement with
     /// no estimate: those have no such line.
-    pub fn bencher_line(&self) -> Option<String> {
+    pub(crate) fn bencher_line(&self) -> Option<String> {
         let Outcome::Measured(m) = &self.outcome else {
             return None;
         };
@@ -642,7 +637,7 @@ impl std::fmt::Display for BenchResult {
 /// Everything one run of a bench target measured; its JSON is what the harness writes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BenchRun {
-    /// [`BENCH_SCHEMA_VERSION`].
+    /// The version of this JSON (1), raised when a field changes meaning.
     pub schema_version: u32,
     /// One result per benchmark run, in registration order.
     pub results: Vec<BenchResult>,
@@ -652,7 +647,7 @@ impl BenchRun {
     /// Writes the run as JSON to `path` (its directory created), through a temporary file and
     /// a rename, so a reader never sees half a file. Errors: [`Error::Io`] naming the path that
     /// could not be created, written or renamed; [`Error::Json`] if the run cannot be serialised.
-    pub fn write_json(&self, path: &Path) -> Result<()> {
+    pub(crate) fn write_json(&self, path: &Path) -> Result<()> {
         let io = |e: std::io::Error| Error::io(path, e);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io)?;
@@ -681,7 +676,7 @@ pub fn main(register: impl FnOnce(&mut Bencher)) -> ! {
 ///
 /// Started as a worker by [`compare_builds`] (with [`WORKER_ENV`] set), it lists or serves the
 /// benchmarks instead and exits the process when done: it does not return.
-pub fn run_main(
+pub(crate) fn run_main(
     register: impl FnOnce(&mut Bencher),
     args: impl IntoIterator<Item = String>,
 ) -> i32 {
@@ -707,7 +702,7 @@ impl Bencher {
     /// and exits the process (it does not return); a listing returns; a test run prints its
     /// count; a measuring run writes the JSON (and the page, feature `html`). Returns the exit
     /// code [`main`] documents.
-    pub fn finish(mut self) -> i32 {
+    pub(crate) fn finish(mut self) -> i32 {
         if let Some(w) = self.worker.take() {
             w.finish();
             std::process::exit(0);

@@ -6,10 +6,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 #[cfg(doc)]
+use super::BuildsRun;
+#[cfg(doc)]
+use super::builds::{compare_builds, compare_layouts, compare_variants};
+#[cfg(doc)]
 use super::layouts::LayoutSpread;
 use super::layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN};
-#[cfg(doc)]
-use super::{BuildsRun, compare_builds, compare_layouts, compare_variants};
 use crate::compare::CompareOptions;
 #[cfg(doc)]
 use crate::error::Error;

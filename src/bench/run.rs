@@ -3,9 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::layouts::LayoutSpread;
 #[cfg(doc)]
-use super::{BuildsOptions, compare_builds, compare_layouts};
+use super::BuildsOptions;
+#[cfg(doc)]
+use super::builds::{compare_builds, compare_layouts};
+use super::layouts::LayoutSpread;
 use crate::compare::report::Report;
 use crate::error::Error;
 #[cfg(doc)]

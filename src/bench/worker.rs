@@ -51,7 +51,7 @@ pub const WORKER_ENV: &str = "RTCOMPARE_BENCH_WORKER";
 
 /// The version of the worker protocol this rtcompare speaks, in the marker ([`WORKER_ENV`])
 /// and in the worker's first answer. Two builds compared by
-/// [`compare_builds`](super::compare_builds) must both speak it; a build that speaks another
+/// [`compare_builds`](super::builds::compare_builds) must both speak it; a build that speaks another
 /// is an [`Error::Worker`] saying so. Protocol 1 had no version.
 pub const WORKER_PROTOCOL: u32 = 2;
 

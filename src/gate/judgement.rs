@@ -9,7 +9,7 @@ use crate::stats::Verdict;
 use crate::stats::{self, Bar, Bounds, Claim, Estimate, Judgement, Pooled, Scale};
 
 /// Decides an expectation on a report: `(passed, explanation)`. Pure.
-pub fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
+pub(crate) fn judge(expectation: &Expectation, report: &Report) -> (bool, String) {
     judge_on(
         expectation,
         &report.estimate,

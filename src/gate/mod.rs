@@ -54,13 +54,13 @@
 //! A gate is one decision taken three ways (the macros, [`run`] and [`check`]), and all three
 //! go through the same skip rules, the same lock and the same judgement. Each job has its file:
 //!
-//! * `options.rs`: [`GateOptions`] and the environment variables it defers to ([`GATE_ENV`],
-//!   `EFFORT_ENV` ("RTCOMPARE_EFFORT"));
+//! * `options.rs`: [`GateOptions`] and the environment variables it defers to (`GATE_ENV`
+//!   ("RTCOMPARE_GATE"), `EFFORT_ENV` ("RTCOMPARE_EFFORT"));
 //! * `skip.rs`: when a gate does not measure at all ([`Skip`], [`skip_reason`]);
 //! * `protocol.rs`: the gate's stages: the process-wide lock (`compare_exclusive`), one
 //!   comparison or a pooled one, the judgement, the JSON record, and whether a failure stands
 //!   ([`check`], [`run`], [`assert_gate`], [`IntoCandidate`]);
-//! * `judgement.rs`: an expectation against a report or a pooled result, pure ([`judge`],
+//! * `judgement.rs`: an expectation against a report or a pooled result, pure (`judge`,
 //!   `judge_pooled`);
 //! * `failure.rs`: [`GateFailure`] and the message a failing test prints;
 //! * `artifact.rs`: where the report's JSON goes (`target/rtcompare/<test name>.json`);
@@ -81,7 +81,6 @@ mod skip;
 
 pub use crate::compare::gate_record::{Effort, Expectation, GateInfo};
 pub use failure::GateFailure;
-pub use judgement::judge;
-pub use options::{GATE_ENV, GateOptions};
+pub use options::GateOptions;
 pub use protocol::{IntoCandidate, assert_gate, check, run};
 pub use skip::{Skip, skip_reason};

@@ -27,7 +27,7 @@ struct PoolJson<'a> {
 impl PoolRun {
     /// The pooled result as pretty JSON: every field of [`Pooled`] at the top level (so the
     /// text still reads as a `Pooled` with `serde_json`), with `schema_version`
-    /// ([`POOL_SCHEMA_VERSION`]) and `environment`: the stamp of the first process that
+    /// (1, raised when a field changes meaning) and `environment`: the stamp of the first process that
     /// reported, whose CPU model, kernel and core count every process shares (its load and
     /// memory figures are that process's own); `null` when no process reported.
     ///

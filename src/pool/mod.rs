@@ -7,10 +7,10 @@
 //! makes the verdict rest on several processes instead:
 //!
 //! 1. The program re-executes itself ([`std::env::current_exe`], the same arguments), once per
-//!    process, marked by the environment variable [`CHILD_ENV`]. The parent never measures.
+//!    process, marked by the environment variable `RTCOMPARE_POOL_CHILD`. The parent never measures.
 //! 2. Every child first **perturbs its layout**: before `main`, heap filler and an
 //!    address-space mapping of random size move whatever the program builds before it calls
-//!    `run`; then [`perturb_heap`] fills the small size classes and reserves a large block, and
+//!    `run`; then a heap perturbation fills the small size classes and reserves a large block, and
 //!    the parent gives each child an environment padded by 0–4 KiB, which moves the initial
 //!    stack. [`Child::build`] builds A's fixture first in even processes and B's first in odd
 //!    ones (one of two identical structures can stay faster in every process).
@@ -76,11 +76,11 @@
 //! ```
 
 mod child;
-pub mod history;
-mod json;
-mod options;
+pub(crate) mod history;
+pub(crate) mod json;
+pub(crate) mod options;
 mod parent;
-mod perturb;
+pub(crate) mod perturb;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -97,16 +97,13 @@ use parent::parent_main;
 
 pub use child::Child;
 
-pub use json::POOL_SCHEMA_VERSION;
-pub use options::{
-    DEFAULT_MAX_PROCESSES, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL, PoolOptions, PoolProgress,
-    PoolProgressFn,
-};
-pub use perturb::{HeapPerturbation, perturb_heap};
+pub(crate) use options::{DEFAULT_MAX_PROCESSES, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL};
+pub use options::{PoolOptions, PoolProgress};
+pub(crate) use perturb::{HeapPerturbation, perturb_heap};
 
 /// Environment variable that marks a child process of [`run`]; its value says which call,
 /// which process and where to write the report.
-pub const CHILD_ENV: &str = "RTCOMPARE_POOL_CHILD";
+pub(crate) const CHILD_ENV: &str = "RTCOMPARE_POOL_CHILD";
 /// Environment variable whose random-length value (0–4 KiB) moves a child's initial stack.
 pub(crate) const PAD_ENV: &str = "RTCOMPARE_POOL_PAD";
 /// Largest environment padding, in bytes (4 KiB).

@@ -47,83 +47,54 @@ pub struct PoolProgress {
 }
 
 /// A progress callback of a pool; called in the parent between processes.
-pub type PoolProgressFn = Arc<dyn Fn(&PoolProgress) + Send + Sync>;
+pub(crate) type PoolProgressFn = Arc<dyn Fn(&PoolProgress) + Send + Sync>;
 
-/// Options of [`run`](super::run): a builder whose methods consume and return `Self`.
+/// Options of [`run`](super::run): a builder whose methods consume and return `Self`; each
+/// method says what it sets, its default, and what [`run`](super::run) refuses.
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct PoolOptions {
-    /// Processes in the first stage (at least 3; default `DEFAULT_FIRST_STAGE` (5)).
-    pub first_stage: usize,
-    /// Most processes in all, failures included (default [`DEFAULT_MAX_PROCESSES`]).
-    pub max_processes: usize,
-    /// Absolute precision target: half-width in fractions (default [`DEFAULT_TARGET_ABS`]).
-    /// With `target_rel` also 0 there is no plan: exactly `first_stage` processes run.
-    pub target_abs: f64,
-    /// Relative precision target: half-width as a share of |δ| (default
-    /// [`DEFAULT_TARGET_REL`]). The target is met when either holds.
-    pub target_rel: f64,
-    /// Coverage level of the pooled interval, in (0, 1) (default 0.95).
-    pub level: f64,
-    /// Decide instead of measuring to a precision (default true; false gives Stein's plan
-    /// toward `target_abs`/`target_rel`): look after the first
-    /// stage and after every `first_stage` processes more, and stop at the first look whose
-    /// interval, at its share of α, decides — faster, slower, or equivalent within ±`margin`
-    /// ([`stats::sequential_look`](crate::stats::sequential_look)) — or at `max_processes`
-    /// or `max_duration`. The precision targets are not used. The result's
-    /// [`decision`](crate::stats::Pooled::decision) holds the looks, and "equivalent" is the
-    /// verdict `CannotTell(Equivalent)`. False verdicts and false equivalences each stay at
-    /// most 1 − `level` under this stopping (BACKGROUND.md, "Sequential decisions").
-    pub decide: bool,
-    /// The smallest relative difference that matters (fraction, default
-    /// [`stats::DEFAULT_MARGIN`](crate::stats::DEFAULT_MARGIN), 2 %): processes whose δ lies
-    /// within it never veto the pooled verdict as opposite modes
-    /// (`combine_processes_with`).
-    pub margin: f64,
-    /// Options of every process's comparison; each process gets its own derived seed. The
-    /// default is [`CompareOptions::default`] with a `max_duration` of
-    /// `DEFAULT_PROCESS_MAX_DURATION`.
-    pub compare: CompareOptions,
-    /// Called in the parent after every process.
-    pub progress: Option<PoolProgressFn>,
-    /// Time limit of one process (default `DEFAULT_PROCESS_TIMEOUT`); a child that exceeds
-    /// it is killed and counted as failed.
-    pub process_timeout: Duration,
-    /// Time budget of the whole pool (default `DEFAULT_POOL_MAX_DURATION`; zero: none). The
-    /// first stage always runs in full; after it the plan takes at most as many processes as
-    /// fit in the time left at the first stage's median process time (the count is fixed from
-    /// the first stage, as Stein's plan needs), and no process starts once the budget is
-    /// spent. When it binds, the run ends as [`PlanEnd::TimeBudget`](crate::stats::PlanEnd).
-    pub max_duration: Duration,
-    /// Seed of the perturbations, paddings and per-process seeds; 0 draws one (recorded).
-    pub seed: u64,
-    /// Arguments for the children; `None` passes the parent's own.
-    pub args: Option<Vec<OsString>>,
+    /// Processes in the first stage ([`first_stage`](Self::first_stage)).
+    pub(crate) first_stage: usize,
+    /// Most processes in all, failures included ([`max_processes`](Self::max_processes)).
+    pub(crate) max_processes: usize,
+    /// Absolute precision target, a half-width in fractions ([`target`](Self::target)).
+    pub(crate) target_abs: f64,
+    /// Relative precision target, a half-width as a share of |δ| ([`target`](Self::target)).
+    pub(crate) target_rel: f64,
+    /// Coverage level of the pooled interval ([`level`](Self::level)).
+    pub(crate) level: f64,
+    /// Decide instead of measuring to a precision ([`decide`](Self::decide)).
+    pub(crate) decide: bool,
+    /// The smallest relative difference that matters ([`margin`](Self::margin)).
+    pub(crate) margin: f64,
+    /// Options of every process's comparison ([`compare`](Self::compare)).
+    pub(crate) compare: CompareOptions,
+    /// Called in the parent after every process ([`progress`](Self::progress)).
+    pub(crate) progress: Option<PoolProgressFn>,
+    /// Time limit of one process ([`process_timeout`](Self::process_timeout)).
+    pub(crate) process_timeout: Duration,
+    /// Time budget of the whole pool; zero: none ([`max_duration`](Self::max_duration)).
+    pub(crate) max_duration: Duration,
+    /// Seed of the perturbations, paddings and per-process seeds; 0 draws one.
+    pub(crate) seed: u64,
+    /// Arguments for the children; `None` passes the parent's own ([`args`](Self::args)).
+    pub(crate) args: Option<Vec<OsString>>,
     /// Cancels the pool between polls of the running child.
-    pub cancel: Option<CancelToken>,
-    /// Perturb every child's heap and environment (default true). Off only to measure what
-    /// the perturbation does.
-    pub perturb: bool,
-    /// Also perturb before `main` (default true; only with [`perturb`](Self::perturb)): heap
-    /// filler and a mapping of random size, which reach fixtures the program builds before it
-    /// calls [`run`](super::run). Off only to measure what it does.
-    pub early_perturbation: bool,
-    /// Names the pool for its children instead of its call site (default `None`). Children
-    /// find their pool by call site and by how many pools of that site ran before it; give a
-    /// key when that count can differ between runs of the program (pools started from threads,
-    /// or in an order that depends on the input or the clock).
-    pub key: Option<String>,
-    /// Runs to [`max_processes`](Self::max_processes) even when the first stage says the
-    /// precision target is out of reach (default false: the run stops after the first stage
-    /// and says how many processes the target would need; see
-    /// [`plan_processes`](crate::stats::plan_processes)).
-    pub run_to_cap: bool,
-    /// Lets a pool resolve although its processes built large fixtures before the closure in
-    /// one order (default false: such a pool is refused as
-    /// [`Unresolved::FixedBuildOrder`](crate::stats::Unresolved::FixedBuildOrder)). Set it when
-    /// A and B share what was built, or its order cannot matter; the `fixed_build_order`
-    /// warning still says what was not randomised.
-    pub accept_fixed_build_order: bool,
+    pub(crate) cancel: Option<CancelToken>,
+    /// Perturb every child's heap and environment ([`perturb`](Self::perturb)).
+    pub(crate) perturb: bool,
+    /// Also perturb before `main` (only with `perturb`): heap filler and a mapping of random
+    /// size, which reach fixtures the program builds before it calls [`run`](super::run).
+    /// Default true; off only to measure what it does.
+    pub(crate) early_perturbation: bool,
+    /// Names the pool for its children instead of its call site ([`key`](Self::key)).
+    pub(crate) key: Option<String>,
+    /// Runs to the cap even when the target is out of reach ([`run_to_cap`](Self::run_to_cap)).
+    pub(crate) run_to_cap: bool,
+    /// Lets a pool resolve although its fixtures were built in one order
+    /// ([`accept_fixed_build_order`](Self::accept_fixed_build_order)).
+    pub(crate) accept_fixed_build_order: bool,
 }
 
 impl Default for PoolOptions {
@@ -204,96 +175,136 @@ impl PoolOptions {
             _ => self,
         }
     }
-    /// Sets [`first_stage`](Self::first_stage).
+    /// Processes in the first stage (default 5), from whose spread the rest is planned.
+    /// Fewer than 3 is refused by [`run`](super::run) ([`Error::TooFewSamples`]).
     pub fn first_stage(mut self, n: usize) -> Self {
         self.first_stage = n;
         self
     }
-    /// Sets [`max_processes`](Self::max_processes).
+    /// The most processes in all, failures included (default 30). Fewer than the first
+    /// stage is refused by [`run`](super::run) ([`Error::InvalidOption`]).
     pub fn max_processes(mut self, n: usize) -> Self {
         self.max_processes = n;
         self
     }
-    /// Sets the precision target ([`target_abs`](Self::target_abs),
-    /// [`target_rel`](Self::target_rel)) of Stein's plan, used with `.decide(false)`; there
-    /// `(0, 0)` runs exactly the first stage. Deciding (the default) does not read it.
+    /// The precision target of Stein's plan, used with `.decide(false)`: the pooled
+    /// interval's half-width, met when it is at most `abs` (a fraction; default 0.01, one
+    /// percentage point) or at most `rel` × |δ| (default 0.25, a quarter of the difference).
+    /// `(0, 0)` runs exactly the first stage. Deciding (the default) does not read it. A
+    /// negative or non-finite value is refused by [`run`](super::run) ([`Error::OutOfRange`]).
     pub fn target(mut self, abs: f64, rel: f64) -> Self {
         self.target_abs = abs;
         self.target_rel = rel;
         self
     }
-    /// Sets [`decide`](Self::decide).
+    /// Decide instead of measuring to a precision (default true; false gives Stein's plan
+    /// toward the [`target`](Self::target)): look after the first stage and after every
+    /// first stage's worth of processes more, and stop at the first look whose interval, at
+    /// its share of α, decides — faster, slower, or equivalent within ±[`margin`](Self::margin)
+    /// ([`stats::sequential_look`](crate::stats::sequential_look)) — or at the cap or the time
+    /// budget. The result's [`decision`](crate::stats::Pooled::decision) holds the looks, and
+    /// "equivalent" is the verdict `Equivalent`. False verdicts and false equivalences each stay
+    /// at most 1 − level under this stopping (BACKGROUND.md, "Sequential decisions").
     pub fn decide(mut self, on: bool) -> Self {
         self.decide = on;
         self
     }
-    /// Sets [`margin`](Self::margin).
+    /// The smallest relative difference that matters (a fraction, default
+    /// [`stats::DEFAULT_MARGIN`](crate::stats::DEFAULT_MARGIN), 2 %): a decision calls
+    /// differences inside ±margin equivalent, and processes whose δ lies within it never veto
+    /// the pooled verdict as opposite modes. A negative or non-finite margin is refused by
+    /// [`run`](super::run) ([`Error::OutOfRange`]).
     pub fn margin(mut self, margin: f64) -> Self {
         self.margin = margin;
         self
     }
-    /// Sets [`level`](Self::level).
+    /// The coverage level of the pooled interval (default 0.95). A level outside (0, 1) is
+    /// refused by [`run`](super::run) ([`Error::OutOfRange`]).
     pub fn level(mut self, level: f64) -> Self {
         self.level = level;
         self
     }
-    /// Sets [`compare`](Self::compare).
+    /// The options of every process's comparison; each process gets its own seed derived
+    /// from the pool's. Default: [`CompareOptions::default`] with a `max_duration` of 20 s, so
+    /// that each process stops starting A/A runs after 10 s once 10 ran. Options
+    /// [`compare`](crate::compare()) refuses fail every process, and the pool with them.
     pub fn compare(mut self, o: CompareOptions) -> Self {
         self.compare = o;
         self
     }
-    /// Sets [`progress`](Self::progress).
+    /// Calls `f` in the parent after every process, with how many finished and how many are
+    /// planned (`rtcompare::progress::pool_bar()`, feature `progress`, draws a bar).
     pub fn progress(mut self, f: impl Fn(&PoolProgress) + Send + Sync + 'static) -> Self {
         self.progress = Some(Arc::new(f));
         self
     }
-    /// Sets [`process_timeout`](Self::process_timeout).
+    /// The time limit of one process (default 5 minutes); a child that exceeds it is killed
+    /// and counted as failed. Zero is refused by [`run`](super::run)
+    /// ([`Error::InvalidOption`]).
     pub fn process_timeout(mut self, d: Duration) -> Self {
         self.process_timeout = d;
         self
     }
-    /// Sets [`max_duration`](Self::max_duration); zero removes the budget.
+    /// The time budget of the whole pool (default 120 s); zero removes it. The first stage
+    /// always runs in full; after it the plan takes at most as many processes as fit in the
+    /// time left at the first stage's median process time (the count is fixed from the first
+    /// stage, as Stein's plan needs), and no process starts once the budget is spent. When it
+    /// binds, the run ends as [`PlanEnd::TimeBudget`](crate::stats::PlanEnd).
     pub fn max_duration(mut self, d: Duration) -> Self {
         self.max_duration = d;
         self
     }
-    /// Sets [`seed`](Self::seed).
+    /// The seed of the perturbations, the paddings and the per-process seeds; 0 (the default)
+    /// draws one, which the result records.
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
         self
     }
-    /// Sets [`args`](Self::args).
+    /// The arguments the children are started with (default: the parent's own).
     pub fn args(mut self, args: impl IntoIterator<Item = impl Into<OsString>>) -> Self {
         self.args = Some(args.into_iter().map(Into::into).collect());
         self
     }
-    /// Sets [`cancel`](Self::cancel).
+    /// Cancels the pool when `token` is cancelled, between polls of the running child (every
+    /// 20 ms): the child is killed, every file removed, and [`run`](super::run) returns
+    /// [`Error::Cancelled`].
     pub fn cancel(mut self, token: CancelToken) -> Self {
         self.cancel = Some(token);
         self
     }
-    /// Sets [`perturb`](Self::perturb).
+    /// Perturb every child's heap and environment (default true). Off only to measure what
+    /// the perturbation does.
     pub fn perturb(mut self, on: bool) -> Self {
         self.perturb = on;
         self
     }
-    /// Sets [`early_perturbation`](Self::early_perturbation).
-    pub fn early_perturbation(mut self, on: bool) -> Self {
+    /// Sets the `early_perturbation` field (default true); off only to measure what it does.
+    pub(crate) fn early_perturbation(mut self, on: bool) -> Self {
         self.early_perturbation = on;
         self
     }
-    /// Sets [`key`](Self::key). An empty key or one holding a tab or newline is refused by
-    /// [`run`](super::run) ([`Error::InvalidOption`]).
+    /// Names the pool for its children instead of its call site (default: none). Children
+    /// find their pool by call site and by how many pools of that site ran before it; give a
+    /// key when that count can differ between runs of the program (pools started from
+    /// threads, or in an order that depends on the input or the clock). An empty key or one
+    /// holding a tab or newline is refused by [`run`](super::run) ([`Error::InvalidOption`]).
     pub fn key(mut self, key: &str) -> Self {
         self.key = Some(key.to_string());
         self
     }
-    /// Sets [`run_to_cap`](Self::run_to_cap).
+    /// Runs to [`max_processes`](Self::max_processes) even when the first stage says the
+    /// precision target is out of reach (default false: the run stops after the first stage
+    /// and says how many processes the target would need; see
+    /// [`plan_processes`](crate::stats::plan_processes)).
     pub fn run_to_cap(mut self, on: bool) -> Self {
         self.run_to_cap = on;
         self
     }
-    /// Sets [`accept_fixed_build_order`](Self::accept_fixed_build_order).
+    /// Lets a pool resolve although its processes built large fixtures before the closure in
+    /// one order (default false: such a pool is refused as
+    /// [`Unresolved::FixedBuildOrder`](crate::stats::Unresolved::FixedBuildOrder)). Set it when
+    /// A and B share what was built, or its order cannot matter; the `fixed_build_order`
+    /// warning still says what was not randomised.
     pub fn accept_fixed_build_order(mut self, on: bool) -> Self {
         self.accept_fixed_build_order = on;
         self

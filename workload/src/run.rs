@@ -96,7 +96,7 @@ pub fn compare_child<A: Structure, B: Structure>(
     let record = serde_json::to_value(&record).map_err(|e| rtcompare::Error::Json {
         source: rtcompare::JsonSource::new(e),
     })?;
-    rtcompare::support::attach(child, record);
+    rtcompare::support::pool::attach(child, record);
     Ok(report)
 }
 

@@ -164,7 +164,7 @@ impl<Base: Structure> Suite<Base> {
     pub fn run_each(&self, mut on_cell: impl FnMut(&Cell)) -> Result<SuiteResult> {
         // Counted on every run, pooled or not, so that the n-th run of this suite's call site
         // is the n-th in every child too.
-        let site = support::pool_enter(&support::pool_call_site(std::panic::Location::caller()));
+        let site = support::pool::enter(&support::pool::call_site(std::panic::Location::caller()));
         if self.specs.is_empty() || self.structures.is_empty() {
             return Err(Error::invalid_option(
                 "suite",
@@ -189,12 +189,12 @@ impl<Base: Structure> Suite<Base> {
                     Some(pool_options) => {
                         let cell_site = format!("{site}#cell{this}");
                         // A child started for another cell (or another pool) skips this one.
-                        if support::pool_is_child_for(&cell_site) == Some(false) {
+                        if support::pool::is_child_for(&cell_site) == Some(false) {
                             continue;
                         }
                         let options = pool_options.clone().compare(self.options.clone());
                         let (run, attached) =
-                            support::run_pool_attached(&cell_site, &options, |child| {
+                            support::pool::run_attached(&cell_site, &options, |child| {
                                 child_runner(spec, child)
                             })?;
                         // What each process's compare_child attached: its record.

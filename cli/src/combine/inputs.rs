@@ -14,12 +14,12 @@ use std::path::{Path, PathBuf};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
-use rtcompare::pool::POOL_SCHEMA_VERSION;
 use rtcompare::stats::{MachineEstimate, Scale};
+use rtcompare::support::pool::POOL_SCHEMA_VERSION;
 
 use crate::error::{CliError, Result};
 use crate::result::{self, CmdResult, SCHEMA_VERSION};
-use rtcompare::bench::BENCH_JSON_VERSION;
+use rtcompare::support::bench::BENCH_JSON_VERSION;
 
 /// What kind of result a file holds, which fixes the sign of its δ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -446,7 +446,7 @@ pub fn read_input(path: &Path) -> Result<Vec<MachineFile>> {
     if path.extension().is_none_or(|e| e != "jsonl") {
         return read(path).map(|f| vec![f]);
     }
-    let entries = rtcompare::pool::history::read(path)?;
+    let entries = rtcompare::support::pool::history::read(path)?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

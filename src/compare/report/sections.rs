@@ -127,14 +127,14 @@ pub struct Context {
     #[serde(default)]
     pub process: Option<ProcessInfo>,
     /// The worker pair of a cross-revision comparison this report describes
-    /// ([`compare_builds`](crate::bench::compare_builds)): its CPU, its four workers' batches
+    /// (`cargo bench -- --baseline REV`, `rtcompare bench`): its CPU, its four workers' batches
     /// and its A/A differences. `None` for other comparisons, whose JSON then has no such
     /// key (as reports written before it existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worker_pair: Option<WorkerPair>,
 }
 
-/// One worker pair of [`compare_builds`](crate::bench::compare_builds): two workers of each
+/// One worker pair of a cross-revision comparison (`cargo bench -- --baseline REV`): two workers of each
 /// build, all four on one CPU, each round a batch of every worker in a random order. The
 /// report's A series is the head's two workers averaged per round, its B series the
 /// baseline's, so δ = 1 − head/baseline as in every report of the run.

@@ -85,7 +85,7 @@
 //!
 //! Wilson's interval covers the true proportion at about the stated level on average over
 //! proportions, and below it for some. A bar that a machine must not pass by luck (the
-//! self-test's false-signal and detection rates, [`crate::selftest`]) needs coverage of at
+//! self-test's false-signal and detection rates, the `selftest` example) needs coverage of at
 //! least the level for every proportion: [`exact_proportion_interval`] is Clopper and
 //! Pearson's interval, read from Beta quantiles, which guarantees it and is wider for it.
 //!

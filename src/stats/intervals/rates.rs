@@ -206,7 +206,7 @@ pub fn proportion_interval(successes: u64, trials: u64, level: f64) -> Result<Pr
 /// Its coverage is at least `level` for every true proportion, at the price of being wider than
 /// [`proportion_interval`]'s Wilson interval, whose coverage is `level` only on average. The
 /// exact one is for a bar that must not be passed by luck: the self-test's false-signal and
-/// detection rates ([`crate::selftest`]) over twenty runs or so.
+/// detection rates (the `selftest` example) over twenty runs or so.
 ///
 /// Returns [`Error::TooFewSamples`] for zero trials, [`Error::OutOfRange`] for more successes
 /// than trials or a level outside `(0, 1)`.
