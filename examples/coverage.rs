@@ -7,9 +7,8 @@
 //! 500` runs 500 trials per cell instead of 2,000.
 
 use rtcompare::rng::{Rng, derive_seed};
-use rtcompare::stats::{
-    EstimateOptions, auto_block_length, estimate_difference, tie_split_confidence,
-};
+use rtcompare::stats::{EstimateOptions, auto_block_length, estimate_difference};
+use rtcompare::support::stats::tie_split_confidence;
 use std::time::Instant;
 
 /// Replicates per bootstrap (as in the reference's coverage table).

@@ -15,9 +15,11 @@ use rtcompare::env::Environment;
 use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::precision::{Precision, StopReason, measure_with_clock};
 use rtcompare::rng::{Rng, derive_seed};
-use rtcompare::stats::{
-    BatchMeansOptions, ar1_batch_mean_autocorrelation, ar1_gamma_limit, batch_autocorrelation,
-    batch_means, batch_means_at, change_points, iid_interval_coverage, required_batches,
+use rtcompare::stats::required_batches;
+use rtcompare::stats::{BatchMeansOptions, batch_means, change_points};
+use rtcompare::support::stats::{
+    ar1_batch_mean_autocorrelation, ar1_gamma_limit, batch_autocorrelation, batch_means_at,
+    iid_interval_coverage,
 };
 
 const SEED: u64 = 20_260_927;

@@ -20,8 +20,9 @@
 
 use rtcompare::Estimate;
 use rtcompare::rng::Rng;
-use rtcompare::stats::{PlanEnd, combine, combine_staged, plan_processes};
+use rtcompare::stats::combine;
 use rtcompare::support::pool::{DEFAULT_MAX_PROCESSES, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL};
+use rtcompare::support::stats::{PlanEnd, combine_staged, plan_processes};
 
 const MU: f64 = 0.03;
 const WITHIN: f64 = 0.002;

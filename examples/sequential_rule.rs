@@ -1,4 +1,4 @@
-//! How the sequential three-way rule (`stats::sequential_look`) behaves when it may stop at any
+//! How the sequential three-way rule (`rtcompare::support::stats::sequential_look`) behaves when it may stop at any
 //! look: seeded simulations of process-level deltas, both spending functions, looks every
 //! `--step` deltas up to `--max-n`. For each true change and process scatter: the share of runs
 //! ending faster/slower (false when the change is 0), equivalent within ±2 % (false when the
@@ -11,7 +11,7 @@
 //! same table for a seed.
 
 use rtcompare::rng::Rng;
-use rtcompare::stats::{SequentialOptions, SequentialOutcome, Spending, sequential_look};
+use rtcompare::support::stats::{SequentialOptions, SequentialOutcome, Spending, sequential_look};
 
 fn arg(name: &str, default: usize) -> usize {
     let args: Vec<String> = std::env::args().collect();

@@ -275,7 +275,7 @@ fn bar(name: String, injected: f64, runs: usize, hits: usize, wrong: usize) -> B
 /// (twice the units, twice the time, up to the loop's own small overhead).
 ///
 /// ```
-/// let mut batch = rtcompare::selftest::workload(1_000);
+/// let mut batch = rtcompare::support::selftest::workload(1_000);
 /// batch(3); // three operations of 1,000 multiply-adds
 /// ```
 pub fn workload(units: u64) -> impl FnMut(u64) {

@@ -220,7 +220,7 @@ fn a_width_target_counts_the_allocations_of_every_round() {
         c.advance(150 * n + batches.get() * 7_919 % 13);
     });
     let b = candidate("does not", &clock, 100, false);
-    let target = rtcompare::stats::WidthTarget::new(1e-9).max_pairs(150);
+    let target = rtcompare::support::stats::WidthTarget::new(1e-9).max_pairs(150);
     let opts = options().skip_validation(true).width_target(target);
     let r = compare_with_clock(a, b, &opts, &clock).unwrap();
     assert_eq!(r.run.width_target_met, Some(false), "{r}");

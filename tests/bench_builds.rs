@@ -14,8 +14,9 @@ use std::time::Duration;
 
 use rtcompare::CompareOptions;
 use rtcompare::bench::{BenchOptions, Bencher};
-use rtcompare::stats::{DecisionEnd, PlanEnd, Verdict};
+use rtcompare::stats::Verdict;
 use rtcompare::support::bench::{self, BuildStatus, BuildsOptions, compare_builds};
+use rtcompare::support::stats::{DecisionEnd, PlanEnd};
 
 /// A dependent chain: its time is proportional to `steps` on any machine. Nothing but
 /// registers inside the loop, so where a process's stack lands does not change its speed
@@ -957,7 +958,7 @@ fn deciding_calls_a_large_change_once_the_signs_agree() {
     assert_eq!(d.looks.len(), 3, "{pooled}");
     assert_eq!(
         d.outcome(),
-        rtcompare::stats::SequentialOutcome::Slower,
+        rtcompare::support::stats::SequentialOutcome::Slower,
         "{pooled}"
     );
     assert_eq!(pooled.verdict, Verdict::BFaster, "{pooled}");

@@ -6,9 +6,11 @@
 use proptest::prelude::*;
 use rtcompare::rng::Rng;
 use rtcompare::stats::{
-    EstimateOptions, bootstrap_indices, bootstrap_replicates, confidences_for, estimate_difference,
-    estimate_with_confidences, estimate_with_ties, moving_block_indices, relative_difference,
-    tie_split_confidence,
+    EstimateOptions, bootstrap_replicates, confidences_for, estimate_difference,
+};
+use rtcompare::support::stats::{
+    bootstrap_indices, estimate_with_confidences, estimate_with_ties, moving_block_indices,
+    relative_difference, tie_split_confidence,
 };
 
 /// Any finite f64: every magnitude from subnormal to 1.8e308, both signs, zeros, and

@@ -443,7 +443,7 @@ fn counters_cover_every_round_a_width_target_adds() {
     // An unreachable target with a budget of 150 pairs: the comparison measures more rounds
     // after its first 101 pairs (unless the interval has no width at all), and the counters
     // must count the batches of every round, as the timings do.
-    use rtcompare::stats::WidthTarget;
+    use rtcompare::support::stats::WidthTarget;
     let r = compare(
         Candidate::new("a", work(50)),
         Candidate::new("b", work(100)),
@@ -466,7 +466,7 @@ fn counters_cover_every_round_a_width_target_adds() {
 
 #[test]
 fn a_width_target_collects_until_the_interval_is_narrow_enough() {
-    use rtcompare::stats::WidthTarget;
+    use rtcompare::support::stats::WidthTarget;
     let clock = SimulatedClock::new(1);
     let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 1);
     let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 2);

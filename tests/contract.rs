@@ -74,7 +74,8 @@ fn the_design_contract_compiles_and_runs() -> Result<(), Box<dyn std::error::Err
 fn the_names_of_caches_allocations_and_pooling_are_where_users_look()
 -> Result<(), Box<dyn std::error::Error>> {
     use rtcompare::pool::{self, Child, PoolOptions};
-    use rtcompare::stats::{Pooled, combine, combine_staged};
+    use rtcompare::stats::{Pooled, combine};
+    use rtcompare::support::stats::combine_staged;
     use rtcompare::{Cache, Estimate};
 
     let opts = CompareOptions::default().cache(Cache::Cold);

@@ -9,7 +9,8 @@ use std::time::Duration;
 use rtcompare::compare::compare_with_clock;
 use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::rng::Rng;
-use rtcompare::stats::{Estimate, WidthTarget, combine};
+use rtcompare::stats::{Estimate, combine};
+use rtcompare::support::stats::WidthTarget;
 use rtcompare::{Candidate, CompareOptions, Error, Report};
 
 /// A simulated candidate costing `ns` per operation times `1 + noise·ε`, ε standard normal.

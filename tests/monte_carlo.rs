@@ -8,9 +8,8 @@
 //! trials per cell, come from `cargo run --release --example coverage`.
 
 use rtcompare::rng::{Rng, derive_seed};
-use rtcompare::stats::{
-    EstimateOptions, auto_block_length, estimate_difference, tie_split_confidence,
-};
+use rtcompare::stats::{EstimateOptions, auto_block_length, estimate_difference};
+use rtcompare::support::stats::tie_split_confidence;
 
 const MEDIAN_A: f64 = 100.0;
 const MEDIAN_B: f64 = 125.0;

@@ -7,7 +7,8 @@ use rtcompare::Candidate;
 use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::precision::{Precision, StopReason, measure_with_clock};
 use rtcompare::rng::{Rng, derive_seed};
-use rtcompare::stats::{BatchMeansOptions, batch_means, batch_means_at, change_points};
+use rtcompare::stats::{BatchMeansOptions, batch_means, change_points};
+use rtcompare::support::stats::batch_means_at;
 use std::cell::RefCell;
 
 const SEED: u64 = 20_260_927;

@@ -333,12 +333,16 @@ fn deciding_stops_at_the_first_look_that_decides_and_says_how_it_stopped() {
     .unwrap();
     let p = &run.pooled;
     let d = p.decision.as_ref().expect("a decision");
-    assert_eq!(d.end, rtcompare::stats::DecisionEnd::Decided, "{p}");
+    assert_eq!(
+        d.end,
+        rtcompare::support::stats::DecisionEnd::Decided,
+        "{p}"
+    );
     assert_eq!(d.looks.len(), 3, "{p}");
     assert_eq!(p.processes, 9, "{p}");
     assert_eq!(
         d.outcome(),
-        rtcompare::stats::SequentialOutcome::Faster,
+        rtcompare::support::stats::SequentialOutcome::Faster,
         "{p}"
     );
     assert!(p.resolved, "{p}");

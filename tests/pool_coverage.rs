@@ -3,7 +3,8 @@
 
 use rtcompare::Estimate;
 use rtcompare::rng::Rng;
-use rtcompare::stats::{combine, combine_staged};
+use rtcompare::stats::combine;
+use rtcompare::support::stats::combine_staged;
 
 const MU: f64 = 0.03;
 const WITHIN: f64 = 0.002;

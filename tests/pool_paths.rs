@@ -151,7 +151,7 @@ fn a_spent_time_budget_ends_the_plan_after_the_first_stage() {
     assert!(
         matches!(
             p.plan_end,
-            Some(rtcompare::stats::PlanEnd::TimeBudget { fit: 3, needed, .. }) if needed > 3
+            Some(rtcompare::support::stats::PlanEnd::TimeBudget { fit: 3, needed, .. }) if needed > 3
         ),
         "{p}"
     );

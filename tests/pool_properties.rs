@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use rtcompare::Estimate;
-use rtcompare::stats::{Pooled, combine, combine_staged, student_t_quantile};
+use rtcompare::stats::{Pooled, combine, student_t_quantile};
+use rtcompare::support::stats::combine_staged;
 
 fn estimate() -> impl Strategy<Value = Estimate> {
     (-1e6..1e6f64, 0.0..1e3f64, 0.0..1e3f64, 0.01..0.999f64).prop_map(|(d, lo, hi, level)| {

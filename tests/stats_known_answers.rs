@@ -4,11 +4,13 @@
 //! Python at test time.
 
 use rtcompare::stats::{
+    autocorrelation, detect_drift, iqr, mad, mean, median, normal_quantile, quantile, std_dev,
+    student_t_quantile, variance, welch_t_test,
+};
+use rtcompare::support::stats::{
     CannotTellReason, FewRunsOutcome, FewRunsRule, FewRunsVerdict, ThresholdOutcome,
-    autocorrelation, detect_drift, exact_proportion_interval, few_runs_verdict, iqr,
-    lag1_autocorrelation, lower_bound_rule, mad, mad_scaled, mean, median, normal_cdf,
-    normal_quantile, quantile, std_dev, student_t_cdf, student_t_quantile, three_outcome_rule,
-    two_sided_normal_p, variance, welch_t_test,
+    exact_proportion_interval, few_runs_verdict, lag1_autocorrelation, lower_bound_rule,
+    mad_scaled, normal_cdf, student_t_cdf, three_outcome_rule, two_sided_normal_p,
 };
 
 /// `|got − want| ≤ rel·|want|` (or `≤ rel` when `want` is 0).

@@ -5,10 +5,13 @@
 
 use proptest::prelude::*;
 use rtcompare::stats::{
-    FewRunsOutcome, FewRunsRule, ThresholdOutcome, autocorrelation, detect_drift, few_runs_verdict,
-    iqr, lag1_autocorrelation, lower_bound_rule, mad, mad_scaled, max, mean, median, min,
-    normal_cdf, normal_quantile, quantile, std_dev, student_t_cdf, student_t_quantile,
-    three_outcome_rule, two_sided_normal_p, variance, welch_t_test,
+    autocorrelation, detect_drift, iqr, mad, max, mean, median, min, normal_quantile, quantile,
+    std_dev, student_t_quantile, variance, welch_t_test,
+};
+use rtcompare::support::stats::{
+    FewRunsOutcome, FewRunsRule, ThresholdOutcome, few_runs_verdict, lag1_autocorrelation,
+    lower_bound_rule, mad_scaled, normal_cdf, student_t_cdf, three_outcome_rule,
+    two_sided_normal_p,
 };
 
 /// Any finite value, with extra weight on ordinary magnitudes, on ties (small integers) and on

@@ -32,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::stats::{DecisionEnd, Sequential, SequentialOptions, Spending};
+use rtcompare::support::stats::{DecisionEnd, Sequential, SequentialOptions, Spending};
 
 use crate::analysis::{self, AnalysisOptions, CommandOutcome, VerdictSummary};
 use crate::error::Result;

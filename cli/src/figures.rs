@@ -7,7 +7,8 @@
 //! bit.
 
 use rtcompare::Estimate;
-use rtcompare::stats::{BootstrapDistribution, DriftReport, EstimateOptions, Sample, detect_drift};
+use rtcompare::stats::{DriftReport, EstimateOptions, detect_drift};
+use rtcompare::support::stats::{BootstrapDistribution, Sample};
 use serde::{Deserialize, Serialize};
 
 /// How many equal steps of probability the bootstrap's replicates are summarised in (200):

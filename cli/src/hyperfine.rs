@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use rtcompare::env::Environment;
 use rtcompare::rng::resolve_seed;
-use rtcompare::stats::{self, FewRunsRule};
+use rtcompare::stats;
+use rtcompare::support::stats::FewRunsRule;
 
 use crate::analysis::{self, AnalysisOptions, Rule, SideSummary, Warning};
 use crate::cli::CompareArgs;

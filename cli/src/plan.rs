@@ -7,7 +7,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use rtcompare::stats::{self, MINIMUM_DATA_POINTS};
+use rtcompare::support::stats::MINIMUM_DATA_POINTS;
 
 use crate::bench;
 use crate::cli::{BenchArgs, Cli, CmdArgs, CombineArgs, Commands, CompareArgs, GitArgs};
@@ -151,11 +151,11 @@ fn terminal(o: &CompareArgs) -> Option<&'static str> {
 /// (one against another, values clap accepts but the protocol cannot use).
 fn check_compare(args: &CompareArgs) -> Result<()> {
     if let Some(n) = args.runs {
-        if n < stats::FEW_RUNS_MIN_RUNS {
+        if n < rtcompare::support::stats::FEW_RUNS_MIN_RUNS {
             return Err(CliError::Usage(format!(
                 "--runs {n} is too few: at least {} runs of each command are needed (11 or \
                  more for the bootstrap interval)",
-                stats::FEW_RUNS_MIN_RUNS
+                rtcompare::support::stats::FEW_RUNS_MIN_RUNS
             )));
         }
         if n > args.max_runs {

@@ -14,7 +14,6 @@ use serde::{Deserialize, Serialize};
 
 use rtcompare::env::Environment;
 use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSummary, SideCounters};
-use rtcompare::stats;
 
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
 use crate::error::{CliError, Result};
@@ -186,7 +185,7 @@ pub struct Comparison {
     pub estimate: Option<rtcompare::Estimate>,
     /// The library's few-runs verdict (few-runs rule).
     #[serde(default)]
-    pub few_runs: Option<stats::FewRunsVerdict>,
+    pub few_runs: Option<rtcompare::support::stats::FewRunsVerdict>,
     /// The A/A floor of the pair; `null` with `--no-validation`.
     pub floor: Option<Floor>,
     /// Timed pairs (rounds) behind it.
@@ -542,7 +541,7 @@ struct SchemaOne {
     #[serde(default)]
     estimate: Option<rtcompare::Estimate>,
     #[serde(default)]
-    few_runs: Option<stats::FewRunsVerdict>,
+    few_runs: Option<rtcompare::support::stats::FewRunsVerdict>,
     floor: Option<Floor>,
 }
 

@@ -37,7 +37,8 @@ use rtcompare::env::Environment;
 use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use rtcompare::progress::Status;
 use rtcompare::rng::{Rng, derive_seed, resolve_seed};
-use rtcompare::stats::{self, DecisionEnd, MINIMUM_DATA_POINTS};
+use rtcompare::stats;
+use rtcompare::support::stats::{DecisionEnd, MINIMUM_DATA_POINTS};
 
 use crate::analysis::{
     self, AnalysisOptions, CommandAnalysis, Compared, Floor, Rule, SideSummary, Warning,

@@ -6,7 +6,8 @@ use crate::Result;
 use crate::schedule::Pair;
 use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
 use rtcompare::rng::Rng;
-use rtcompare::stats::{self, Estimate, auto_block_length, moving_block_indices};
+use rtcompare::stats::{self, Estimate, auto_block_length};
+use rtcompare::support::stats::moving_block_indices;
 
 /// One window's latencies as a distribution: distinct values in increasing order with the
 /// cumulative count at each (the last is the window's number of latencies).
@@ -323,7 +324,7 @@ pub(crate) fn paired_percentile(
         .iter()
         .map(|unit| unit.iter().map(|&(a, b)| q(a) / q(b)).sum::<f64>() / unit.len() as f64)
         .collect();
-    let block = stats::ratio_block_length(&ratios, AUTOCORRELATION_THRESHOLD);
+    let block = rtcompare::support::stats::ratio_block_length(&ratios, AUTOCORRELATION_THRESHOLD);
     let (delta, reps) = paired_pooled(windows, ab, p, resamples, block, seed)?;
     let alpha = (1.0 - level) / 2.0;
     let estimate = Estimate {

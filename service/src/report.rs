@@ -236,7 +236,7 @@ pub enum ServiceUnresolved {
     Rule(Unresolved),
     /// Every other bar was cleared, but the interval's end nearest zero is no larger than
     /// [`ServiceOptions::min_difference`] (the core's judge,
-    /// [`stats::judge`](rtcompare::stats::judge): the number one can defend is the bound, not the
+    /// [`rtcompare::stats::judge`](rtcompare::stats::judge): the number one can defend is the bound, not the
     /// estimate), the smallest difference the user accepts as one between the targets rather
     /// than between two instances of one server. Its default
     /// ([`DEFAULT_MIN_DIFFERENCE`](crate::DEFAULT_MIN_DIFFERENCE)) is what fresh

@@ -22,7 +22,8 @@ use rtcompare::Verdict;
 use rtcompare::env::Environment;
 use rtcompare::measure::clock::MonotonicClock;
 use rtcompare::rng::{derive_seed, resolve_seed};
-use rtcompare::stats::{self, Bar, Bounds, Estimate, Scale, decide};
+use rtcompare::stats::{Bar, Bounds, Scale};
+use rtcompare::stats::{Estimate, decide};
 
 /// The relative resolution of the latency histograms (3 significant digits: at worst one part
 /// in 1,024), passed to the verdict rule as its quantization step.
@@ -120,7 +121,7 @@ pub fn run_with_pacer<T: Target, P: Pacer>(
 /// unsent, the half-width of the interval of the ratio B/A is at most
 /// [`ServiceOptions::max_relative_half_width`] of the ratio, the library's verdict rule
 /// ([`decide`]) resolves it against the A/A floor, and the core's judge
-/// ([`stats::judge`](rtcompare::stats::judge)) finds the interval's end nearest zero beyond
+/// ([`rtcompare::stats::judge`](rtcompare::stats::judge)) finds the interval's end nearest zero beyond
 /// [`ServiceOptions::min_difference`]; otherwise "cannot tell" with the reason.
 ///
 /// The schedule: interleaved, a warm-up of `2 × warmup` dealing A and B in turn, then `quads`
@@ -340,7 +341,7 @@ fn percentile_verdict(
         })
     } else {
         let judged = Bounds::of_interval(estimate.low, estimate.high, Scale::Speedup)
-            .map(|b| stats::judge(b, Bar::threshold(so.min_difference), false));
+            .map(|b| rtcompare::stats::judge(b, Bar::threshold(so.min_difference), false));
         // Margin 0 here: the service's own smallest difference is judged just below, with
         // its own reason.
         match decide(estimate, 0.0, noise_floor, HISTOGRAM_RESOLUTION) {

@@ -113,7 +113,7 @@ impl Args {
     /// unknown flag or a second filter, naming it and what is accepted.
     ///
     /// ```
-    /// use rtcompare::bench::Args;
+    /// use rtcompare::support::bench::Args;
     /// let a = Args::parse(["--bench", "parse/"].map(String::from))?;
     /// assert_eq!(a.filter.as_deref(), Some("parse/"));
     /// assert!(Args::parse(["--sample-size", "10"].map(String::from)).is_err());

@@ -276,7 +276,7 @@ mod tests {
             mean,
             low: mean - half,
             high: mean + half,
-            outcome: crate::stats::SequentialOutcome::Undecided,
+            outcome: crate::stats::verdicts::sequential::SequentialOutcome::Undecided,
             rules_out_beyond: mean.abs() + half,
             last: false,
             agreeing: 0,

@@ -77,7 +77,7 @@ pub struct BuildsOptions {
     /// Decide each benchmark instead of measuring it to a precision (default true; false
     /// gives Stein's plan toward `target_abs`/`target_rel`): a look
     /// after its first `pairs` worker pairs and after every `pairs` more, each an interval at
-    /// its share of α ([`stats::sequential_look`](crate::stats::sequential_look)), stopping
+    /// its share of α (`stats::sequential_look`), stopping
     /// at the first that says faster, slower or equivalent within ±`margin`, at the last pair
     /// allowed (`max_pairs`, the layouts) or at `max_duration`. With several benchmarks each
     /// is decided at 1 − (1 − level)/m (Bonferroni), so the family-wise level holds under

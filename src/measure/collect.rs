@@ -170,7 +170,7 @@ pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 #[non_exhaustive]
 pub struct CollectOptions {
     /// Paired samples per candidate. Default `DEFAULT_REPEATS` (101); at least
-    /// [`MINIMUM_DATA_POINTS`] (11). More repeats narrow the interval, not the noise floor.
+    /// `MINIMUM_DATA_POINTS` (11). More repeats narrow the interval, not the noise floor.
     pub repeats: usize,
     /// Operations per batch. 0 calibrates both candidates and uses the larger size for both;
     /// in a cold run ([`Cache::Cold`]) 0 means one operation per batch, without calibrating.

@@ -18,9 +18,9 @@
 //!    parent named, and exits; the parent reads and removes the file.
 //! 4. **Stein's two-stage plan**: after a first stage ([`PoolOptions::first_stage`], default 5)
 //!    the parent computes how many processes the precision target needs
-//!    ([`plan_processes`](crate::stats::plan_processes)), runs the rest up to
+//!    (`plan_processes`), runs the rest up to
 //!    [`PoolOptions::max_processes`], and pools them all with
-//!    [`combine_staged`](crate::stats::combine_staged): Stein's interval, never narrower than
+//!    `combine_staged`: Stein's interval, never narrower than
 //!    the t interval on all of them. When the first stage says the target needs more than twice
 //!    the cap, the run stops there and says so ([`PoolOptions::run_to_cap`] goes on anyway).
 //!

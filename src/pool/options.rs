@@ -201,7 +201,7 @@ impl PoolOptions {
     /// toward the [`target`](Self::target)): look after the first stage and after every
     /// first stage's worth of processes more, and stop at the first look whose interval, at
     /// its share of α, decides — faster, slower, or equivalent within ±[`margin`](Self::margin)
-    /// ([`stats::sequential_look`](crate::stats::sequential_look)) — or at the cap or the time
+    /// (`stats::sequential_look`) — or at the cap or the time
     /// budget. The result's [`decision`](crate::stats::Pooled::decision) holds the looks, and
     /// "equivalent" is the verdict `Equivalent`. False verdicts and false equivalences each stay
     /// at most 1 − level under this stopping (BACKGROUND.md, "Sequential decisions").
@@ -295,7 +295,7 @@ impl PoolOptions {
     /// Runs to [`max_processes`](Self::max_processes) even when the first stage says the
     /// precision target is out of reach (default false: the run stops after the first stage
     /// and says how many processes the target would need; see
-    /// [`plan_processes`](crate::stats::plan_processes)).
+    /// `plan_processes`).
     pub fn run_to_cap(mut self, on: bool) -> Self {
         self.run_to_cap = on;
         self

@@ -60,9 +60,9 @@ impl HeapPerturbation {
 /// a few MiB of resident memory.
 ///
 /// ```
-/// let filler = rtcompare::pool::perturb_heap(7);
+/// let filler = rtcompare::support::pool::perturb_heap(7);
 /// assert!(filler.bytes() > 0);
-/// assert_eq!(rtcompare::pool::perturb_heap(7).bytes(), filler.bytes()); // same seed, same sizes
+/// assert_eq!(rtcompare::support::pool::perturb_heap(7).bytes(), filler.bytes()); // same seed, same sizes
 /// ```
 pub fn perturb_heap(seed: u64) -> HeapPerturbation {
     // Stream 0x9E37 keeps the filler independent of any other use of the same seed.

@@ -22,7 +22,7 @@ pub(crate) const DEFAULT_ROUND_READINGS: usize = 10;
 ///
 /// ```
 /// use rtcompare::precision::Precision;
-/// use rtcompare::stats::PrecisionTarget;
+/// use rtcompare::support::stats::PrecisionTarget;
 /// let p = Precision::strict().ac_limit(0.05).target(PrecisionTarget::relative(0.01)).level(0.99);
 /// assert_eq!((p.ac_limit, p.min_batches, p.level), (0.05, 200, 0.99));
 /// ```

@@ -1,2 +1,53 @@
 //! The statistics the workspace's own crates and the lab programs use and users do not: the
-//! internal steps and tuning behind the public `rtcompare::stats` surface.
+//! internal steps, the earlier rules the one judge replaced, the planning arithmetic and the
+//! tuning constants behind the public `rtcompare::stats` surface.
+
+pub use crate::stats::bootstrap::distribution::{
+    BootstrapDistribution, estimate_with_confidences, estimate_with_ties, tie_split_confidence,
+};
+pub use crate::stats::bootstrap::engine::relative_difference;
+pub use crate::stats::bootstrap::estimate::{ThresholdConfidence, TieSplit, speedup_to_threshold};
+pub use crate::stats::bootstrap::options::DEFAULT_RESAMPLES;
+pub use crate::stats::bootstrap::resample::{
+    bootstrap_indices, moving_block_indices, paired_resample_into, ratio_block_length,
+    resample_into,
+};
+pub use crate::stats::dist::{normal_cdf, student_t_cdf, two_sided_normal_p};
+pub use crate::stats::intervals::batch_means::{
+    ar1_batch_mean_autocorrelation, ar1_gamma, ar1_gamma_limit, batch_autocorrelation,
+    batch_means_at, iid_interval_coverage,
+};
+pub use crate::stats::intervals::rates::{
+    Kind, RateInterval, Readings, Summary, exact_proportion_interval, harmonic_mean,
+    harmonic_mean_interval,
+};
+pub use crate::stats::intervals::work_rate::{WorkRate, work_rate};
+pub use crate::stats::plans::sample_size::{
+    PrecisionTarget, RequiredSize, WidthDecision, WidthTarget,
+};
+pub use crate::stats::plans::welch_plan::{
+    MeasuredSummary, NewSamples, SummaryComparison, new_samples_needed, samples_per_system,
+    welch_from_summaries,
+};
+pub use crate::stats::pooling::machines::MIN_MACHINES;
+pub use crate::stats::pooling::pool::{DEFAULT_MARGIN, combine_staged};
+pub use crate::stats::pooling::pool_plan::{PlanEnd, ProcessPlan, plan_processes};
+pub use crate::stats::pooling::spread_split::{SpreadSplit, split_spread};
+pub use crate::stats::series::autocorr::lag1_autocorrelation;
+pub use crate::stats::series::change_points::{stable_phase, warm_up_end};
+pub use crate::stats::series::drift::{DRIFT_LEVEL, DRIFT_MIN_SAMPLES};
+pub use crate::stats::summaries::summary::{Sample, mad_scaled};
+pub use crate::stats::verdicts::few_runs::{
+    FEW_RUNS_MIN_RUNS, FewRunsOutcome, FewRunsRule, FewRunsVerdict, few_runs_verdict,
+};
+pub use crate::stats::verdicts::sequential::{
+    DecisionEnd, Sequential, SequentialDecision, SequentialLook, SequentialOptions,
+    SequentialOutcome, Spending, sequential_look, spent,
+};
+pub use crate::stats::verdicts::verdict::{
+    CannotTellReason, LowerBoundDecision, ThreeOutcome, ThresholdOutcome, lower_bound_rule,
+    three_outcome_rule,
+};
+
+/// `rtcompare::stats`' internal constant of this name (see its definition).
+pub const MINIMUM_DATA_POINTS: usize = crate::stats::MINIMUM_DATA_POINTS;

@@ -17,9 +17,12 @@ use serde::{Deserialize, Serialize};
 
 use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
 use rtcompare::stats::{
-    self, Bar, Bounds, Claim, Estimate, EstimateOptions, FewRunsOutcome, FewRunsRule,
-    FewRunsVerdict, Judgement, MINIMUM_DATA_POINTS, Verdict, aa_noise_floor, decide,
-    estimate_difference, few_runs_verdict, judge, ratio_block_length,
+    self, Estimate, EstimateOptions, Verdict, aa_noise_floor, decide, estimate_difference,
+};
+use rtcompare::stats::{Bar, Bounds, Claim, Judgement, judge};
+use rtcompare::support::stats::{
+    FewRunsOutcome, FewRunsRule, FewRunsVerdict, MINIMUM_DATA_POINTS, few_runs_verdict,
+    ratio_block_length,
 };
 
 use crate::error::Result;
@@ -211,7 +214,7 @@ impl Default for AnalysisOptions {
         AnalysisOptions {
             threshold: DEFAULT_THRESHOLD,
             level: 0.95,
-            resamples: stats::DEFAULT_RESAMPLES,
+            resamples: rtcompare::support::stats::DEFAULT_RESAMPLES,
             seed: 1,
             few_runs: FewRunsRule::default(),
             paired: true,

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::stats::{
-    self, DRIFT_LEVEL, DRIFT_MIN_SAMPLES, Estimate, FewRunsOutcome, FewRunsRule, detect_drift,
-    few_runs_verdict,
+use rtcompare::stats::{self, Estimate, detect_drift};
+use rtcompare::support::stats::{
+    DRIFT_LEVEL, DRIFT_MIN_SAMPLES, FewRunsOutcome, FewRunsRule, few_runs_verdict,
 };
 
 use super::{Floor, Rule};

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
-use rtcompare::stats::{MachineEstimate, Scale};
+use rtcompare::stats::MachineEstimate;
+use rtcompare::stats::Scale;
 use rtcompare::support::pool::POOL_SCHEMA_VERSION;
 
 use crate::error::{CliError, Result};

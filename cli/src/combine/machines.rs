@@ -9,13 +9,15 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use rtcompare::stats::{MIN_MACHINES, MachineEstimate, MachinesPooled, combine_machines};
+use rtcompare::stats::{MachineEstimate, MachinesPooled, combine_machines};
+use rtcompare::support::stats::MIN_MACHINES;
 
 use super::inputs::{Kind, Machine, MachineFile};
 use crate::error::{CliError, Result};
 use crate::words;
 use rtcompare::Verdict;
-use rtcompare::stats::{Bar, Bounds, Change, Scale, judge};
+use rtcompare::stats::Change;
+use rtcompare::stats::{Bar, Bounds, Scale, judge};
 
 /// Version of the JSON `rtcompare combine --json` writes.
 pub const COMBINE_JSON_VERSION: u32 = 1;
@@ -93,7 +95,11 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
             .map(|e| e.estimate.clone())
             .collect();
         // Fewer than MIN_MACHINES were refused above, with each machine's own result.
-        let pooled = combine_machines(&per_machine, 0.95, rtcompare::stats::DEFAULT_MARGIN)?;
+        let pooled = combine_machines(
+            &per_machine,
+            0.95,
+            rtcompare::support::stats::DEFAULT_MARGIN,
+        )?;
         // The gate, in the inputs' own sign.
         let regression = budget.is_some_and(|b| {
             pooled.resolved

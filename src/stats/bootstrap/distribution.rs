@@ -16,7 +16,8 @@ use crate::stats::summaries::select::{cmp_f64, midpoint, quantile_sorted};
 /// shortcuts for one answer.
 ///
 /// ```
-/// use rtcompare::stats::{BootstrapDistribution, EstimateOptions};
+/// use rtcompare::stats::EstimateOptions;
+/// use rtcompare::support::stats::BootstrapDistribution;
 /// let a: Vec<f64> = (0..21).map(|i| 100.0 + (i % 7) as f64).collect();
 /// let b: Vec<f64> = (0..21).map(|i| 110.0 + (i % 5) as f64).collect();
 /// let dist = BootstrapDistribution::new(&a, &b, &EstimateOptions::default().seed(3))?;
@@ -38,7 +39,7 @@ impl BootstrapDistribution {
     /// # Errors
     ///
     /// * [`Error::TooFewSamples`] if either input has fewer than
-    ///   [`MINIMUM_DATA_POINTS`] (11) values;
+    ///   `MINIMUM_DATA_POINTS` (11) values;
     /// * [`Error::NonFinite`] if a value is NaN or infinite;
     /// * [`Error::LengthMismatch`] if paired and the lengths differ;
     /// * [`Error::OutOfRange`] if the level is outside (0, 1) (0 means 0.95);
@@ -46,9 +47,6 @@ impl BootstrapDistribution {
     /// * [`Error::Undefined`] if the statistic is undefined: the median of `b` is 0, a paired
     ///   `b[i]` is 0, or a replicate's median of B is 0 or its ratio overflows (the error
     ///   names the replicate).
-    ///
-    /// [`MINIMUM_DATA_POINTS`]: crate::stats::MINIMUM_DATA_POINTS
-    /// `MAX_RESAMPLES` (10_000_000): crate::stats::MAX_RESAMPLES
     pub fn new(a: &[f64], b: &[f64], opts: &EstimateOptions) -> Result<Self> {
         let run = Run::draw(a, b, opts)?;
         let mut sorted = run.replicates;
@@ -236,8 +234,9 @@ pub fn estimate_with_ties(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::bootstrap::engine::relative_difference;
     use crate::stats::bootstrap::test_data::{A, B, opts};
-    use crate::stats::{bootstrap_replicates, relative_difference};
+    use crate::stats::bootstrap_replicates;
 
     /// Reference C.16 / E.3: the data force these values for any correct generator.
     #[test]

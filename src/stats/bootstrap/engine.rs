@@ -21,7 +21,7 @@ use crate::stats::summaries::select::{cmp_f64, median_in_place, midpoint};
 /// * [`Error::Undefined`] if the median of `b` is 0, or the ratio overflows.
 ///
 /// ```
-/// use rtcompare::stats::relative_difference;
+/// use rtcompare::support::stats::relative_difference;
 /// assert_eq!(relative_difference(&[75.0, 80.0, 70.0], &[100.0, 90.0, 110.0])?, 0.25);
 /// # Ok::<(), rtcompare::Error>(())
 /// ```
@@ -178,7 +178,7 @@ impl Run {
 /// each source value was drawn. The source is sorted **once**, each position remembers the
 /// rank of its value, and a replicate just counts draws per rank; the median is where the
 /// running count crosses the middle. The draws are exactly those of
-/// [`resample_into`](crate::stats::resample_into) (one `below(n)` per value, or one
+/// `resample_into` (one `below(n)` per value, or one
 /// `below(n − ℓ + 1)` per block), and the median is the same order statistic that selection
 /// on the resampled values would return, so the result is bit-identical to copying the
 /// replicate and calling `median_in_place` on it (a test checks this), at less than half the
@@ -292,7 +292,7 @@ mod tests {
     }
     use crate::stats::bootstrap::test_data::{A, B, opts};
     use crate::stats::{MAX_RESAMPLES, confidences_for, estimate_difference};
-    use crate::stats::{moving_block_indices, paired_resample_into, resample_into};
+    use crate::support::stats::{moving_block_indices, paired_resample_into, resample_into};
 
     #[test]
     fn bad_input_is_a_typed_error() {

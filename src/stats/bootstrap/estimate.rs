@@ -20,7 +20,7 @@ use std::fmt;
 /// or infinite).
 ///
 /// ```
-/// use rtcompare::stats::speedup_to_threshold;
+/// use rtcompare::support::stats::speedup_to_threshold;
 /// assert_eq!(speedup_to_threshold(2.0)?, 0.5);
 /// assert_eq!(speedup_to_threshold(1.0)?, 0.0);
 /// assert!(speedup_to_threshold(0.0).is_err());

@@ -89,7 +89,7 @@
 //!
 //! ```
 //! use rtcompare::rng::Rng;
-//! use rtcompare::stats::resample_into;
+//! use rtcompare::support::stats::resample_into;
 //!
 //! let data = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0];
 //! let mut replicate = [0.0; 11];
@@ -109,11 +109,11 @@ use crate::stats::*;
 // replicates every answer is read from, and the one-answer shortcuts); `engine.rs` (the
 // statistic on the data and the drawing of its replicates, with the counting median that makes
 // a replicate cheap); `resample.rs` (the resamples themselves, into buffers the caller owns).
-pub(super) mod distribution;
-pub(super) mod engine;
-pub(super) mod estimate;
-pub(super) mod options;
-pub(super) mod resample;
+pub(crate) mod distribution;
+pub(crate) mod engine;
+pub(crate) mod estimate;
+pub(crate) mod options;
+pub(crate) mod resample;
 
 /// Samples and options the parts' unit tests share, so that their known answers agree.
 #[cfg(test)]

@@ -43,7 +43,7 @@ pub fn auto_block_length(n: usize) -> usize {
 /// infinite ratio, as a batch timed at 0 ns makes) give 1.
 ///
 /// ```
-/// use rtcompare::stats::ratio_block_length;
+/// use rtcompare::support::stats::ratio_block_length;
 /// // Ratios that alternate: negatively correlated, single pairs.
 /// assert_eq!(ratio_block_length(&[1.0, 1.1, 1.0, 1.1, 1.0, 1.1, 1.0, 1.1], 0.2), 1);
 /// // Ratios that wander in runs of four: blocks of ⌊∛16⌉ = 3 pairs.
@@ -75,7 +75,7 @@ pub fn effective_block_length(block_length: usize, n: usize) -> usize {
 ///
 /// ```
 /// use rtcompare::rng::Rng;
-/// use rtcompare::stats::bootstrap_indices;
+/// use rtcompare::support::stats::bootstrap_indices;
 ///
 /// let mut idx = [0usize; 5];
 /// bootstrap_indices(&mut Rng::new(3), 5, &mut idx)?;
@@ -105,7 +105,7 @@ pub fn bootstrap_indices(rng: &mut Rng, n: usize, out: &mut [usize]) -> Result<(
 ///
 /// ```
 /// use rtcompare::rng::Rng;
-/// use rtcompare::stats::moving_block_indices;
+/// use rtcompare::support::stats::moving_block_indices;
 ///
 /// let mut idx = [0usize; 10];
 /// moving_block_indices(&mut Rng::new(3), 10, 3, &mut idx)?;
@@ -170,7 +170,7 @@ pub fn resample_into(
 ///
 /// ```
 /// use rtcompare::rng::Rng;
-/// use rtcompare::stats::paired_resample_into;
+/// use rtcompare::support::stats::paired_resample_into;
 ///
 /// let a: Vec<f64> = (0..11).map(f64::from).collect();
 /// let b: Vec<f64> = a.iter().map(|x| 10.0 * x).collect();

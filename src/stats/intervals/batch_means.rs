@@ -121,7 +121,7 @@ impl BatchMeans {
 }
 
 /// Lag-1 autocorrelation of the batch means of `xs` at batch size `q`, about the mean of all
-/// readings, as in the [chapter](crate::stats::intervals#batch-means):
+/// readings, as in the chapter:
 /// `Σⱼ₌₁ʰ⁻¹ (yⱼ − x̄)(yⱼ₊₁ − x̄) / Σⱼ₌₁ʰ (yⱼ − x̄)²`. Dimensionless, in `[−1, 1]`; `0.0` when
 /// every batch mean equals `x̄` (no variation, hence no evidence of correlation).
 ///
@@ -129,7 +129,7 @@ impl BatchMeans {
 /// than two batches (`xs.len() < 2q`), and [`Error::NonFinite`] for NaN or ±∞.
 ///
 /// ```
-/// use rtcompare::stats::batch_autocorrelation;
+/// use rtcompare::support::stats::batch_autocorrelation;
 /// let xs = [1.0, 1.0, 3.0, 3.0, 1.0, 1.0, 3.0, 3.0];
 /// assert!(batch_autocorrelation(&xs, 1)? > 0.0);
 /// assert!(batch_autocorrelation(&xs, 2)? < -0.5);
@@ -146,7 +146,7 @@ pub fn batch_autocorrelation(xs: &[f64], q: usize) -> Result<f64> {
 
 /// Batch-means interval for the mean of `xs` with the smallest batch size `q ≤ ⌊n/3⌋` whose
 /// batch means have |lag-1 autocorrelation| ≤ `options.ac_limit`. See the
-/// [chapter](crate::stats::intervals#batch-means).
+/// chapter.
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than `BATCH_MEANS_MIN_READINGS` (3) readings,
 /// [`Error::NonFinite`] for NaN or ±∞, [`Error::OutOfRange`] for a limit outside `(0, 1]` or a
@@ -319,7 +319,7 @@ fn check_rho(rho: f64) -> Result<()> {
 /// Returns [`Error::OutOfRange`] for `n = 0` or `rho` outside `(−1, 1)`.
 ///
 /// ```
-/// let g = rtcompare::stats::ar1_gamma(1000, 0.8)?;
+/// let g = rtcompare::support::stats::ar1_gamma(1000, 0.8)?;
 /// assert!((g - 8.96).abs() < 1e-9);
 /// # Ok::<(), rtcompare::Error>(())
 /// ```

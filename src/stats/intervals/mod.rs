@@ -95,7 +95,7 @@
 //! summarised harmonically, so the kind cannot be lost between measurement and report.
 //!
 //! ```
-//! use rtcompare::stats::{harmonic_mean_interval, Readings};
+//! use rtcompare::support::stats::{harmonic_mean_interval, Readings};
 //!
 //! // Two equal chunks of work, at 100 MB/s and at 300 MB/s: the run's rate is 150, not 200.
 //! let r = harmonic_mean_interval(&[100.0, 300.0, 100.0, 300.0], 0.95)?;
@@ -139,7 +139,7 @@
 //! by testing a rounded `Σ(w − w̄)²` against zero.
 //!
 //! ```
-//! use rtcompare::stats::work_rate;
+//! use rtcompare::support::stats::work_rate;
 //! // 2 s of overhead, 50 units per second, a little noise.
 //! let work = [100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0];
 //! let time = [3.99, 5.98, 7.97, 10.01, 12.02, 14.0, 16.01, 18.0];
@@ -156,6 +156,6 @@ use crate::stats::*;
 
 // One file per kind of quantity: `batch_means.rs` (a mean), `rates.rs` (rates and proportions),
 // `work_rate.rs` (a rate fitted from total times).
-pub(super) mod batch_means;
-pub(super) mod rates;
-pub(super) mod work_rate;
+pub(crate) mod batch_means;
+pub(crate) mod rates;
+pub(crate) mod work_rate;

@@ -109,7 +109,7 @@ pub fn harmonic_mean(xs: &[f64]) -> Result<f64> {
 
 /// The harmonic mean of independent positive rates with its interval at `level`: the t
 /// interval (n − 1 degrees of freedom) of the reciprocals, inverted. See the
-/// [chapter](crate::stats::intervals#rates-and-proportions). For autocorrelated readings use
+/// chapter. For autocorrelated readings use
 /// `harmonic_mean_batch_interval`.
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than two rates, [`Error::NonFinite`] for NaN or
@@ -212,7 +212,8 @@ pub fn proportion_interval(successes: u64, trials: u64, level: f64) -> Result<Pr
 /// than trials or a level outside `(0, 1)`.
 ///
 /// ```
-/// use rtcompare::stats::{exact_proportion_interval, proportion_interval};
+/// use rtcompare::stats::proportion_interval;
+/// use rtcompare::support::stats::exact_proportion_interval;
 /// // scipy.stats.binomtest(19, 20).proportion_ci(0.95, method="exact")
 /// let exact = exact_proportion_interval(19, 20, 0.95)?;
 /// assert!((exact.low - 0.751_267).abs() < 1e-6 && (exact.high - 0.998_735).abs() < 1e-6);
@@ -286,7 +287,7 @@ pub enum Kind {
 /// kind requires.
 ///
 /// ```
-/// use rtcompare::stats::{Kind, Readings};
+/// use rtcompare::support::stats::{Kind, Readings};
 /// let r = Readings::rates(vec![1.0, 100.0])?;
 /// assert_eq!(r.kind(), Kind::Rate);
 /// assert!((r.mean() - 200.0 / 101.0).abs() < 1e-12); // not 50.5

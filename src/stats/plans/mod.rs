@@ -66,7 +66,7 @@
 //! system.
 //!
 //! ```
-//! use rtcompare::stats::samples_per_system;
+//! use rtcompare::support::stats::samples_per_system;
 //! assert_eq!(samples_per_system(0.25, 0.02, 0.05, None)?, 1201);
 //! assert_eq!(samples_per_system(0.25, 0.02, 0.05, Some(0.8))?, 2453);
 //! # Ok::<(), rtcompare::Error>(())
@@ -78,5 +78,5 @@ use crate::stats::*;
 
 // `sample_size.rs` sizes one quantity's interval; `welch_plan.rs` compares two measured results
 // and sizes what telling them apart needs.
-pub(super) mod sample_size;
-pub(super) mod welch_plan;
+pub(crate) mod sample_size;
+pub(crate) mod welch_plan;

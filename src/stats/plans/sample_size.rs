@@ -92,7 +92,7 @@ fn not_finite(cv: f64, half_width: f64) -> Error {
 /// half-width (unit of the readings), or both, in which case the **narrower** applies.
 ///
 /// ```
-/// use rtcompare::stats::PrecisionTarget;
+/// use rtcompare::support::stats::PrecisionTarget;
 /// let t = PrecisionTarget::relative(0.05).and_absolute(2.0);
 /// assert_eq!(t.half_width_for(100.0), Some(2.0)); // 5 % of 100 is 5, 2 is narrower
 /// assert_eq!(PrecisionTarget::relative(0.05).half_width_for(0.0), None); // unreachable
@@ -229,7 +229,7 @@ pub fn required_size(
 /// half-width only, so it never stops because the difference "looks significant".
 ///
 /// ```
-/// use rtcompare::stats::{WidthDecision, WidthTarget};
+/// use rtcompare::support::stats::{WidthDecision, WidthTarget};
 /// let rule = WidthTarget::new(0.01).max_pairs(2_000);
 /// // ±2 % after 101 pairs: 4 × 101 are needed in all, 303 more, but one round may at most
 /// // double the pairs so far.

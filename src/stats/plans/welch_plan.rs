@@ -77,7 +77,7 @@ pub struct SummaryComparison {
 }
 
 /// Welch's test of two measured results (see the
-/// [chapter](crate::stats::plans#comparing-measured-results)), with the interval for the
+/// chapter), with the interval for the
 /// difference at `level`.
 ///
 /// When both variances are 0 the result is exact: the interval is the point `difference`,

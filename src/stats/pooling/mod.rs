@@ -64,7 +64,8 @@
 //!   "Fixtures built in a fixed order").
 //!
 //! ```
-//! use rtcompare::stats::{combine, plan_processes, Estimate, PlanEnd};
+//! use rtcompare::stats::{combine, Estimate};
+//! use rtcompare::support::stats::{plan_processes, PlanEnd};
 //! let first: Vec<Estimate> = [0.01, 0.09, -0.05, 0.06, -0.02]
 //!     .iter()
 //!     .map(|&d| Estimate::from_interval(d, d - 0.002, d + 0.002, 0.95))
@@ -151,9 +152,9 @@ use crate::stats::*;
 // `pool.rs` pools processes into a `Pooled` (its summary's words in `pool_summary.rs`, the split
 // of its spread by layout in `spread_split.rs`); `pool_plan.rs` plans the second stage;
 // `machines.rs` pools machines; `multiplicity.rs` judges a family of pooled comparisons.
-pub(super) mod machines;
-pub(super) mod multiplicity;
-pub(super) mod pool;
-pub(super) mod pool_plan;
+pub(crate) mod machines;
+pub(crate) mod multiplicity;
+pub(crate) mod pool;
+pub(crate) mod pool_plan;
 mod pool_summary;
-pub(super) mod spread_split;
+pub(crate) mod spread_split;

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::stats::summaries::summary::{Moments, Sample, neumaier_sum};
 
 /// Lag-1 autocorrelation of `xs`, taken in the order given (measurement order): the formula of the
-/// [chapter](crate::stats::series#autocorrelation) with `k = 1`. Dimensionless, in `[−1, 1]`;
+/// chapter with `k = 1`. Dimensionless, in `[−1, 1]`;
 /// `0.0` for a constant series.
 ///
 /// Returns [`Error::TooFewSamples`] for fewer than three values and [`Error::NonFinite`] for
@@ -17,7 +17,7 @@ pub fn lag1_autocorrelation(xs: &[f64]) -> Result<f64> {
 }
 
 /// Autocorrelation of `xs` at lag `lag` (in positions): the formula of the
-/// [chapter](crate::stats::series#autocorrelation). Dimensionless, in `[−1, 1]`; `0.0` for a
+/// chapter. Dimensionless, in `[−1, 1]`; `0.0` for a
 /// constant series.
 ///
 /// The series needs at least `lag + 2` values, so that at least two products enter the

@@ -91,7 +91,7 @@ impl ChangePoints {
 }
 
 /// The indices where the segments of `xs` start, after the first (empty: no change point), with
-/// the default options. See the [chapter](crate::stats::series#change-points).
+/// the default options. See the chapter.
 ///
 /// Returns [`Error::TooFewSamples`] for an empty series and [`Error::NonFinite`] for NaN or ±∞.
 /// Fewer than 60 readings give no change point.
@@ -268,7 +268,7 @@ fn segment_p(left: &[f64], right: &[f64], threshold: f64) -> Option<f64> {
 ///
 /// ```
 /// let xs = vec![1.0; 100];
-/// assert_eq!(rtcompare::stats::stable_phase(&xs)?, Some(0..100));
+/// assert_eq!(rtcompare::support::stats::stable_phase(&xs)?, Some(0..100));
 /// # Ok::<(), rtcompare::Error>(())
 /// ```
 pub fn stable_phase(xs: &[f64]) -> Result<Option<Range<usize>>> {

@@ -99,7 +99,7 @@ fn format_p(p: f64) -> String {
 }
 
 /// Tests the series `xs` (in measurement order) for a monotone trend and measures the shift
-/// between its halves; see the [chapter](crate::stats::series#drift) for the method.
+/// between its halves; see the chapter for the method.
 ///
 /// Known answers: `1..=20` gives `ρ = 1`, `z = 4.358899`, `p = 1.3072e-5`, halves 5.5 and 15.5;
 /// `[1, 2, 3, 4]` gives `z = 1.732051`, `p = 0.083265`.

@@ -23,7 +23,7 @@
 //! never NaN.
 //!
 //! ```
-//! use rtcompare::stats::lag1_autocorrelation;
+//! use rtcompare::support::stats::lag1_autocorrelation;
 //!
 //! // Alternating values: each one predicts the next to be on the other side of the mean.
 //! let r = lag1_autocorrelation(&[1.0, 3.0, 1.0, 3.0, 1.0, 3.0])?;
@@ -60,7 +60,8 @@
 //! drift from a large one.
 //!
 //! ```
-//! use rtcompare::stats::{detect_drift, DRIFT_LEVEL};
+//! use rtcompare::stats::detect_drift;
+//! use rtcompare::support::stats::DRIFT_LEVEL;
 //!
 //! let warming_up: Vec<f64> = (1..=20).map(f64::from).collect();
 //! let d = detect_drift(&warming_up)?;
@@ -115,7 +116,8 @@
 //!
 //! ```
 //! use rtcompare::rng::Rng;
-//! use rtcompare::stats::{change_points, warm_up_end};
+//! use rtcompare::stats::change_points;
+//! use rtcompare::support::stats::warm_up_end;
 //!
 //! // 50 readings slower by 2σ, then 450 at the steady level.
 //! let mut rng = Rng::new(4);
@@ -134,6 +136,6 @@ use crate::stats::*;
 
 // One file per check: `autocorr.rs`, `drift.rs`, `change_points.rs` (which also finds the
 // warm-up).
-pub(super) mod autocorr;
-pub(super) mod change_points;
-pub(super) mod drift;
+pub(crate) mod autocorr;
+pub(crate) mod change_points;
+pub(crate) mod drift;

@@ -36,7 +36,7 @@ pub struct WelchTest {
 
 /// Welch's unequal-variance t-test of the means of `a` and `b` (two-sided), as computed by
 /// SciPy's `ttest_ind(a, b, equal_var=False)`. See the
-/// [chapter](crate::stats::significance#welchs-t-test).
+/// chapter.
 ///
 /// Returns [`Error::TooFewSamples`] if either side has fewer than two values,
 /// [`Error::NonFinite`] for NaN or ±∞ (naming `"a"` or `"b"`), and [`Error::Undefined`] if both

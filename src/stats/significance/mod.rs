@@ -88,5 +88,5 @@
 use crate::stats::*;
 
 // `hypothesis.rs` is Welch's test, `rank_tests.rs` the rank-sum and Fisher's exact tests.
-pub(super) mod hypothesis;
-pub(super) mod rank_tests;
+pub(crate) mod hypothesis;
+pub(crate) mod rank_tests;

@@ -17,7 +17,7 @@ pub const RANK_SUM_EXACT_LIMIT: u128 = 20_000_000;
 pub const FISHER_TIE_THRESHOLD: f64 = 0.99;
 
 /// Two-sided exact p-value of the Wilcoxon–Mann–Whitney rank-sum test of `a` against `b`, in
-/// `(0, 1]`; see the [chapter](crate::stats::significance#rank-tests) for the method and the tie
+/// `(0, 1]`; see the chapter for the method and the tie
 /// rules.
 ///
 /// Returns [`Error::TooFewSamples`] if either sample is empty and [`Error::NonFinite`] for NaN

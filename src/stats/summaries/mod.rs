@@ -28,7 +28,8 @@
 //! summaries as needed. The free functions validate and delegate to it.
 //!
 //! ```
-//! use rtcompare::stats::{median, quantile, Sample};
+//! use rtcompare::stats::{median, quantile};
+//! use rtcompare::support::stats::Sample;
 //!
 //! let ns = [101.0, 99.0, 250.0, 100.0, 102.0];
 //! assert_eq!(median(&ns)?, 101.0);
@@ -46,5 +47,5 @@ use crate::stats::*;
 
 // `summary.rs` holds the summaries and `Sample`; `select.rs` the order statistics by selection
 // that code which must not allocate or sort (the bootstrap's replicates, the rank tests) uses.
-pub(super) mod select;
-pub(super) mod summary;
+pub(crate) mod select;
+pub(crate) mod summary;

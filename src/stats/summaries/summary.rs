@@ -21,7 +21,7 @@ pub const MAD_NORMAL_SCALE: f64 = 1.482_602_218_505_602;
 /// range for [`Sample::quantile`]) or produce a value that exceeds the `f64` range.
 ///
 /// ```
-/// use rtcompare::stats::Sample;
+/// use rtcompare::support::stats::Sample;
 ///
 /// let s = Sample::new(&[3.0, 1.0, 2.0, 4.0])?;
 /// assert_eq!(s.len(), 4);

@@ -14,13 +14,13 @@ use crate::stats::{EstimateOptions, bootstrap_replicates};
 pub const AA_FLOOR_QUANTILE: f64 = 0.90;
 
 /// The noise floor of one A/A series (see the
-/// [chapter](crate::stats::verdicts#the-aa-noise-floor)): the `AA_FLOOR_QUANTILE` (0.90) quantile of
+/// chapter): the `AA_FLOOR_QUANTILE` (0.90) quantile of
 /// `|δ*|` over the **paired** bootstrap replicates of `x` against `y`, a fraction. `x[i]` and
 /// `y[i]` are two measurements of the same code taken together; `opts.paired` is ignored (always
 /// paired), its level plays no part, and its block length, resamples and seed are used as given.
 ///
 /// Errors as for [`bootstrap_replicates`]: fewer than
-/// [`MINIMUM_DATA_POINTS`](crate::stats::MINIMUM_DATA_POINTS) (11) pairs, unequal lengths, a
+/// `MINIMUM_DATA_POINTS` (11) pairs, unequal lengths, a
 /// non-finite value, or a zero in `y`.
 pub fn aa_noise_floor(x: &[f64], y: &[f64], opts: &EstimateOptions) -> Result<f64> {
     let reps = bootstrap_replicates(x, y, &opts.paired(true))?;

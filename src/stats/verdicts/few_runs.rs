@@ -27,7 +27,7 @@ pub const FEW_RUNS_MIN_RUNS: usize = 2;
 /// setters.
 ///
 /// ```
-/// use rtcompare::stats::FewRunsRule;
+/// use rtcompare::support::stats::FewRunsRule;
 ///
 /// let rule = FewRunsRule::default().parity(0.03).floor(10_000.0);
 /// assert_eq!((rule.parity, rule.floor), (0.03, 10_000.0));
@@ -146,7 +146,7 @@ impl fmt::Display for FewRunsVerdict {
     }
 }
 
-/// Applies the few-runs rule (see the [chapter](crate::stats::verdicts#few-runs)) to the run
+/// Applies the few-runs rule (see the chapter) to the run
 /// times `a` of the candidate and `b` of the other arm, both in nanoseconds.
 ///
 /// Returns [`Error::TooFewSamples`] if either arm has fewer than [`FEW_RUNS_MIN_RUNS`] (2) runs,

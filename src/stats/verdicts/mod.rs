@@ -63,8 +63,8 @@
 //!   to is the one that survives the uncertainty.
 //!
 //! ```
-//! use rtcompare::stats::{
-//!     three_outcome_rule, lower_bound_rule, CannotTellReason, ThresholdOutcome,
+//! use rtcompare::support::stats::{
+//!     lower_bound_rule, three_outcome_rule, CannotTellReason, ThresholdOutcome,
 //! };
 //!
 //! // A is 6 % faster, 95 % interval [3 %, 9 %], threshold 2 %.
@@ -152,7 +152,7 @@
 //! verdict surprises you.
 //!
 //! ```
-//! use rtcompare::stats::{few_runs_verdict, FewRunsOutcome, FewRunsRule};
+//! use rtcompare::support::stats::{few_runs_verdict, FewRunsOutcome, FewRunsRule};
 //!
 //! // Run times in nanoseconds: 5 runs of the candidate and of the other arm.
 //! let a = [500e3, 505e3, 510e3, 502e3, 508e3];
@@ -188,9 +188,9 @@ use crate::stats::{check, dist};
 
 // One file per rule: `decision.rs` (the verdict and `decide`), `aa_floor.rs` (the floor from one
 // A/A series), `verdict.rs` (the threshold rules), `few_runs.rs`, `sequential.rs`.
-pub(super) mod aa_floor;
-pub(super) mod decision;
-pub(super) mod few_runs;
-pub(super) mod judge;
-pub(super) mod sequential;
-pub(super) mod verdict;
+pub(crate) mod aa_floor;
+pub(crate) mod decision;
+pub(crate) mod few_runs;
+pub(crate) mod judge;
+pub(crate) mod sequential;
+pub(crate) mod verdict;

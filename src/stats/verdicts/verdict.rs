@@ -153,7 +153,7 @@ fn threshold_ok(threshold: f64) -> Result<()> {
 /// threshold is negative.
 ///
 /// ```
-/// use rtcompare::stats::{three_outcome_rule, CannotTellReason, ThresholdOutcome};
+/// use rtcompare::support::stats::{three_outcome_rule, CannotTellReason, ThresholdOutcome};
 ///
 /// let v = three_outcome_rule(-0.01, -0.03, 0.01, 0.02)?;
 /// assert_eq!(v.reason(), Some(CannotTellReason::IntervalContainsZero));
@@ -237,7 +237,7 @@ impl fmt::Display for LowerBoundDecision {
 /// finite.
 ///
 /// ```
-/// use rtcompare::stats::lower_bound_rule;
+/// use rtcompare::support::stats::lower_bound_rule;
 ///
 /// let d = lower_bound_rule(-0.01, 0.02)?;
 /// assert!(!d.accepted);
