@@ -6,8 +6,8 @@
 //! selection over 101 values) ≈ 1.5 ms; BACKGROUND.md records what this machine measured.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use rtcompare::rng::Rng;
 use rtcompare::stats::{EstimateOptions, estimate_difference};
+use rtcompare::support::rng::Rng;
 use std::hint::black_box;
 
 /// 101 paired timings around 100 and 110 ns with 3 % lognormal-ish noise and a shared

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 
 use rtcompare::pool::{self, PoolOptions};
-use rtcompare::rng::Rng;
+use rtcompare::support::rng::Rng;
 use rtcompare::{Candidate, Report, compare};
 
 const CHASE_SLOTS: usize = 4 << 20; // 16 MiB of u32

@@ -122,7 +122,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // What one eviction costs: the price every cold batch pays outside its timing.
-    let mut evictor = rtcompare::measure::cache::Evictor::new();
+    let mut evictor = rtcompare::support::measure::Evictor::new();
     let mut sweeps: Vec<f64> = (0..50)
         .map(|_| {
             let t = std::time::Instant::now();

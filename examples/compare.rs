@@ -21,8 +21,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use rtcompare::pool::{self, PoolOptions};
-use rtcompare::rng::Rng;
 use rtcompare::stats::Change;
+use rtcompare::support::rng::Rng;
 use rtcompare::{Candidate, CompareOptions, Verdict, compare, progress};
 
 const LEN: usize = 1_000;

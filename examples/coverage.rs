@@ -6,8 +6,8 @@
 //! is deterministic: the trials use fixed seeds. `cargo run --release --example coverage --
 //! 500` runs 500 trials per cell instead of 2,000.
 
-use rtcompare::rng::{Rng, derive_seed};
 use rtcompare::stats::{EstimateOptions, auto_block_length, estimate_difference};
+use rtcompare::support::rng::{Rng, derive_seed};
 use rtcompare::support::stats::tie_split_confidence;
 use std::time::Instant;
 

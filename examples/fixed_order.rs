@@ -27,7 +27,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use rtcompare::pool::{self, PoolOptions};
-use rtcompare::rng::Rng;
+use rtcompare::support::rng::Rng;
 use rtcompare::{Candidate, compare};
 
 const SLOTS: usize = 4 << 20; // 16 MiB of u32

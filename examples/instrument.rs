@@ -7,8 +7,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use rtcompare::measure::clock::Instrument;
-use rtcompare::{CalibrationOptions, Candidate, CollectOptions, calibrate, collect};
+use rtcompare::Candidate;
+use rtcompare::support::measure::Instrument;
+use rtcompare::support::measure::{CalibrationOptions, CollectOptions, calibrate, collect};
 
 use rtcompare::support::selftest::workload as work;
 

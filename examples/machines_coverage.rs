@@ -8,8 +8,8 @@
 //!
 //! `cargo run --release --example machines_coverage`
 
-use rtcompare::rng::Rng;
 use rtcompare::stats::{MachineEstimate, combine_machines};
+use rtcompare::support::rng::Rng;
 
 const DELTA: f64 = 0.02;
 const S: f64 = 0.005;

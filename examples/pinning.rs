@@ -36,7 +36,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             runs = args.next().ok_or("--runs needs a number")?.parse()?;
         }
     }
-    let cpu = *rtcompare::measure::pin::current_affinity()
+    let cpu = *rtcompare::support::measure::current_affinity()
         .and_then(|a| a.last().copied().map(|c| vec![c]))
         .ok_or("cannot read this thread's CPU affinity")?
         .first()

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use rtcompare::measure::collect::Stage;
+use rtcompare::measure::Stage;
 use rtcompare::pool::{self, PoolOptions, PoolRun};
 use rtcompare::{Candidate, Verdict, compare};
 

@@ -19,9 +19,9 @@
 //! Run: `cargo run --release --example pool_coverage [-- --trials 4000]`.
 
 use rtcompare::Estimate;
-use rtcompare::rng::Rng;
 use rtcompare::stats::combine;
 use rtcompare::support::pool::{DEFAULT_MAX_PROCESSES, DEFAULT_TARGET_ABS, DEFAULT_TARGET_REL};
+use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::{PlanEnd, combine_staged, plan_processes};
 
 const MU: f64 = 0.03;

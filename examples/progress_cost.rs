@@ -28,8 +28,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use rtcompare::rng::Rng;
 use rtcompare::stats::{EstimateOptions, estimate_difference};
+use rtcompare::support::rng::Rng;
 use rtcompare::{Candidate, CompareOptions, compare, progress};
 
 const LEN: usize = 1_000;

@@ -10,7 +10,7 @@
 //! (BACKGROUND.md, "Sequential decisions"). Pure arithmetic: no clock, so any machine gives the
 //! same table for a seed.
 
-use rtcompare::rng::Rng;
+use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::{SequentialOptions, SequentialOutcome, Spending, sequential_look};
 
 fn arg(name: &str, default: usize) -> usize {

@@ -37,9 +37,9 @@ use std::time::Instant;
 
 use rtcompare::compare::compare_with_clock;
 use rtcompare::env::{Environment, load_average};
-use rtcompare::measure::clock::SimulatedClock;
-use rtcompare::measure::collect::{Progress, Stage};
-use rtcompare::rng::Rng;
+use rtcompare::measure::{Progress, Stage};
+use rtcompare::support::measure::SimulatedClock;
+use rtcompare::support::rng::Rng;
 use rtcompare::support::selftest::workload;
 use rtcompare::{Candidate, CompareOptions, Report, compare};
 

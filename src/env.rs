@@ -85,7 +85,7 @@ pub struct Environment {
     pub hypervisor: Option<bool>,
     /// Size of the last-level cache in bytes as sysfs reports it for CPU 0, if known: what a
     /// working set must exceed to spill to memory, and what a cold run's eviction buffer is
-    /// sized from ([`cache`](crate::measure::cache)). Absent from JSON written before it was
+    /// sized from (`cache`). Absent from JSON written before it was
     /// recorded: `None`.
     #[serde(default)]
     pub last_level_cache_bytes: Option<u64>,
@@ -158,6 +158,7 @@ impl fmt::Display for Instrumentation {
 /// // Natively, nothing is hosting the doctest.
 /// assert_eq!(rtcompare::env::detect_instrumentation(), None);
 /// ```
+#[doc(hidden)]
 pub fn detect_instrumentation() -> Option<Instrumentation> {
     static FOUND: OnceLock<Option<Instrumentation>> = OnceLock::new();
     FOUND.get_or_init(probe_instrumentation).clone()
@@ -339,6 +340,7 @@ impl Environment {
     }
 
     /// Records the end of the run: load averages and peak resident set size now.
+    #[doc(hidden)]
     pub fn finish(&mut self) {
         self.load_average_end = load_average();
         self.max_rss_end = max_rss_bytes();
@@ -346,6 +348,7 @@ impl Environment {
 
     /// Growth of the peak resident set during the run, in bytes (0 if unknown or before
     /// [`finish`](Self::finish)).
+    #[doc(hidden)]
     pub fn max_rss_growth(&self) -> u64 {
         match (self.max_rss_start, self.max_rss_end) {
             (Some(s), Some(e)) => e.saturating_sub(s),
@@ -391,6 +394,7 @@ fn turbo() -> Option<bool> {
 }
 
 /// The 1-, 5- and 15-minute load averages (`getloadavg`), if available.
+#[doc(hidden)]
 pub fn load_average() -> Option<[f64; 3]> {
     #[cfg(unix)]
     {
@@ -406,6 +410,7 @@ pub fn load_average() -> Option<[f64; 3]> {
 }
 
 /// Peak resident set size of this process in bytes (`getrusage`), if available.
+#[doc(hidden)]
 pub fn max_rss_bytes() -> Option<u64> {
     #[cfg(unix)]
     {

@@ -310,6 +310,7 @@ pub struct IoSource(Arc<std::io::Error>);
 
 impl IoSource {
     /// Wraps `error`. Accepts any [`std::io::Error`]; there is no bad input.
+    #[doc(hidden)]
     pub fn new(error: std::io::Error) -> Self {
         IoSource(Arc::new(error))
     }
@@ -388,6 +389,7 @@ pub struct JsonSource(Arc<serde_json::Error>);
 
 impl JsonSource {
     /// Wraps `error`. Accepts any [`serde_json::Error`]; there is no bad input.
+    #[doc(hidden)]
     pub fn new(error: serde_json::Error) -> Self {
         JsonSource(Arc::new(error))
     }

@@ -54,7 +54,7 @@
 //!
 //! The root holds what a first comparison needs: [`compare()`], [`Candidate`],
 //! [`CompareOptions`], the [`Report`] and its [`Verdict`]; the measurement steps one can run
-//! alone ([`calibrate()`] with [`CalibrationOptions`], [`collect()`] with [`CollectOptions`], the
+//! alone (`calibrate()` with `CalibrationOptions`, `collect()` with `CollectOptions`, the
 //! [`Cache`] mode); the interval type of the statistics ([`Estimate`], [`EstimateOptions`]);
 //! [`Error`] and [`Result`]; and the test gates' macros ([`assert_faster!`],
 //! [`assert_not_slower!`], [`assert_equivalent!`]). Everything else has one path, through the
@@ -76,12 +76,12 @@
 //! | [`gate`] | cargo-test gates, in one process or pooled across several ([`gate::check`], [`gate::GateOptions`]) | via `pool` and `compare` |
 //! | [`pool`] | several processes: the program re-executes itself, perturbs each child's heap and environment, alternates the fixtures' build order, plans the total with Stein's two-stage rule and pools the reports ([`pool::run`]) | yes (processes) |
 //! | [`precision`], `selftest` | Pilot's measure-until-precise driver ([`precision::measure`]); calibration before trust (private: the `selftest` example and the command-line tool's `selftest` run it) | via `compare` and `measure` |
-//! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation ([`compare::validate`]), the warnings, and the [`Report`] as plain data ([`compare::report`]) | via `measure` |
+//! | [`compare`](mod@compare) | [`compare()`] (the protocol), [`CompareOptions`], the A/A validation (`compare::validate`), the warnings, and the [`Report`] as plain data ([`compare::report`]) | via `measure` |
 //! | [`env`](mod@env) | the [`Environment`](env::Environment) stamp every report carries, and the detection of emulators whose timings mean nothing; it records the CPU affinity and the cache size through `measure` | yes (reads the system) |
-//! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) ([`measure::clock`]), [`Candidate`], [`calibrate`](calibrate()), [`collect`](collect()) (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters ([`measure::counters`]), CPU pinning ([`measure::pin`]) | yes |
+//! | [`measure`] | the clock and its [`Instrument`](measure::clock::Instrument) (`measure::clock`), [`Candidate`], `calibrate`, `collect` (orders, warm-up, progress), the [`Cache`] mode (warm, or cold: caches evicted before every batch), hardware counters (`measure::counters`), CPU pinning (`measure::pin`) | yes |
 //! | [`alloc`] | the counting global allocator ([`alloc::Counting`]), whose counters `measure` reads around every batch | yes (it is the allocator) |
 //! | [`stats`] | pure statistics on any `&[f64]`, in chapters by question (summaries, significance, bootstrap, intervals, series, plans, verdicts, pooling): the verdict ([`Verdict`], [`stats::decide`]) and its rules, pooling across processes ([`stats::combine`], `stats::combine_staged`); every name directly under `stats` | **never** |
-//! | [`rng`], [`Error`], `display`, `interrupt` | the seeded generator the statistics use; the one error enum; and, private, the `display` of figures in reports and messages and the `interrupt` guard that notes SIGINT and SIGTERM while a run is in charge of child processes | no (`interrupt` installs signal handlers while a run holds it) |
+//! | `rng`, [`Error`], `display`, `interrupt` | the seeded generator the statistics use; the one error enum; and, private, the `display` of figures in reports and messages and the `interrupt` guard that notes SIGINT and SIGTERM while a run is in charge of child processes | no (`interrupt` installs signal handlers while a run holds it) |
 //!
 //! Three of these are declared at the root, each in its own file, because users' code names
 //! them there: [`alloc`] (`rtcompare::alloc::Counting`, the global allocator a binary installs),
@@ -105,7 +105,7 @@ pub mod precision;
 #[cfg(feature = "progress")]
 pub mod progress;
 mod render;
-pub mod rng;
+pub(crate) mod rng;
 mod selftest;
 pub mod stats;
 #[doc(hidden)]
@@ -116,9 +116,7 @@ pub use compare::report::Report;
 pub use compare::{CompareOptions, compare};
 pub use error::{Error, IoSource, JsonSource, Result};
 pub use measure::cache::Cache;
-pub use measure::calibrate::{CalibrationOptions, calibrate};
 pub use measure::candidate::Candidate;
-pub use measure::collect::{CollectOptions, collect};
 pub use stats::{Estimate, EstimateOptions, Verdict};
 
 /// The README's and HOWTO's examples, compiled and run as doctests so the documents cannot
@@ -156,7 +154,7 @@ pub mod doc_examples {
     /// ```
     /// use rtcompare::alloc::Counting;
     /// use rtcompare::env::Environment;
-    /// use rtcompare::measure::clock::Instrument;
+    /// use rtcompare::support::measure::Instrument;
     /// use rtcompare::stats::combine;
     /// use rtcompare::Report;
     /// ```

@@ -2,9 +2,8 @@
 //! stage in a log file; and [`Status`], a one-line message for front ends that run their own
 //! loop (the `rtcompare` command-line tool's progress line).
 //!
-//! [`bar()`] goes to [`CompareOptions::progress`](crate::CompareOptions::progress) (or
-//! [`CollectOptions::progress`](crate::CollectOptions::progress), or any option that takes an
-//! `Fn(Progress)`); [`pool_bar()`] goes to
+//! [`bar()`] goes to [`CompareOptions::progress`](crate::CompareOptions::progress) (or any
+//! option that takes an `Fn(Progress)`); [`pool_bar()`] goes to
 //! [`PoolOptions::progress`](crate::pool::PoolOptions::progress). When stderr is a terminal one
 //! bar, drawn by indicatif, shows the running stage (calibrating, warming up, validating with
 //! its A/A runs, measuring with its pairs, resampling) and is removed when the comparison ends,

@@ -30,7 +30,7 @@
 //! which mixes a parent seed and a stream number into a new non-zero seed.
 //!
 //! ```
-//! use rtcompare::rng::Rng;
+//! use rtcompare::support::rng::Rng;
 //!
 //! let mut a = Rng::new(42);
 //! let mut b = Rng::new(42);
@@ -59,7 +59,7 @@ const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Never fails; every input is valid.
 ///
 /// ```
-/// use rtcompare::rng::splitmix64;
+/// use rtcompare::support::rng::splitmix64;
 /// assert_eq!(splitmix64(1), 0x910a_2dec_8902_5cc1);
 /// ```
 #[inline]
@@ -80,7 +80,7 @@ pub const fn splitmix64(state: u64) -> u64 {
 /// Never fails.
 ///
 /// ```
-/// use rtcompare::rng::resolve_seed;
+/// use rtcompare::support::rng::resolve_seed;
 /// assert_eq!(resolve_seed(7), 7);
 /// assert_ne!(resolve_seed(0), 0);
 /// ```
@@ -139,7 +139,7 @@ fn fallback_seed() -> u64 {
 /// Never fails.
 ///
 /// ```
-/// use rtcompare::rng::derive_seed;
+/// use rtcompare::support::rng::derive_seed;
 /// let parent = 42;
 /// assert_ne!(derive_seed(parent, 0), derive_seed(parent, 1));
 /// assert_eq!(derive_seed(parent, 3), derive_seed(parent, 3));
@@ -164,7 +164,7 @@ pub fn derive_seed(seed: u64, stream: u64) -> u64 {
 /// and it is not cryptographically secure.
 ///
 /// ```
-/// use rtcompare::rng::Rng;
+/// use rtcompare::support::rng::Rng;
 ///
 /// let mut rng = Rng::new(2024);
 /// let u = rng.next_f64();
@@ -254,7 +254,7 @@ impl Rng {
     /// after consuming one.
     ///
     /// ```
-    /// use rtcompare::rng::Rng;
+    /// use rtcompare::support::rng::Rng;
     /// let mut rng = Rng::new(1);
     /// assert!((0..1000).all(|_| rng.below(6) < 6));
     /// assert_eq!(rng.below(0), 0);

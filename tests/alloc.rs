@@ -15,7 +15,7 @@ use std::time::Duration;
 use rtcompare::alloc::{self, AllocSnapshot, Counting};
 use rtcompare::compare::compare_with_clock;
 use rtcompare::compare::report::{Warning, WorkingSetMeasure};
-use rtcompare::measure::clock::SimulatedClock;
+use rtcompare::support::measure::SimulatedClock;
 use rtcompare::{Cache, Candidate, CompareOptions, Report};
 
 #[global_allocator]

@@ -157,7 +157,7 @@ fn two_builds_are_compared_benchmark_by_benchmark() {
     assert!(same.delta.abs() < 0.1, "{same}");
     // Every pair ran its four workers on one CPU of those allowed, the parent elsewhere,
     // and the pairs are spread over the CPUs: no CPU holds more than one pair beyond another.
-    let allowed = rtcompare::measure::pin::current_affinity().unwrap_or_default();
+    let allowed = rtcompare::support::measure::current_affinity().unwrap_or_default();
     for b in &run.benchmarks[..2] {
         let mut per_cpu = std::collections::BTreeMap::new();
         for r in &b.reports {
@@ -884,7 +884,7 @@ fn a_cancelled_run_stops_and_keeps_what_it_measured() {
     }
     let _serial = spawning();
     let exe = std::env::current_exe().unwrap();
-    let token = rtcompare::measure::collect::CancelToken::new();
+    let token = rtcompare::measure::CancelToken::new();
     let o = BuildsOptions::default()
         .decide(false)
         .pairs(3)

@@ -4,10 +4,10 @@
 //! seconds; the properties do not depend on the replicate count.
 
 use proptest::prelude::*;
-use rtcompare::rng::Rng;
 use rtcompare::stats::{
     EstimateOptions, bootstrap_replicates, confidences_for, estimate_difference,
 };
+use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::{
     bootstrap_indices, estimate_with_confidences, estimate_with_ties, moving_block_indices,
     relative_difference, tie_split_confidence,

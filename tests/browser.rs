@@ -13,8 +13,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use rtcompare::compare::compare_with_clock;
-use rtcompare::measure::clock::SimulatedClock;
-use rtcompare::rng::Rng;
+use rtcompare::support::measure::SimulatedClock;
+use rtcompare::support::rng::Rng;
 use rtcompare::{Candidate, CompareOptions};
 
 /// Width of the screenshot, CSS pixels.

@@ -6,9 +6,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use rtcompare::compare::compare_with_clock;
-use rtcompare::compare::validate::DEFAULT_COLD_VALIDATION_RUNS;
-use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::stats::Unresolved;
+use rtcompare::support::compare::DEFAULT_COLD_VALIDATION_RUNS;
+use rtcompare::support::measure::SimulatedClock;
 use rtcompare::{Cache, Candidate, CompareOptions, Report, Verdict, compare};
 
 /// Sums a vector of `len` u64: the same data every operation.

@@ -4,11 +4,11 @@
 use std::time::Duration;
 
 use rtcompare::compare::compare_with_clock;
-use rtcompare::measure::clock::SimulatedClock;
-use rtcompare::measure::collect::CancelToken;
-use rtcompare::rng::Rng;
+use rtcompare::measure::CancelToken;
 use rtcompare::stats::Unresolved;
 use rtcompare::stats::{EstimateOptions, estimate_difference};
+use rtcompare::support::measure::SimulatedClock;
+use rtcompare::support::rng::Rng;
 use rtcompare::{Candidate, CompareOptions, Error, Report, Verdict, compare};
 
 use rtcompare::support::selftest::workload as work;
@@ -349,7 +349,7 @@ fn simulated_warnings_fire_on_their_conditions() {
 
 #[test]
 fn progress_reaches_every_stage_in_order() {
-    use rtcompare::measure::collect::Stage;
+    use rtcompare::measure::Stage;
     use std::sync::{Arc, Mutex};
     let clock = SimulatedClock::new(1);
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -376,7 +376,7 @@ fn progress_reaches_every_stage_in_order() {
 #[test]
 #[cfg(target_os = "linux")]
 fn pinning_is_recorded_and_undone() {
-    let before = rtcompare::measure::pin::current_affinity().unwrap();
+    let before = rtcompare::support::measure::current_affinity().unwrap();
     let cpu = *before.last().unwrap();
     let r = compare(
         Candidate::new("a", work(50)),
@@ -386,7 +386,10 @@ fn pinning_is_recorded_and_undone() {
     .unwrap();
     assert_eq!(r.run.pinned_cpu, Some(cpu));
     assert_eq!(r.run.environment.affinity, Some(vec![cpu]));
-    assert_eq!(rtcompare::measure::pin::current_affinity().unwrap(), before);
+    assert_eq!(
+        rtcompare::support::measure::current_affinity().unwrap(),
+        before
+    );
     let e = compare(
         Candidate::new("a", work(50)),
         Candidate::new("b", work(50)),

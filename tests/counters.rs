@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use rtcompare::measure::counters::{
+use rtcompare::support::measure::{
     CounterDelta, CounterSet, CounterStatus, CounterSummary, Unavailable,
 };
 

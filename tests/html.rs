@@ -7,9 +7,9 @@
 use std::time::Duration;
 
 use rtcompare::compare::compare_with_clock;
-use rtcompare::measure::clock::SimulatedClock;
-use rtcompare::rng::Rng;
 use rtcompare::stats::{Estimate, combine};
+use rtcompare::support::measure::SimulatedClock;
+use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::WidthTarget;
 use rtcompare::{Candidate, CompareOptions, Error, Report};
 

@@ -4,9 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use rtcompare::measure::clock::Instrument;
-use rtcompare::measure::collect::CancelToken;
-use rtcompare::{CalibrationOptions, Candidate, CollectOptions, Error, calibrate, collect};
+use rtcompare::measure::CancelToken;
+use rtcompare::support::measure::Instrument;
+use rtcompare::support::measure::{CalibrationOptions, CollectOptions, calibrate, collect};
+use rtcompare::{Candidate, Error};
 
 use rtcompare::support::selftest::workload as work;
 

@@ -7,8 +7,8 @@
 //! reference implementation measured (digest C.2, C.22, C.23). The full tables, with 2,000
 //! trials per cell, come from `cargo run --release --example coverage`.
 
-use rtcompare::rng::{Rng, derive_seed};
 use rtcompare::stats::{EstimateOptions, auto_block_length, estimate_difference};
+use rtcompare::support::rng::{Rng, derive_seed};
 use rtcompare::support::stats::tie_split_confidence;
 
 const MEDIAN_A: f64 = 100.0;

@@ -3,12 +3,12 @@
 //! Nothing here calls Python.
 
 use rtcompare::Error;
-use rtcompare::rng::Rng;
 use rtcompare::stats::required_batches;
 use rtcompare::stats::{
     BatchMeansOptions, batch_means, effective_sample_size, fisher_exact_p, proportion_interval,
     rank_sum_p, welch_t_test,
 };
+use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::{
     MeasuredSummary, NewSamples, Readings, ar1_batch_mean_autocorrelation, ar1_gamma,
     ar1_gamma_limit, batch_autocorrelation, harmonic_mean_interval, iid_interval_coverage,

@@ -4,10 +4,10 @@
 //! the issue makes, not the count observed.
 
 use rtcompare::Candidate;
-use rtcompare::measure::clock::SimulatedClock;
 use rtcompare::precision::{Precision, StopReason, measure_with_clock};
-use rtcompare::rng::{Rng, derive_seed};
 use rtcompare::stats::{BatchMeansOptions, batch_means, change_points};
+use rtcompare::support::measure::SimulatedClock;
+use rtcompare::support::rng::{Rng, derive_seed};
 use rtcompare::support::stats::batch_means_at;
 use std::cell::RefCell;
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use pool_common::{children, leftovers, quick};
 use rtcompare::compare::report::BuildOrder;
-use rtcompare::measure::collect::CancelToken;
+use rtcompare::measure::CancelToken;
 use rtcompare::pool::{self, PoolOptions, PoolRun};
 use rtcompare::support::selftest::workload;
 use rtcompare::{Candidate, Error};

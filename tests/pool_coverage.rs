@@ -2,8 +2,8 @@
 //! Stein's two-stage interval keeps it when the total was planned from the first stage.
 
 use rtcompare::Estimate;
-use rtcompare::rng::Rng;
 use rtcompare::stats::combine;
+use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::combine_staged;
 
 const MU: f64 = 0.03;

@@ -134,13 +134,13 @@ struct Neighbour {
 
 impl Neighbour {
     fn start() -> Res<Neighbour> {
-        let cpu = rtcompare::measure::pin::current_affinity()
+        let cpu = rtcompare::support::measure::current_affinity()
             .and_then(|a| a.first().copied())
             .ok_or("no CPU list: cannot pin a neighbour")?;
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
-            let _pin = rtcompare::measure::pin::pin_current_thread(cpu);
+            let _pin = rtcompare::support::measure::pin_current_thread(cpu);
             while !flag.load(Ordering::Relaxed) {
                 let until = Instant::now() + Duration::from_millis(5);
                 while Instant::now() < until {

@@ -367,8 +367,8 @@ mod tests {
     /// runs; a 10 % change is called slower in every run.
     #[test]
     fn identical_commands_get_no_verdict_and_a_clear_change_is_slower() {
-        let mut rng = rtcompare::rng::Rng::new(7);
-        let time = |slower: f64, rng: &mut rtcompare::rng::Rng| {
+        let mut rng = rtcompare::support::rng::Rng::new(7);
+        let time = |slower: f64, rng: &mut rtcompare::support::rng::Rng| {
             let spike = if rng.next_f64() < 0.02 { 2.0 } else { 1.0 };
             1e6 * (1.0 + slower) * (0.03 * rng.next_normal()).exp() * spike
         };

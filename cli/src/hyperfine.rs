@@ -9,8 +9,8 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use rtcompare::env::Environment;
-use rtcompare::rng::resolve_seed;
 use rtcompare::stats;
+use rtcompare::support::rng::resolve_seed;
 use rtcompare::support::stats::FewRunsRule;
 
 use crate::analysis::{self, AnalysisOptions, Rule, SideSummary, Warning};

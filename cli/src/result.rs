@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use rtcompare::env::Environment;
-use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSummary, SideCounters};
+use rtcompare::support::measure::{CounterDelta, CounterFailure, CounterSummary, SideCounters};
 
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
 use crate::error::{CliError, Result};

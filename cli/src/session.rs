@@ -34,10 +34,10 @@ use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
 use rtcompare::env::Environment;
-use rtcompare::measure::counters::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use rtcompare::progress::Status;
-use rtcompare::rng::{Rng, derive_seed, resolve_seed};
 use rtcompare::stats;
+use rtcompare::support::measure::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
+use rtcompare::support::rng::{Rng, derive_seed, resolve_seed};
 use rtcompare::support::stats::{DecisionEnd, MINIMUM_DATA_POINTS};
 
 use crate::analysis::{

@@ -80,7 +80,7 @@ fn a_slower_working_tree_is_a_proven_regression() {
     let repo = Repo::new("slower");
     // Run as `taskset -c CPU rtcompare bench …` would: one CPU allowed, which every pair must
     // then share, and the table must say so.
-    let cpu = rtcompare::measure::pin::current_affinity()
+    let cpu = rtcompare::support::measure::current_affinity()
         .and_then(|a| a.last().copied())
         .unwrap();
     let mut command = Command::new(BIN);

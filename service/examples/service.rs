@@ -721,9 +721,9 @@ fn raise_priority() -> i32 {
 /// then both servers and the generator share that CPU's state, whatever the host does to the
 /// other. Returns the guard (dropping it restores the affinity) and the CPU, or `None` with a
 /// note on stderr where pinning is not possible.
-fn pin_to_one_cpu(quiet: bool) -> Option<rtcompare::measure::pin::PinGuard> {
-    let cpu = *rtcompare::measure::pin::current_affinity()?.last()?;
-    match rtcompare::measure::pin::pin_current_thread(cpu) {
+fn pin_to_one_cpu(quiet: bool) -> Option<rtcompare::support::measure::PinGuard> {
+    let cpu = *rtcompare::support::measure::current_affinity()?.last()?;
+    match rtcompare::support::measure::pin_current_thread(cpu) {
         Ok(g) => {
             if !quiet {
                 eprintln!("pinned to CPU {cpu} (--no-pin to leave the scheduler free)");

@@ -5,8 +5,8 @@
 use crate::Result;
 use crate::schedule::Pair;
 use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
-use rtcompare::rng::Rng;
 use rtcompare::stats::{self, Estimate, auto_block_length};
+use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::moving_block_indices;
 
 /// One window's latencies as a distribution: distinct values in increasing order with the
@@ -344,7 +344,7 @@ pub(crate) fn paired_percentile(
         p,
         resamples,
         block,
-        rtcompare::rng::derive_seed(seed, 1),
+        rtcompare::support::rng::derive_seed(seed, 1),
     )?;
     let abs: Vec<f64> = null.iter().map(|d| d.abs()).collect();
     // The floor's quantile is the interval's level: at 0.99, "identical windows differ by more

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use rtcompare::measure::clock::{Clock, MonotonicClock, SimulatedClock};
+use rtcompare::support::measure::{Clock, MonotonicClock, SimulatedClock};
 
 /// A clock the load generator can read and wait on, in nanoseconds.
 ///
@@ -82,7 +82,7 @@ impl Pacer for SimulatedClock {
 /// cannot keep its schedule, for tests of the send-lag bound.
 ///
 /// ```
-/// use rtcompare::measure::clock::SimulatedClock;
+/// use rtcompare::support::measure::SimulatedClock;
 /// use rtcompare_service::{Pacer, SimulatedPacer};
 /// let p = SimulatedPacer::new(SimulatedClock::new(1)).wake_late_by(5);
 /// p.wait_until(100);

@@ -20,10 +20,10 @@ use crate::target::Target;
 use crate::{Error, Result};
 use rtcompare::Verdict;
 use rtcompare::env::Environment;
-use rtcompare::measure::clock::MonotonicClock;
-use rtcompare::rng::{derive_seed, resolve_seed};
 use rtcompare::stats::{Bar, Bounds, Scale};
 use rtcompare::stats::{Estimate, decide};
+use rtcompare::support::measure::MonotonicClock;
+use rtcompare::support::rng::{derive_seed, resolve_seed};
 
 /// The relative resolution of the latency histograms (3 significant digits: at worst one part
 /// in 1,024), passed to the verdict rule as its quantization step.

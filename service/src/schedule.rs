@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::options::Arrivals;
-use rtcompare::rng::Rng;
+use rtcompare::support::rng::Rng;
 
 /// Which of the two targets of a plan a segment loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

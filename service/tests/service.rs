@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rtcompare::measure::clock::SimulatedClock;
+use rtcompare::support::measure::SimulatedClock;
 use rtcompare_service::Error;
 use rtcompare_service::{
     self as service, Call, Framing, LatencyOrigin, LoadOptions, Schedule, ServiceOptions,
@@ -433,7 +433,7 @@ fn a_wide_interval_gets_no_verdict() {
     let state = AtomicU64::new(12345);
     let noisy = |scale: u64| {
         let x = state.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
-        let r = rtcompare::rng::splitmix64(x) % 200_000;
+        let r = rtcompare::support::rng::splitmix64(x) % 200_000;
         clock.advance(scale + r);
     };
     let a = Call::new("a", |_: u64| -> Result<(), String> {

@@ -15,7 +15,7 @@ use super::layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN};
 use crate::compare::CompareOptions;
 #[cfg(doc)]
 use crate::error::Error;
-use crate::measure::collect::CancelToken;
+use crate::measure::CancelToken;
 
 /// Where a [`compare_builds`] run stands, reported after every worker pair.
 #[derive(Debug, Clone, PartialEq)]

@@ -41,9 +41,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::measure::CancelToken;
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::MonotonicClock;
-use crate::measure::collect::CancelToken;
 
 /// The environment variable that makes a bench binary a worker: `v2\tlist`, or
 /// `v2\tserve\tSEED\tNAME` (the version is [`WORKER_PROTOCOL`]).

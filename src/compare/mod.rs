@@ -38,7 +38,7 @@ pub(crate) mod gate_record;
 pub(crate) mod instrumented;
 mod options;
 pub mod report;
-pub mod validate;
+pub(crate) mod validate;
 
 pub(crate) mod warnings;
 
@@ -100,6 +100,7 @@ pub fn compare(a: Candidate<'_>, b: Candidate<'_>, options: &CompareOptions) -> 
 
 /// [`compare`] on any [`Clock`], for example a
 /// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests.
+#[doc(hidden)]
 pub fn compare_with_clock<C: Clock>(
     mut a: Candidate<'_>,
     mut b: Candidate<'_>,

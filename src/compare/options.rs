@@ -116,6 +116,7 @@ impl CompareOptions {
     }
 
     /// Sets [`collect`](Self::collect), the measurement options, wholesale.
+    #[doc(hidden)]
     pub fn collect(mut self, c: CollectOptions) -> Self {
         self.collect = c;
         self
@@ -173,6 +174,7 @@ impl CompareOptions {
     }
     /// Collects more pairs until the interval's half-width meets `target`
     /// ([`width_target`](Self::width_target)).
+    #[doc(hidden)]
     pub fn width_target(mut self, target: stats::WidthTarget) -> Self {
         self.width_target = Some(target);
         self
@@ -183,11 +185,13 @@ impl CompareOptions {
         self
     }
     /// Fixes the batch size ([`CollectOptions::inner_loops`]; 0 = calibrate).
+    #[doc(hidden)]
     pub fn inner_loops(mut self, n: u64) -> Self {
         self.collect.inner_loops = n;
         self
     }
     /// Sets [`CollectOptions::max_quantization_error`].
+    #[doc(hidden)]
     pub fn max_quantization_error(mut self, e: f64) -> Self {
         self.collect.max_quantization_error = e;
         self

@@ -92,7 +92,7 @@ impl fmt::Display for Cache {
 /// The caches of this machine as far as cold runs need them, and the eviction a cold run did.
 ///
 /// ```
-/// let info = rtcompare::measure::cache::CacheInfo::detect();
+/// let info = rtcompare::support::measure::CacheInfo::detect();
 /// // Twice the last-level cache, or the fallback when sysfs cannot tell.
 /// assert!(info.buffer_bytes >= 2 * info.llc_bytes.unwrap_or(0));
 /// assert_eq!(info.evictions, 0);

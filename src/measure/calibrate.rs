@@ -146,7 +146,8 @@ pub struct Calibration {
 /// the candidate ([`Error::CandidatePanicked`]).
 ///
 /// ```no_run
-/// use rtcompare::{calibrate, Candidate, CalibrationOptions};
+/// use rtcompare::{Candidate};
+/// use rtcompare::support::measure::{calibrate, CalibrationOptions};
 /// let mut c = Candidate::from_fn("sqrt", || std::hint::black_box(2.0_f64).sqrt());
 /// let cal = calibrate(&mut c, &CalibrationOptions::default())?;
 /// println!("{} operations per batch, {:.0} ns per batch", cal.inner_loops, cal.batch_ns);

@@ -121,7 +121,7 @@ fn read_clock(id: libc::clockid_t) -> u64 {
 /// rounded down to a multiple of the tick, like a real clock with coarse resolution.
 ///
 /// ```
-/// use rtcompare::measure::clock::{Clock, SimulatedClock};
+/// use rtcompare::support::measure::{Clock, SimulatedClock};
 /// let clock = SimulatedClock::new(40);
 /// clock.advance(100);
 /// assert_eq!(clock.now_ns(), 80); // two whole ticks of 40 ns

@@ -90,7 +90,7 @@ impl fmt::Display for Order {
 /// returns [`Error::Cancelled`] within one batch.
 ///
 /// ```
-/// let token = rtcompare::measure::collect::CancelToken::new();
+/// let token = rtcompare::measure::CancelToken::new();
 /// let for_other_thread = token.clone();
 /// for_other_thread.cancel();
 /// assert!(token.is_cancelled());
@@ -448,7 +448,8 @@ pub struct PairedSamples {
 /// ([`Error::CandidatePanicked`]); cancellation ([`Error::Cancelled`]).
 ///
 /// ```no_run
-/// use rtcompare::{collect, Candidate, CollectOptions};
+/// use rtcompare::{Candidate};
+/// use rtcompare::support::measure::{collect, CollectOptions};
 /// let mut a = Candidate::from_fn("a", || std::hint::black_box(3_u64).pow(7));
 /// let mut b = Candidate::from_fn("b", || std::hint::black_box(3_u64).pow(9));
 /// let s = collect(&mut a, &mut b, &CollectOptions::default())?;

@@ -11,10 +11,11 @@
 //! `cache`, `candidate` and `collect` read, so it sits below this folder) and the environment
 //! stamp ([`crate::env`], which reads `cache` and `pin`, so it sits above it).
 
-pub mod cache;
-pub mod calibrate;
-pub mod candidate;
-pub mod clock;
-pub mod collect;
-pub mod counters;
-pub mod pin;
+pub(crate) mod cache;
+pub(crate) mod calibrate;
+pub(crate) mod candidate;
+pub(crate) mod clock;
+pub(crate) mod collect;
+pub use collect::{CancelToken, Order, Progress, ProgressFn, Stage};
+pub(crate) mod counters;
+pub(crate) mod pin;

@@ -76,13 +76,13 @@ impl Drop for PinGuard {
 ///
 /// ```
 /// # #[cfg(target_os = "linux")] {
-/// let allowed = rtcompare::measure::pin::current_affinity().unwrap();
+/// let allowed = rtcompare::support::measure::current_affinity().unwrap();
 /// let last = *allowed.last().unwrap();
 /// {
-///     let _guard = rtcompare::measure::pin::pin_current_thread(last)?;
-///     assert_eq!(rtcompare::measure::pin::current_affinity().unwrap(), vec![last]);
+///     let _guard = rtcompare::support::measure::pin_current_thread(last)?;
+///     assert_eq!(rtcompare::support::measure::current_affinity().unwrap(), vec![last]);
 /// }
-/// assert_eq!(rtcompare::measure::pin::current_affinity().unwrap(), allowed);
+/// assert_eq!(rtcompare::support::measure::current_affinity().unwrap(), allowed);
 /// # }
 /// # Ok::<(), rtcompare::Error>(())
 /// ```

@@ -90,7 +90,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::report::{ProcessInfo, Report};
 use crate::error::Result;
-use crate::measure::collect::Stage;
+use crate::measure::Stage;
 use crate::stats::{self, MIN_PROCESSES, PoolWarning, Pooled, ProcessEstimate};
 use child::{ChildSpec, child_main};
 use parent::parent_main;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::CompareOptions;
 use crate::error::{Error, Result};
-use crate::measure::collect::CancelToken;
+use crate::measure::CancelToken;
 use crate::stats::{self, MIN_PROCESSES};
 
 /// Default first-stage size (5 processes).

@@ -18,8 +18,8 @@ use super::{
 use crate::compare::report::Report;
 use crate::error::{Error, Result};
 use crate::interrupt;
+use crate::measure::CancelToken;
 use crate::measure::clock::{Clock, MonotonicClock};
-use crate::measure::collect::CancelToken;
 use crate::rng::{Rng, derive_seed, resolve_seed};
 use crate::stats::{self, MIN_PROCESSES, PoolWarning, ProcessEstimate};
 

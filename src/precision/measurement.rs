@@ -19,7 +19,7 @@ pub enum StopReason {
     ReadingBudget,
     /// [`Precision::max_duration`](super::Precision::max_duration) passed first.
     TimeBudget,
-    /// The [`CancelToken`](crate::measure::collect::CancelToken) was cancelled.
+    /// The [`CancelToken`](crate::measure::CancelToken) was cancelled.
     Cancelled,
 }
 

@@ -33,7 +33,7 @@
 //! When warm-up matters, use `strict` or raise [`Precision::min_batches`].
 //!
 //! Budgets bound the session: [`Precision::max_readings`], [`Precision::max_duration`] and a
-//! [`CancelToken`](crate::measure::collect::CancelToken), all checked between batches. A session
+//! [`CancelToken`](crate::measure::CancelToken), all checked between batches. A session
 //! that stops without meeting its target still returns what it measured, says so in
 //! [`Measurement::target_met`], and gives the reason in [`Measurement::stop`].
 //!

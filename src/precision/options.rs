@@ -6,8 +6,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::measure::CancelToken;
 use crate::measure::calibrate::DEFAULT_MAX_QUANTIZATION_ERROR;
-use crate::measure::collect::CancelToken;
 use crate::stats::{BatchMeansOptions, DEFAULT_LEVEL, PrecisionTarget};
 
 /// Default [`Precision::max_readings`]: one million readings (8 MB).
@@ -110,6 +110,7 @@ impl Precision {
     }
 
     /// Sets [`ac_limit`](Self::ac_limit).
+    #[doc(hidden)]
     pub fn ac_limit(mut self, limit: f64) -> Self {
         self.ac_limit = limit;
         self
@@ -125,6 +126,7 @@ impl Precision {
         self
     }
     /// Sets [`min_batches`](Self::min_batches).
+    #[doc(hidden)]
     pub fn min_batches(mut self, n: usize) -> Self {
         self.min_batches = n;
         self
@@ -145,21 +147,25 @@ impl Precision {
         self
     }
     /// Sets [`round_readings`](Self::round_readings).
+    #[doc(hidden)]
     pub fn round_readings(mut self, n: usize) -> Self {
         self.round_readings = n;
         self
     }
     /// Sets [`inner_loops`](Self::inner_loops).
+    #[doc(hidden)]
     pub fn inner_loops(mut self, n: u64) -> Self {
         self.inner_loops = n;
         self
     }
     /// Sets [`max_quantization_error`](Self::max_quantization_error).
+    #[doc(hidden)]
     pub fn max_quantization_error(mut self, e: f64) -> Self {
         self.max_quantization_error = e;
         self
     }
     /// Sets [`remove_warm_up`](Self::remove_warm_up).
+    #[doc(hidden)]
     pub fn remove_warm_up(mut self, on: bool) -> Self {
         self.remove_warm_up = on;
         self

@@ -8,10 +8,10 @@ use super::options::Precision;
 use crate::compare::instrumented::screen;
 use crate::env::detect_instrumentation;
 use crate::error::{Error, Result};
+use crate::measure::CancelToken;
 use crate::measure::calibrate::{CalibrationOptions, calibrate_with_clock};
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::{Clock, MonotonicClock};
-use crate::measure::collect::CancelToken;
 use crate::stats::{
     BatchMeans, BatchMeansOptions, ChangePointOptions, RequiredSize, batch_means, required_size,
     warm_up,
@@ -32,6 +32,7 @@ pub fn measure(candidate: Candidate<'_>, precision: &Precision) -> Result<Measur
 
 /// [`measure`] on any [`Clock`], for example a
 /// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests.
+#[doc(hidden)]
 pub fn measure_with_clock<C: Clock>(
     mut candidate: Candidate<'_>,
     precision: &Precision,

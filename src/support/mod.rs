@@ -27,6 +27,9 @@ pub mod display {
 pub const MAX_RESAMPLES: usize = crate::stats::MAX_RESAMPLES;
 
 pub mod bench;
+pub mod compare;
+pub mod measure;
 pub mod pool;
+pub mod rng;
 pub mod selftest;
 pub mod stats;

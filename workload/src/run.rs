@@ -10,15 +10,15 @@ use crate::spec::Spec;
 use crate::stream::{Op, Stream, payload};
 use crate::structure::{Key, Structure};
 use crate::{Error, Result};
+use rtcompare::Cache;
+use rtcompare::Candidate;
 use rtcompare::alloc;
 use rtcompare::compare::CompareOptions;
 use rtcompare::compare::report::Report;
 use rtcompare::env::max_rss_bytes;
-use rtcompare::measure::cache::Cache;
-use rtcompare::measure::calibrate::{CalibrationOptions, calibrate_with_clock};
-use rtcompare::measure::candidate::Candidate;
-use rtcompare::measure::clock::{Clock, MonotonicClock};
 use rtcompare::pool::Child;
+use rtcompare::support::measure::{CalibrationOptions, calibrate_with_clock};
+use rtcompare::support::measure::{Clock, MonotonicClock};
 
 /// Churn operations generated for a comparison (2²¹ ≈ 2.1 million, 32 MiB of operations),
 /// or twice the steady size if that is more. Each batch runs the next operations of this one
@@ -100,7 +100,7 @@ pub fn compare_child<A: Structure, B: Structure>(
     Ok(report)
 }
 
-/// [`compare`] on any clock (a [`SimulatedClock`](rtcompare::measure::clock::SimulatedClock) in
+/// [`compare`] on any clock (a [`SimulatedClock`](rtcompare::support::measure::SimulatedClock) in
 /// tests), with the fill order chosen: `a_first` fills A before B.
 pub fn compare_with_clock<A: Structure, B: Structure, C: Clock>(
     spec: &Spec,

@@ -14,10 +14,10 @@ use crate::structure::Structure;
 use crate::{Error, Result};
 use rtcompare::compare::CompareOptions;
 use rtcompare::compare::report::Report;
-use rtcompare::measure::clock::MonotonicClock;
 use rtcompare::pool::{Child, PoolOptions, PoolRun};
 use rtcompare::stats::{Pooled, Verdict};
 use rtcompare::support;
+use rtcompare::support::measure::MonotonicClock;
 
 type Runner = fn(&Spec, &CompareOptions, bool) -> Result<StructureReport>;
 type ChildRunner = fn(&Spec, &mut Child) -> rtcompare::Result<Report>;

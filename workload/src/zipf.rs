@@ -13,7 +13,7 @@
 //! 40 ns here, 17 ns with its squeeze), and a cumulative table with binary search, which
 //! measured 40–60 ns per draw from branch mispredictions.
 
-use rtcompare::rng::Rng;
+use rtcompare::support::rng::Rng;
 
 /// Ranks that are a block of their own (4,096); above them blocks widen with the rank.
 pub(crate) const HEAD_RANKS: u64 = 4_096;

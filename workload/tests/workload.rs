@@ -283,7 +283,7 @@ mod structures {
     use std::collections::{BTreeMap, HashMap};
     use std::time::Duration;
 
-    use rtcompare::measure::clock::SimulatedClock;
+    use rtcompare::support::measure::SimulatedClock;
     use rtcompare::{CompareOptions, Verdict};
     use rtcompare_workload::{self as workload, Error, Mix, Spec, Structure, Suite};
 

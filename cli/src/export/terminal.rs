@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use rtcompare::measure::counters::{CounterStatus, CounterSummary, SideCounters};
+use rtcompare::support::measure::{CounterStatus, CounterSummary, SideCounters};
 
 use crate::analysis::{Floor, Rule};
 use crate::cli::SortOrder;
@@ -371,7 +371,7 @@ mod tests {
 
     #[test]
     fn counter_lines() {
-        use rtcompare::measure::counters::CounterDelta;
+        use rtcompare::support::measure::CounterDelta;
         let run = |cycles, instructions| CounterDelta {
             cycles: Some(cycles),
             instructions: Some(instructions),

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use super::{BuildsOptions, BuildsRun, Stopped};
 use crate::error::{Error, Result};
 use crate::interrupt::InterruptGuard;
-use crate::measure::collect::CancelToken;
+use crate::measure::CancelToken;
 use cargo::{Pick, Target, Tree, locate};
 use stages::{Built, Spent};
 

@@ -13,7 +13,7 @@ use super::{LayoutsJson, RevisionsOptions};
 use crate::bench::{BuildsProgress, BuildsRun, compare_layouts};
 use crate::error::{Error, Result};
 use crate::interrupt::InterruptGuard;
-use crate::measure::collect::CancelToken;
+use crate::measure::CancelToken;
 
 /// The two builds' names in file names, the baseline's first.
 const SIDES: [&str; 2] = ["baseline", "head"];

@@ -20,7 +20,7 @@
 //! # Use in a measuring loop
 //!
 //! ```
-//! use rtcompare::measure::counters::{CounterDelta, CounterSet, CounterSummary};
+//! use rtcompare::support::measure::{CounterDelta, CounterSet, CounterSummary};
 //!
 //! let inner_loops = 1_000;
 //! let counters = CounterSet::open(); // once, on the measuring thread

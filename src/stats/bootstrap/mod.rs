@@ -88,7 +88,7 @@
 //! replicate.
 //!
 //! ```
-//! use rtcompare::rng::Rng;
+//! use rtcompare::support::rng::Rng;
 //! use rtcompare::support::stats::resample_into;
 //!
 //! let data = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0];

@@ -74,7 +74,7 @@ pub fn effective_block_length(block_length: usize, n: usize) -> usize {
 /// [`Error::TooFewSamples`] if `n` is 0 and `out` is not empty (there is nothing to draw).
 ///
 /// ```
-/// use rtcompare::rng::Rng;
+/// use rtcompare::support::rng::Rng;
 /// use rtcompare::support::stats::bootstrap_indices;
 ///
 /// let mut idx = [0usize; 5];
@@ -104,7 +104,7 @@ pub fn bootstrap_indices(rng: &mut Rng, n: usize, out: &mut [usize]) -> Result<(
 /// [`Error::TooFewSamples`] if `n` is 0 and `out` is not empty.
 ///
 /// ```
-/// use rtcompare::rng::Rng;
+/// use rtcompare::support::rng::Rng;
 /// use rtcompare::support::stats::moving_block_indices;
 ///
 /// let mut idx = [0usize; 10];
@@ -169,7 +169,7 @@ pub fn resample_into(
 /// * [`Error::TooFewSamples`] if the inputs are empty and the outputs are not.
 ///
 /// ```
-/// use rtcompare::rng::Rng;
+/// use rtcompare::support::rng::Rng;
 /// use rtcompare::support::stats::paired_resample_into;
 ///
 /// let a: Vec<f64> = (0..11).map(f64::from).collect();

@@ -46,7 +46,7 @@
 //! ```
 //! use rtcompare::stats::{batch_means, BatchMeansOptions};
 //!
-//! use rtcompare::rng::Rng;
+//! use rtcompare::support::rng::Rng;
 //!
 //! // An AR(1) series with ρ = 0.9: its neighbours are strongly correlated.
 //! let mut rng = Rng::new(1);

@@ -115,7 +115,7 @@
 //! error rates are measured, not read from α: see `examples/pilot_tables.rs` and BACKGROUND.md.
 //!
 //! ```
-//! use rtcompare::rng::Rng;
+//! use rtcompare::support::rng::Rng;
 //! use rtcompare::stats::change_points;
 //! use rtcompare::support::stats::warm_up_end;
 //!

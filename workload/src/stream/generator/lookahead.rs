@@ -4,7 +4,7 @@
 
 use super::{Dist, Gen};
 use crate::zipf::Zipf;
-use rtcompare::rng::{Rng, derive_seed};
+use rtcompare::support::rng::{Rng, derive_seed};
 
 /// Candidates a dense key space draws ahead of their use (see [`Ahead`]).
 const AHEAD: usize = 8;

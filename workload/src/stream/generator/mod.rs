@@ -13,7 +13,7 @@ use super::{Op, Stream, scatter};
 use crate::spec::{KeyDistribution, Removal, Spec};
 use crate::zipf::{AbsentHead, Zipf};
 use crate::{Error, Result};
-use rtcompare::rng::{Rng, resolve_seed};
+use rtcompare::support::rng::{Rng, resolve_seed};
 
 mod draws;
 mod hot_set;
