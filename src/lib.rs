@@ -127,6 +127,8 @@ pub mod doc_examples {
     pub struct Readme;
     #[doc = include_str!("../HOWTO.md")]
     pub struct Howto;
+    #[doc = include_str!("../docs/guide/statistics.md")]
+    pub struct GuideStatistics;
 
     /// One path for every name: the earlier alias paths do not resolve.
     ///
