@@ -16,7 +16,9 @@
 #     commit before (a one-line change to its library committed on top).
 # Each run: 6 layouts, 5 pairs, one benchmark, a 30 s budget (the cost of a layout, not a
 # verdict, is what is measured). Prints one line per run: seconds of the whole run and, from
-# the JSON, of building, linking layouts and measuring, then `uptime`.
+# the JSON (and, for a binary that writes no `time`, from its stderr's stamped lines), of
+# building each side, linking layouts and measuring, then `uptime`. SIDES="old" (or "new")
+# runs one of the two only.
 set -euo pipefail
 old_bin=$1 new_bin=$2 old_src=$3 new_src=$4 work=${5:-/tmp/rtcompare-layout-cost}
 registry=$(ls -d "$HOME"/.cargo/registry/src/*/itertools-0.13.0 | head -1)
@@ -74,12 +76,21 @@ run() { # LABEL BIN DIR BENCH FILTER
     t0=$(date +%s.%N)
     (cd "$dir" && env -u CARGO_TARGET_DIR "$bin" bench --baseline HEAD~1 --bench "$bench" \
         --layouts 6 --pairs 5 --max-pairs 6 --budget 30s --exact \
-        --no-step-summary --json "$work/$label.json" -- "$filter" > "$work/$label.out" 2> "$work/$label.err") \
+        --no-step-summary --json "$work/$label.json" -- "$filter" > "$work/$label.out" \
+        2> >(while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done \
+             > "$work/$label.err")) \
         || { echo "$label failed: see $work/$label.err" >&2; tail -5 "$work/$label.err" >&2; return 1; }
+    sleep 1 # the stderr stamper's last lines
     t1=$(date +%s.%N)
-    python3 - "$work/$label.json" "$label" "$t0" "$t1" "$(uptime)" <<'PY'
+    python3 - "$work/$label.json" "$label" "$t0" "$t1" "$(uptime)" "$work/$label.err" <<'PY'
 import json, sys
-path, label, t0, t1, load = sys.argv[1:]
+path, label, t0, t1, load, err = sys.argv[1:]
+# Each build's seconds from the stamped stderr: from its "building bench" line to the next
+# stage's first line.
+stamps = [(float(l.split(" ", 1)[0]), l.split(" ", 1)[1]) for l in open(err) if " " in l]
+starts = [i for i, (_, l) in enumerate(stamps) if l.startswith("building bench")]
+ends = starts[1:] + [next(i for i, (_, l) in enumerate(stamps) if l.startswith("linking layout 1"))]
+sides = [stamps[e][0] - stamps[s][0] for s, e in zip(starts, ends)]
 j = json.load(open(path))
 total = float(t1) - float(t0)
 measure = sum(b["seconds"] for b in j["details"]["benchmarks"])
@@ -98,17 +109,20 @@ else:
     n = len(lay["seeds"])
     per = lay["seconds"] / max(1, n - 1)
     print(f"{label}: total {total:.1f} s; builds and first layout "
-          f"{total - measure - lay['seconds']:.1f} s; {n} layouts by cargo: "
+          f"{total - measure - lay['seconds']:.1f} s (baseline {sides[0]:.1f} s, head "
+          f"{sides[1]:.1f} s); {n} layouts by cargo: "
           f"{lay['seconds']:.2f} s for layouts 2..{n} ({per:.2f} s a layout of both builds); "
           f"measuring {measure:.1f} s | {load.strip()}")
 PY
 }
 
-itertools_repo "$work/itertools-old" "$old_src/criterion"
-itertools_repo "$work/itertools-new" "$new_src/criterion"
-self_repo "$work/self-old" "$old_src"
-self_repo "$work/self-new" "$new_src"
-for side in old new; do
+for side in ${SIDES:-old new}; do
+    src=${side}_src
+    itertools_repo "$work/itertools-$side" "${!src}/criterion"
+    self_repo "$work/self-$side" "${!src}"
+done
+sides=${SIDES:-old new}
+for side in $sides; do
     bin=${side}_bin
     run "itertools-$side-cold" "${!bin}" "$work/itertools-$side" tuple_combinations "tuple comb c1"
     run "itertools-$side-warm" "${!bin}" "$work/itertools-$side" tuple_combinations "tuple comb c1"
