@@ -11,6 +11,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use rtcompare::stats::Change;
+use rtcompare::support::compare::DEFAULT_COMPARE_MARGIN;
 use rtcompare::{Candidate, CompareOptions, Report, compare};
 
 /// A dependent multiply chain of `steps` steps: its time is proportional to `steps`.
@@ -53,7 +54,7 @@ fn main() -> Result<(), rtcompare::Error> {
     let input: Vec<u64> = (0..512).collect();
     println!(
         "compare() at its defaults (margin ±{:.1} %), {runs} runs of each case\n",
-        100.0 * CompareOptions::default().margin
+        100.0 * DEFAULT_COMPARE_MARGIN
     );
     println!("| case | run | A against B | A/A floor | warnings | time |");
     println!("|---|--:|---|--:|---|--:|");

@@ -241,7 +241,7 @@ impl Counters {
 /// this makes one small allocation of its own and looks again, so the answer is exact even
 /// before the program allocated anything: `false` means the global allocator is not
 /// `Counting`.
-pub fn is_installed() -> bool {
+pub(crate) fn is_installed() -> bool {
     if COUNTERS.installed.load(Relaxed) {
         return true;
     }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use rtcompare::compare::compare_with_clock;
 use rtcompare::stats::Unresolved;
+use rtcompare::support;
 use rtcompare::support::compare::DEFAULT_COLD_VALIDATION_RUNS;
 use rtcompare::support::measure::SimulatedClock;
 use rtcompare::{Cache, Candidate, CompareOptions, Report, Verdict, compare};
@@ -82,7 +83,10 @@ fn a_fixed_batch_size_is_kept_cold() {
 #[test]
 fn warm_is_the_default_and_is_printed() {
     let _serial = serial();
-    assert_eq!(CompareOptions::default().collect.cache, Cache::Warm);
+    assert_eq!(
+        support::compare::collect_options(&CompareOptions::default()).cache,
+        Cache::Warm
+    );
     let r = compare(
         summing("a", 256),
         summing("b", 256),
@@ -119,7 +123,10 @@ fn reports_written_before_the_cache_mode_read_as_warm() {
     let old = Report::from_json(&v.to_string()).unwrap();
     assert_eq!(old.cache, Cache::Warm);
     assert_eq!(old.run.cache_info, None);
-    assert_eq!(old.run.options.collect.cache, Cache::Warm);
+    assert_eq!(
+        support::compare::collect_options(&old.run.options).cache,
+        Cache::Warm
+    );
     assert_eq!(old.run.environment.last_level_cache_bytes, None);
 }
 

@@ -36,7 +36,7 @@
 // The gate's record lives beside the report that carries it; `gate` re-exports its names.
 pub(crate) mod gate_record;
 pub(crate) mod instrumented;
-mod options;
+pub(crate) mod options;
 pub mod report;
 pub(crate) mod validate;
 

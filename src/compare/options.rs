@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::compare::validate::default_validation_runs;
 use crate::error::{Error, Result};
 use crate::measure::cache::Cache;
-use crate::measure::collect::{CancelToken, CollectOptions, Order, Progress};
+use crate::measure::collect::{CancelToken, CollectOptions, Progress};
 use crate::stats::{self, DEFAULT_LEVEL, DEFAULT_RESAMPLES};
 
 /// Options for [`compare`](crate::compare()): a builder whose methods consume and return `Self`. Zero means the
@@ -24,23 +24,22 @@ use crate::stats::{self, DEFAULT_LEVEL, DEFAULT_RESAMPLES};
 ///     .repeats(101)
 ///     .warmup_duration(Duration::from_millis(300))
 ///     .max_duration(Duration::from_secs(10));
-/// assert_eq!(opts.collect.repeats, 101);
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CompareOptions {
     /// Measurement options: repeats, batch size, order, warm-up, cancellation, progress.
-    pub collect: CollectOptions,
+    pub(crate) collect: CollectOptions,
     /// Relative speedups to report confidences for (fractions: 0.05 = "A needs at least 5 %
     /// less time"). Empty: no confidences. NaN is rejected.
-    pub thresholds: Vec<f64>,
+    pub(crate) thresholds: Vec<f64>,
     /// A/A runs per candidate; at least 2. 0 (the default) selects the cache mode's default:
     /// 40 warm (`DEFAULT_VALIDATION_RUNS` (40)),
     /// 10 cold ([`DEFAULT_COLD_VALIDATION_RUNS`](super::validate::DEFAULT_COLD_VALIDATION_RUNS),
     /// where every batch pays an eviction).
-    pub validation_runs: usize,
+    pub(crate) validation_runs: usize,
     /// Skip the A/A validation (the report then has no noise floor and says so).
-    pub skip_validation: bool,
+    pub(crate) skip_validation: bool,
     /// Measure even under an emulator or instrumentation framework (Valgrind, QEMU user mode; see
     /// [`Environment::instrumented_by`](crate::env::Environment::instrumented_by)). Off by
     /// default: [`compare`](crate::compare()) then refuses with [`Error::MeaninglessTimings`]
@@ -49,25 +48,25 @@ pub struct CompareOptions {
     /// [`Warning::Instrumented`](crate::compare::report::Warning::Instrumented). Ignored on a
     /// simulated clock.
     #[serde(default)]
-    pub allow_instrumented: bool,
+    pub(crate) allow_instrumented: bool,
     /// Coverage of the interval, in (0, 1). Default 0.95.
-    pub level: f64,
+    pub(crate) level: f64,
     /// Bootstrap replicates. Default 5,000.
-    pub resamples: usize,
+    pub(crate) resamples: usize,
     /// Seed of every bootstrap; 0 draws one, recorded in [`Report::seed`](crate::Report::seed). It makes the
     /// analysis reproducible, not the measurement.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Time limit for the validation: once half of it has passed, no further A/A runs start,
     /// provided at least 10 ran. The measurement always runs in full. Zero: no limit.
-    pub max_duration: Duration,
+    pub(crate) max_duration: Duration,
     /// Pin the measuring thread to this CPU for the whole comparison (Linux; the previous
     /// affinity is restored afterwards). `None`: leave the scheduler free.
-    pub pin_cpu: Option<usize>,
+    pub(crate) pin_cpu: Option<usize>,
     /// Keep collecting paired rounds after the first `repeats` until the interval on δ is at
     /// most this wide (or the rule's pair budget is spent). The rule looks only at the width,
     /// fixed before measuring, never at where the interval lies, so it cannot become "stop when
     /// it looks significant". `None`: exactly `repeats` pairs.
-    pub width_target: Option<stats::WidthTarget>,
+    pub(crate) width_target: Option<stats::WidthTarget>,
     /// The smallest difference that matters, a fraction (default
     /// `DEFAULT_COMPARE_MARGIN` (0.005), 0.5 %): a side is proven faster only when the interval
     /// lies beyond it (and beyond the A/A floor), and the two are equivalent when the interval
@@ -75,13 +74,13 @@ pub struct CompareOptions {
     /// Negative or NaN is rejected. Options written before the margin existed read as 0,
     /// the rule they were judged by.
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub margin: f64,
+    pub(crate) margin: f64,
 }
 
 /// [`CompareOptions::margin`]'s default: 0.5 %. Identical candidates measured in one process
 /// give intervals within ±0.1 % on the developers' machines, so they read "equivalent" at once,
 /// while a 1 % change is still claimed (BACKGROUND.md, "The margin of one comparison").
-pub(crate) const DEFAULT_COMPARE_MARGIN: f64 = 0.005;
+pub const DEFAULT_COMPARE_MARGIN: f64 = 0.005;
 
 /// Whether a margin is 0, the value of options written before it existed: left out of the
 /// JSON, so that such options write back as they were read.
@@ -109,77 +108,99 @@ impl Default for CompareOptions {
 }
 
 impl CompareOptions {
-    /// Sets [`margin`](Self::margin), the smallest difference that matters (a fraction).
+    /// The smallest difference that matters, a fraction (default 0.005, 0.5 %): a side is
+    /// proven faster only when the interval lies beyond it (and beyond the A/A floor), and the
+    /// two are equivalent when the interval lies inside ±margin. 0: every real difference is
+    /// claimed and nothing is equivalent. Negative, infinite or NaN: [`compare`](crate::compare())
+    /// returns [`Error::OutOfRange`].
     pub fn margin(mut self, margin: f64) -> Self {
         self.margin = margin;
         self
     }
 
-    /// Sets [`collect`](Self::collect), the measurement options, wholesale.
+    /// Sets the measurement options (`CollectOptions`) wholesale.
     #[doc(hidden)]
     pub fn collect(mut self, c: CollectOptions) -> Self {
         self.collect = c;
         self
     }
-    /// Sets [`thresholds`](Self::thresholds).
+    /// Relative speedups to report confidences for (fractions: 0.05 = "A needs at least 5 %
+    /// less time"). Empty (the default): no confidences. A NaN threshold:
+    /// [`compare`](crate::compare()) returns [`Error::InvalidOption`].
     pub fn thresholds(mut self, t: impl IntoIterator<Item = f64>) -> Self {
         self.thresholds = t.into_iter().collect();
         self
     }
-    /// Sets [`validation_runs`](Self::validation_runs).
+    /// A/A runs per candidate; at least 2 (one: [`compare`](crate::compare()) returns
+    /// [`Error::TooFewSamples`] unless the validation is skipped). 0 (the default) selects the
+    /// cache mode's default: 40 warm, 10 cold (where every batch pays an eviction).
     pub fn validation_runs(mut self, runs: usize) -> Self {
         self.validation_runs = runs;
         self
     }
-    /// Sets [`skip_validation`](Self::skip_validation).
+    /// Skips the A/A validation when `true` (the report then has no noise floor and says so).
     pub fn skip_validation(mut self, skip: bool) -> Self {
         self.skip_validation = skip;
         self
     }
-    /// Sets [`allow_instrumented`](Self::allow_instrumented): `true` measures under Valgrind
-    /// or QEMU user mode too, with a loud warning, instead of refusing.
+    /// Measures even under an emulator or instrumentation framework (Valgrind, QEMU user mode;
+    /// see [`Environment::instrumented_by`](crate::env::Environment::instrumented_by)) when
+    /// `true`. Off by default: [`compare`](crate::compare()) then refuses with
+    /// [`Error::MeaninglessTimings`] before measuring anything, because such timings measure the
+    /// translator, not the code. On: it measures, and the report's first warning is
+    /// [`Warning::Instrumented`](crate::compare::report::Warning::Instrumented). Ignored on a
+    /// simulated clock.
     ///
     /// ```
     /// let opts = rtcompare::CompareOptions::default().allow_instrumented(true);
-    /// assert!(opts.allow_instrumented);
     /// ```
     pub fn allow_instrumented(mut self, allow: bool) -> Self {
         self.allow_instrumented = allow;
         self
     }
-    /// Sets [`level`](Self::level).
+    /// Coverage of the interval, in (0, 1); default 0.95, which 0 also selects. Otherwise
+    /// outside (0, 1), or NaN: [`compare`](crate::compare()) returns [`Error::OutOfRange`].
     pub fn level(mut self, level: f64) -> Self {
         self.level = level;
         self
     }
-    /// Sets [`resamples`](Self::resamples).
+    /// Bootstrap replicates; default 5,000, which 0 also selects. More than 10,000,000:
+    /// [`compare`](crate::compare()) returns an error.
     pub fn resamples(mut self, r: usize) -> Self {
         self.resamples = r;
         self
     }
-    /// Sets [`seed`](Self::seed).
+    /// Seed of every bootstrap; 0 (the default) draws one, recorded in
+    /// [`Report::seed`](crate::Report::seed). It makes the analysis reproducible, not the
+    /// measurement.
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
         self
     }
-    /// Sets [`max_duration`](Self::max_duration).
+    /// Time limit for the validation: once half of it has passed, no further A/A runs start,
+    /// provided at least 10 ran. The measurement always runs in full. Zero (the default): no
+    /// limit.
     pub fn max_duration(mut self, d: Duration) -> Self {
         self.max_duration = d;
         self
     }
-    /// Pins the measuring thread to `cpu` for the comparison ([`pin_cpu`](Self::pin_cpu)).
+    /// Pins the measuring thread to CPU number `cpu` for the whole comparison (Linux; the
+    /// previous affinity is restored afterwards). Not set (the default): the scheduler is free.
+    /// A CPU the thread may not run on, or a system that cannot pin:
+    /// [`compare`](crate::compare()) returns an error before measuring.
     pub fn pin_to_cpu(mut self, cpu: usize) -> Self {
         self.pin_cpu = Some(cpu);
         self
     }
-    /// Collects more pairs until the interval's half-width meets `target`
-    /// ([`width_target`](Self::width_target)).
+    /// Collects more pairs until the interval's half-width meets `target`.
     #[doc(hidden)]
     pub fn width_target(mut self, target: stats::WidthTarget) -> Self {
         self.width_target = Some(target);
         self
     }
-    /// Sets the paired samples per candidate ([`CollectOptions::repeats`]).
+    /// Paired samples per candidate; default 101, which 0 also selects. Fewer than 11:
+    /// [`compare`](crate::compare()) returns [`Error::TooFewSamples`]. More repeats narrow
+    /// the interval, not the noise floor.
     pub fn repeats(mut self, repeats: usize) -> Self {
         self.collect.repeats = repeats;
         self
@@ -196,27 +217,18 @@ impl CompareOptions {
         self.collect.max_quantization_error = e;
         self
     }
-    /// Sets [`CollectOptions::order`].
-    pub fn order(mut self, order: Order) -> Self {
-        self.collect.order = order;
-        self
-    }
-    /// Sets [`CollectOptions::warmup`].
-    pub fn warmup(mut self, batches: usize) -> Self {
-        self.collect.warmup = batches;
-        self
-    }
-    /// Sets [`CollectOptions::warmup_duration`].
+    /// Least duration of the warm-up, both candidates together; default 300 ms, which zero
+    /// also selects. 1 ns warms up by the count of batches alone (one per candidate).
     pub fn warmup_duration(mut self, d: Duration) -> Self {
         self.collect.warmup_duration = d;
         self
     }
-    /// Sets [`CollectOptions::skip_warmup`].
+    /// No warm-up at all when `true`.
     pub fn skip_warmup(mut self, skip: bool) -> Self {
         self.collect.skip_warmup = skip;
         self
     }
-    /// Chooses the experiment ([`CollectOptions::cache`]): [`Cache::Warm`] (the default) measures
+    /// Chooses the experiment: [`Cache::Warm`] (the default) measures
     /// code whose data stay in the caches from batch to batch; [`Cache::Cold`] evicts the caches
     /// before every batch (warm-up, A/A validation and measurement alike, outside the timed
     /// region), runs one operation per batch unless [`inner_loops`](Self::inner_loops) is fixed,
@@ -227,30 +239,35 @@ impl CompareOptions {
     /// ```
     /// use rtcompare::{Cache, CompareOptions};
     /// let opts = CompareOptions::default().cache(Cache::Cold);
-    /// assert_eq!(opts.collect.cache, Cache::Cold);
     /// ```
     pub fn cache(mut self, cache: Cache) -> Self {
         self.collect.cache = cache;
         self
     }
-    /// Reads hardware counters around the measured batches ([`CollectOptions::counters`]);
-    /// the report's [`resources.counters`](crate::compare::report::Resources::counters) holds the
-    /// per-operation medians or says they were unavailable.
+    /// Reads hardware counters (cycles, instructions, cache and branch misses) around the
+    /// measured batches when `true`; the report's
+    /// [`resources.counters`](crate::compare::report::Resources::counters) holds the
+    /// per-operation medians, or says they were unavailable (without the `counters` feature,
+    /// off Linux, or where the machine does not expose them). They never decide a verdict.
     pub fn counters(mut self, on: bool) -> Self {
         self.collect.counters = on;
         self
     }
-    /// Sets a cancellation token ([`CollectOptions::cancel`]).
+    /// Stops the comparison with [`Error::Cancelled`] once `token` is cancelled (checked
+    /// between batches).
     pub fn cancel(mut self, token: CancelToken) -> Self {
         self.collect.cancel = Some(token);
         self
     }
-    /// Sets a deadline for the whole comparison ([`CollectOptions::timeout`]).
+    /// Stops the comparison with [`Error::Cancelled`] once `d` has passed since it started
+    /// (checked between batches). A zero timeout: [`compare`](crate::compare()) returns
+    /// [`Error::InvalidOption`].
     pub fn timeout(mut self, d: Duration) -> Self {
         self.collect.timeout = Some(d);
         self
     }
-    /// Sets a progress callback, called between batches only ([`CollectOptions::progress`]).
+    /// Calls `f` with the stage and its progress between batches (never inside a timed
+    /// batch).
     pub fn progress(mut self, f: impl Fn(Progress) + Send + Sync + 'static) -> Self {
         self.collect.progress = Some(Arc::new(f));
         self

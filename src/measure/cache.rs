@@ -52,7 +52,6 @@ pub(crate) const DEFAULT_LINE_BYTES: u64 = 64;
 /// ```
 /// use rtcompare::{Cache, CompareOptions};
 /// let opts = CompareOptions::default().cache(Cache::Cold);
-/// assert_eq!(opts.collect.cache, Cache::Cold);
 /// assert_eq!(Cache::default(), Cache::Warm);
 /// assert_eq!(Cache::Cold.to_string(), "cold");
 /// ```
@@ -75,7 +74,7 @@ pub enum Cache {
 
 impl Cache {
     /// The mode's name in lower case (`"warm"`, `"cold"`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Cache::Warm => "warm",
             Cache::Cold => "cold",

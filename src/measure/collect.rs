@@ -134,7 +134,7 @@ pub enum Stage {
 
 impl Stage {
     /// The stage's name in lower case (`"measuring"`, …).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Stage::Calibrating => "calibrating",
             Stage::Validating => "validating",

@@ -16,6 +16,6 @@ pub(crate) mod calibrate;
 pub(crate) mod candidate;
 pub(crate) mod clock;
 pub(crate) mod collect;
-pub use collect::{CancelToken, Order, Progress, ProgressFn, Stage};
+pub use collect::{CancelToken, Progress, ProgressFn, Stage};
 pub(crate) mod counters;
 pub(crate) mod pin;

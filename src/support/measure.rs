@@ -17,5 +17,5 @@ pub use crate::measure::calibrate::{
 };
 
 pub use crate::measure::collect::{
-    CollectOptions, DEFAULT_WARMUP, PairedSamples, Side, collect, collect_with_clock,
+    CollectOptions, DEFAULT_WARMUP, Order, PairedSamples, Side, collect, collect_with_clock,
 };

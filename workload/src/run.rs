@@ -17,6 +17,7 @@ use rtcompare::compare::CompareOptions;
 use rtcompare::compare::report::Report;
 use rtcompare::env::max_rss_bytes;
 use rtcompare::pool::Child;
+use rtcompare::support;
 use rtcompare::support::measure::{CalibrationOptions, calibrate_with_clock};
 use rtcompare::support::measure::{Clock, MonotonicClock};
 
@@ -215,7 +216,7 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
             Candidate::new(name_b, move |n| run_ops(&mut sb.borrow_mut(), churn, kb, n));
 
         let mut opts = options.clone();
-        let co = &options.collect;
+        let co = support::compare::collect_options(options);
         let mut calibrations = None;
         if co.inner_loops == 0 && co.cache != Cache::Cold {
             let copts = CalibrationOptions::default()
@@ -223,7 +224,7 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
                 .max_inner_loops(co.max_inner_loops);
             let ca = calibrate_with_clock(&mut cand_a, &copts, clock)?;
             let cb = calibrate_with_clock(&mut cand_b, &copts, clock)?;
-            opts.collect.inner_loops = ca.inner_loops.max(cb.inner_loops);
+            opts = opts.inner_loops(ca.inner_loops.max(cb.inner_loops));
             calibrations = Some((ca, cb));
         }
         // Catch up outside the measured region: from here on both sides have run the same
