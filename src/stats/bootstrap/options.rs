@@ -68,11 +68,6 @@ impl Default for EstimateOptions {
 }
 
 impl EstimateOptions {
-    /// The defaults: level 0.95, 5,000 replicates, single draws, a drawn seed, unpaired.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Sets the coverage level (0 < level < 1; 0 means 0.95). Checked when used.
     #[must_use]
     pub fn level(mut self, level: f64) -> Self {

@@ -102,21 +102,8 @@ pub struct BatchMeans {
 
 impl BatchMeans {
     /// Standard deviation of the batch means, `s_q`, in the unit of the input.
-    pub fn batch_std_dev(&self) -> f64 {
+    pub(crate) fn batch_std_dev(&self) -> f64 {
         self.batch_variance.sqrt()
-    }
-
-    /// Coefficient of variation of the batch means, `s_q/|mean|` (dimensionless), or `None`
-    /// when the mean is 0 and it is undefined.
-    pub fn cv(&self) -> Option<f64> {
-        let cv = self.batch_std_dev() / self.mean.abs();
-        cv.is_finite().then_some(cv)
-    }
-
-    /// Half-width as a fraction of `|mean|`, or `None` when the mean is 0.
-    pub fn relative_half_width(&self) -> Option<f64> {
-        let r = self.half_width / self.mean.abs();
-        r.is_finite().then_some(r)
     }
 }
 

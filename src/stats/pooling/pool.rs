@@ -390,7 +390,8 @@ impl Pooled {
     }
 
     /// Whether a warning with this [`code`](PoolWarning::code) is present.
-    pub fn has_warning(&self, code: &str) -> bool {
+    #[cfg(test)]
+    pub(crate) fn has_warning(&self, code: &str) -> bool {
         self.warnings.iter().any(|w| w.code() == code)
     }
 }

@@ -12,7 +12,7 @@ use crate::stats::dist;
 use crate::stats::summaries::select;
 use crate::stats::summaries::summary::{Sample, neumaier_sum};
 
-/// Conventional significance level for [`DriftReport::drifted`]: 0.05 (a probability). At this
+/// Conventional significance level for a drift test's p-value: 0.05 (a probability). At this
 /// level about one steady series in twenty is flagged by chance.
 pub const DRIFT_LEVEL: f64 = 0.05;
 
@@ -50,7 +50,7 @@ impl DriftReport {
     /// The report of a drift test that could not be run (for example on a series holding a
     /// non-finite value): `n` = 0, a p-value of 1, and zero for every other field, so it never
     /// reads as drift. Callers tell it apart by `n == 0`.
-    pub fn not_run() -> DriftReport {
+    pub(crate) fn not_run() -> DriftReport {
         DriftReport {
             n: 0,
             spearman: 0.0,
@@ -65,7 +65,7 @@ impl DriftReport {
     /// Whether the trend is significant at `level` (a probability, for example
     /// [`DRIFT_LEVEL`]): `p_value < level`. Says nothing about the size of the drift; read
     /// [`DriftReport::relative_shift`] for that. A NaN `level` gives `false`.
-    pub fn drifted(&self, level: f64) -> bool {
+    pub(crate) fn drifted(&self, level: f64) -> bool {
         self.p_value < level
     }
 }
