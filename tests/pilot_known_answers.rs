@@ -11,8 +11,8 @@ use rtcompare::stats::{
 use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::{
     MeasuredSummary, NewSamples, Readings, ar1_batch_mean_autocorrelation, ar1_gamma,
-    ar1_gamma_limit, batch_autocorrelation, fisher_exact_p, harmonic_mean_interval, iid_interval_coverage,
-    new_samples_needed, samples_per_system, welch_from_summaries, work_rate,
+    ar1_gamma_limit, batch_autocorrelation, fisher_exact_p, harmonic_mean_interval,
+    iid_interval_coverage, new_samples_needed, samples_per_system, welch_from_summaries, work_rate,
 };
 
 fn close(got: f64, want: f64, tol: f64) {

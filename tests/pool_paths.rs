@@ -236,11 +236,8 @@ fn fixtures_built_before_the_pool_refuse_the_verdict_unless_accepted() {
     assert!(!p.resolved);
     assert!(p.to_string().contains("accept_fixed_build_order"), "{p}");
     assert_eq!(accepted.verdict, Verdict::AFaster, "{accepted}");
-    let fixed_order = |p: &rtcompare::stats::Pooled| {
-        p.warnings.iter().any(|w| w.code() == "fixed_build_order")
-    };
-    assert!(fixed_order(&accepted), "{accepted}");
+    assert!(accepted.has_warning("fixed_build_order"), "{accepted}");
     assert_eq!(q.verdict, Verdict::AFaster, "{q}");
-    assert!(!fixed_order(&q), "{q}");
+    assert!(!q.has_warning("fixed_build_order"), "{q}");
     drop(big);
 }

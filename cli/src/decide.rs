@@ -234,7 +234,7 @@ impl Decisions {
 /// the larger distance from 1.
 pub(crate) fn bounds(low: f64, high: f64) -> Bounds {
     Bounds::of_interval(low - 1.0, high - 1.0, Scale::Slowdown)
-        .unwrap_or_else(|_| Bounds::unbounded())
+        .unwrap_or_else(|_| rtcompare::support::stats::unbounded())
 }
 
 /// The verdict of `decision`'s last look: B's time over A's with the look's interval, judged

@@ -522,8 +522,9 @@ impl CmdResult {
     pub fn regressed(&self, budget: f64) -> bool {
         self.comparisons.iter().any(|c| {
             c.verdict.outcome.is_regression()
-                && c.bounds()
-                    .is_none_or(|b| judge(b, bar(budget, 0.0), false).claim() == Some(Claim::Slower))
+                && c.bounds().is_none_or(|b| {
+                    judge(b, bar(budget, 0.0), false).claim() == Some(Claim::Slower)
+                })
         })
     }
 }

@@ -13,7 +13,6 @@ pub use crate::stats::bootstrap::resample::{
     resample_into,
 };
 pub use crate::stats::dist::{normal_cdf, student_t_cdf, two_sided_normal_p};
-pub use crate::stats::significance::rank_tests::fisher_exact_p;
 pub use crate::stats::intervals::batch_means::{
     ar1_batch_mean_autocorrelation, ar1_gamma, ar1_gamma_limit, batch_autocorrelation,
     batch_means_at, iid_interval_coverage,
@@ -37,6 +36,7 @@ pub use crate::stats::pooling::spread_split::{SpreadSplit, split_spread};
 pub use crate::stats::series::autocorr::lag1_autocorrelation;
 pub use crate::stats::series::change_points::{stable_phase, warm_up_end};
 pub use crate::stats::series::drift::{DRIFT_LEVEL, DRIFT_MIN_SAMPLES};
+pub use crate::stats::significance::rank_tests::fisher_exact_p;
 pub use crate::stats::summaries::summary::{Sample, mad_scaled};
 pub use crate::stats::verdicts::few_runs::{
     FEW_RUNS_MIN_RUNS, FewRunsOutcome, FewRunsRule, FewRunsVerdict, few_runs_verdict,
@@ -76,4 +76,10 @@ pub fn verdict_in_words(verdict: &crate::stats::Verdict, a: &str, b: &str) -> St
 /// never reads as drift (see `DriftReport`'s fields).
 pub fn drift_not_run() -> crate::stats::DriftReport {
     crate::stats::DriftReport::not_run()
+}
+
+/// The bounds of an interval that guarantees nothing (−∞, ∞): no claim, no equivalence. For
+/// front ends whose interval could not be formed.
+pub fn unbounded() -> crate::stats::Bounds {
+    crate::stats::Bounds::unbounded()
 }

@@ -439,7 +439,7 @@ pub(crate) fn bootstrap_bounds(est: &Estimate) -> Bounds {
         1.0 - est.ratio().high,
         est.low.abs().max(est.high.abs()),
     )
-    .unwrap_or_else(|_| Bounds::unbounded())
+    .unwrap_or_else(|_| rtcompare::support::stats::unbounded())
 }
 
 /// The outcome that makes `claim` about B.

@@ -225,7 +225,7 @@ pub fn series_warnings(
         }
         if xs.len() >= DRIFT_MIN_SAMPLES.max(8)
             && let Ok(d) = detect_drift(xs)
-            && d.p_value < DRIFT_LEVEL
+            && d.drifted(DRIFT_LEVEL)
             && d.relative_shift.abs() > 0.01
         {
             out.push(Warning::Drift {

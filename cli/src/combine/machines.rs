@@ -104,8 +104,9 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
         // The gate, in the inputs' own sign.
         let regression = budget.is_some_and(|b| {
             pooled.resolved
-                && Bounds::of_interval(pooled.low, pooled.high, first.kind.scale())
-                    .is_ok_and(|bounds| judge(bounds, bar(b, 0.0), false).claim() == Some(Claim::Slower))
+                && Bounds::of_interval(pooled.low, pooled.high, first.kind.scale()).is_ok_and(
+                    |bounds| judge(bounds, bar(b, 0.0), false).claim() == Some(Claim::Slower),
+                )
         });
         let (change, verdict) = candidate_view(first.kind, &pooled);
         results.push(CombinedResult {

@@ -390,8 +390,7 @@ impl Pooled {
     }
 
     /// Whether a warning with this [`code`](PoolWarning::code) is present.
-    #[cfg(test)]
-    pub(crate) fn has_warning(&self, code: &str) -> bool {
+    pub fn has_warning(&self, code: &str) -> bool {
         self.warnings.iter().any(|w| w.code() == code)
     }
 }

@@ -12,7 +12,7 @@ use crate::stats::dist;
 use crate::stats::summaries::select;
 use crate::stats::summaries::summary::{Sample, neumaier_sum};
 
-/// Conventional significance level for a drift test's p-value: 0.05 (a probability). At this
+/// Conventional significance level for [`DriftReport::drifted`]: 0.05 (a probability). At this
 /// level about one steady series in twenty is flagged by chance.
 pub const DRIFT_LEVEL: f64 = 0.05;
 
@@ -65,7 +65,7 @@ impl DriftReport {
     /// Whether the trend is significant at `level` (a probability, for example
     /// [`DRIFT_LEVEL`]): `p_value < level`. Says nothing about the size of the drift; read
     /// [`DriftReport::relative_shift`] for that. A NaN `level` gives `false`.
-    pub(crate) fn drifted(&self, level: f64) -> bool {
+    pub fn drifted(&self, level: f64) -> bool {
         self.p_value < level
     }
 }

@@ -66,7 +66,7 @@
 //! let warming_up: Vec<f64> = (1..=20).map(f64::from).collect();
 //! let d = detect_drift(&warming_up)?;
 //! assert_eq!(d.spearman, 1.0);
-//! assert!(d.p_value < DRIFT_LEVEL);
+//! assert!(d.drifted(DRIFT_LEVEL));
 //! assert_eq!((d.first_half, d.second_half), (5.5, 15.5));
 //! # Ok::<(), rtcompare::Error>(())
 //! ```

@@ -112,7 +112,7 @@ impl Bounds {
     }
 
     /// The bounds of an interval that guarantees nothing (−∞, ∞): no claim, no equivalence.
-    pub fn unbounded() -> Bounds {
+    pub(crate) fn unbounded() -> Bounds {
         Bounds {
             slower_by: f64::NEG_INFINITY,
             faster_by: f64::NEG_INFINITY,
