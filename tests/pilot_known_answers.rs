@@ -5,14 +5,14 @@
 use rtcompare::Error;
 use rtcompare::stats::required_batches;
 use rtcompare::stats::{
-    BatchMeansOptions, batch_means, effective_sample_size, fisher_exact_p, proportion_interval,
-    rank_sum_p, welch_t_test,
+    BatchMeansOptions, batch_means, effective_sample_size, proportion_interval, rank_sum_p,
+    welch_t_test,
 };
 use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::{
     MeasuredSummary, NewSamples, Readings, ar1_batch_mean_autocorrelation, ar1_gamma,
-    ar1_gamma_limit, batch_autocorrelation, harmonic_mean_interval, iid_interval_coverage,
-    new_samples_needed, samples_per_system, welch_from_summaries, work_rate,
+    ar1_gamma_limit, batch_autocorrelation, fisher_exact_p, harmonic_mean_interval,
+    iid_interval_coverage, new_samples_needed, samples_per_system, welch_from_summaries, work_rate,
 };
 
 fn close(got: f64, want: f64, tol: f64) {

@@ -36,7 +36,7 @@ use rtcompare::support::stats::{DecisionEnd, Sequential, SequentialOptions, Spen
 
 use crate::analysis::{self, AnalysisOptions, CommandOutcome, VerdictSummary};
 use crate::error::Result;
-use rtcompare::stats::{Bar, Bounds, Judgement, Scale, judge};
+use rtcompare::stats::{Bounds, Judgement, Scale, judge};
 
 /// Rounds timed before the plan is fixed: 4.
 pub const PLAN_ROUNDS: usize = 4;
@@ -234,7 +234,7 @@ impl Decisions {
 /// the larger distance from 1.
 pub(crate) fn bounds(low: f64, high: f64) -> Bounds {
     Bounds::of_interval(low - 1.0, high - 1.0, Scale::Slowdown)
-        .unwrap_or_else(|_| Bounds::unbounded())
+        .unwrap_or_else(|_| rtcompare::support::stats::unbounded())
 }
 
 /// The verdict of `decision`'s last look: B's time over A's with the look's interval, judged
@@ -249,7 +249,7 @@ pub fn verdict(
 ) -> Option<VerdictSummary> {
     let look = decision.looks.last()?;
     let (ratio, low, high) = (look.ratio, look.low, look.high);
-    let bar = Bar::threshold(threshold).with_floor(noise);
+    let bar = rtcompare::support::stats::bar(threshold, noise);
     let pct = |x: f64| 100.0 * x;
     let interval = format!(
         "the interval [{low:.4}, {high:.4}] on B's time over A's, at look {} of the sequential \

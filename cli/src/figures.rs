@@ -97,7 +97,7 @@ pub(crate) fn pair_figures(
 /// The drift test of `xs`; [`DriftReport::not_run`] (`n` = 0) when it cannot run (fewer than
 /// four values, or a non-finite one).
 fn drift(xs: &[f64]) -> DriftReport {
-    detect_drift(xs).unwrap_or_else(|_| DriftReport::not_run())
+    detect_drift(xs).unwrap_or_else(|_| rtcompare::support::stats::drift_not_run())
 }
 
 /// The library's type-7 quantiles of `xs` at each probability of `ps`; empty when `xs` is

@@ -18,7 +18,8 @@ use rtcompare::support::measure::{CounterDelta, CounterFailure, CounterSummary, 
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
 use crate::error::{CliError, Result};
 use crate::process::Measured;
-use rtcompare::stats::{Bar, Bounds, judge};
+use rtcompare::stats::{Bounds, Claim, judge};
+use rtcompare::support::stats::bar;
 
 /// Version of the JSON result's layout (`schema_version`). Readers should check it: 2 holds
 /// every command in `commands` and every verdict in `comparisons`, and nothing twice; 1 also
@@ -521,8 +522,9 @@ impl CmdResult {
     pub fn regressed(&self, budget: f64) -> bool {
         self.comparisons.iter().any(|c| {
             c.verdict.outcome.is_regression()
-                && c.bounds()
-                    .is_none_or(|b| judge(b, Bar::threshold(budget), false).is_slower())
+                && c.bounds().is_none_or(|b| {
+                    judge(b, bar(budget, 0.0), false).claim() == Some(Claim::Slower)
+                })
         })
     }
 }

@@ -4,7 +4,7 @@
 //! `combine`'s all take their words from here, so one outcome never reads two ways.
 
 use rtcompare::Verdict;
-use rtcompare::stats::{Change, Unresolved};
+use rtcompare::stats::Unresolved;
 
 use crate::analysis::{CommandOutcome, VerdictSummary};
 
@@ -171,7 +171,7 @@ impl CommandOutcome {
 /// tolerance otherwise).
 pub fn change_words(v: &VerdictSummary, margin: f64) -> Option<String> {
     let (low, high) = (v.low?, v.high?);
-    let change = Change::of_ratio(v.ratio, low, high);
+    let change = rtcompare::support::stats::change_of_ratio(v.ratio, low, high);
     let verdict = match v.outcome {
         // The command is side A of the library's verdict: its candidate.
         CommandOutcome::Faster => Verdict::AFaster,

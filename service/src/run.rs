@@ -20,9 +20,10 @@ use crate::target::Target;
 use crate::{Error, Result};
 use rtcompare::Verdict;
 use rtcompare::env::Environment;
-use rtcompare::stats::{Bar, Bounds, Scale};
+use rtcompare::stats::{Bounds, Scale};
 use rtcompare::stats::{Estimate, decide};
 use rtcompare::support::measure::MonotonicClock;
+use rtcompare::support::stats::bar;
 use rtcompare::support::rng::{derive_seed, resolve_seed};
 
 /// The relative resolution of the latency histograms (3 significant digits: at worst one part
@@ -341,7 +342,7 @@ fn percentile_verdict(
         })
     } else {
         let judged = Bounds::of_interval(estimate.low, estimate.high, Scale::Speedup)
-            .map(|b| rtcompare::stats::judge(b, Bar::threshold(so.min_difference), false));
+            .map(|b| rtcompare::stats::judge(b, bar(so.min_difference, 0.0), false));
         // Margin 0 here: the service's own smallest difference is judged just below, with
         // its own reason.
         match decide(estimate, 0.0, noise_floor, HISTOGRAM_RESOLUTION) {

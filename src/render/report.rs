@@ -614,11 +614,6 @@ impl Pooled {
         .panel(self.forest_panel())
         .to_html()
     }
-
-    /// Writes [`to_html`](Self::to_html) to `path`. Errors: [`Error::Io`] naming the path.
-    pub fn write_html(&self, path: impl AsRef<Path>) -> Result<()> {
-        write(path.as_ref(), &self.to_html())
-    }
 }
 
 impl PoolRun {

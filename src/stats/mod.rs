@@ -18,16 +18,16 @@
 //! Listed from the bottom up: a chapter's code draws only on the chapters above it in this
 //! table and on the distributions below.
 //!
-//! | chapter | the question | its main names |
+//! | chapter | the question | its names |
 //! |---|---|---|
-//! | `summaries` | What does one sample say: where is its middle, how wide its spread? | `Sample`, [`median`], [`quantile`], [`mad`], [`mean`], [`std_dev`] |
-//! | `significance` | Is a difference between two samples more than chance? | [`welch_t_test`], [`rank_sum_p`], [`fisher_exact_p`] |
-//! | `bootstrap` | How big is the difference between two sets of timings, and how sure can anyone be? | [`estimate_difference`], [`Estimate`], [`EstimateOptions`], `resample_into` |
-//! | `intervals` | How precisely is one quantity known: a mean of correlated readings, a rate, a proportion? | [`batch_means()`], `harmonic_mean_interval`, [`proportion_interval`], `work_rate()` |
-//! | `series` | Did the series hold still: neighbours alike, a trend, a shift, a warm-up? | [`lag1_autocorrelation`], [`detect_drift`], [`change_points()`], [`warm_up`] |
-//! | `plans` | How many readings are enough? | [`required_batches`], `WidthTarget`, `samples_per_system` |
-//! | `verdicts` | What can be concluded, and what must a difference clear first? | [`Verdict`], [`decide`], [`aa_noise_floor`], [`judge`], `three_outcome_rule`, `few_runs_verdict`, `sequential_look` |
-//! | `pooling` | What do many processes, machines or comparisons say together? | [`combine`], `combine_staged`, `plan_processes`, [`combine_machines`], [`holm`] |
+//! | `summaries` | What does one sample say: where is its middle, how wide its spread? | [`median`], [`quantile`], [`mad`], [`iqr`], [`mean`], [`std_dev`], [`variance`], [`min`], [`max`] |
+//! | `significance` | Is a difference between two samples more than chance? | [`welch_t_test`], [`rank_sum_p`] |
+//! | `bootstrap` | How big is the difference between two sets of timings, and how sure can anyone be? | [`estimate_difference`], [`Estimate`], [`EstimateOptions`], [`confidences_for`], [`bootstrap_replicates`], [`auto_block_length`] |
+//! | `intervals` | How precisely is one quantity known: a mean of correlated readings, a proportion? | [`batch_means()`], [`effective_sample_size`], [`proportion_interval`] |
+//! | `series` | Did the series hold still: neighbours alike, a trend, a shift, a warm-up? | [`autocorrelation`], [`detect_drift`], [`change_points()`], [`warm_up`] |
+//! | `plans` | How many readings are enough? | [`required_batches`] |
+//! | `verdicts` | What can be concluded, and what must a difference clear first? | [`Verdict`], [`decide`], [`aa_noise_floor`], [`judge`] |
+//! | `pooling` | What do many processes, machines or comparisons say together? | [`combine`], [`combine_machines`], [`holm`] |
 //!
 //! # Distributions
 //!
@@ -83,7 +83,7 @@ pub(crate) use bootstrap::distribution::BootstrapDistribution;
 pub use bootstrap::distribution::{confidences_for, estimate_difference};
 pub use bootstrap::engine::bootstrap_replicates;
 pub(crate) use bootstrap::engine::paired_relative_difference;
-pub use bootstrap::estimate::{Confidences, Estimate, Ratio};
+pub use bootstrap::estimate::{Confidences, Estimate, Ratio, ThresholdConfidence};
 
 pub(crate) use bootstrap::options::DEFAULT_RESAMPLES;
 pub use bootstrap::options::EstimateOptions;
@@ -121,7 +121,7 @@ pub(crate) use series::drift::DRIFT_LEVEL;
 pub use series::drift::{DriftReport, detect_drift};
 pub use significance::hypothesis::{WelchTest, welch_t_test};
 
-pub use significance::rank_tests::{fisher_exact_p, rank_sum_p};
+pub use significance::rank_tests::rank_sum_p;
 
 pub use summaries::summary::{iqr, mad, max, mean, median, min, quantile, std_dev, variance};
 pub use verdicts::aa_floor::aa_noise_floor;
@@ -132,12 +132,6 @@ pub use verdicts::judge::{Bar, Bounds, Claim, Judgement, Scale, judge};
 pub(crate) use verdicts::sequential::{
     DecisionEnd, Sequential, SequentialDecision, SequentialLook, SequentialOptions,
 };
-pub(crate) use verdicts::verdict::ThresholdOutcome;
-
-/// The earlier name of [`ThresholdOutcome`], kept because every `rtcompare::stats::NAME` that
-/// resolved keeps resolving; "outcome" alone no longer says which of the crate's outcomes it is.
-#[deprecated(note = "renamed ThresholdOutcome")]
-pub type Outcome = ThresholdOutcome;
 
 // The verdict rule's test fixture, shared with the warnings' tests in `compare`.
 #[cfg(test)]

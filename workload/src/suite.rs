@@ -382,7 +382,7 @@ impl Cell {
     /// The verdict in a few words: `"BTreeMap faster"`, `"HashMap faster"` or
     /// `"cannot tell"`.
     pub fn verdict_text(&self) -> String {
-        self.verdict.in_words(&self.structure, &self.baseline)
+        support::stats::verdict_in_words(&self.verdict, &self.structure, &self.baseline)
     }
 }
 

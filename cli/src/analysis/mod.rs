@@ -345,7 +345,7 @@ fn bootstrap_analysis(
     opts: &AnalysisOptions,
 ) -> Result<CommandAnalysis> {
     let est = estimate(a, b, opts)?;
-    let bar = Bar::threshold(opts.threshold).with_floor(floor.map_or(0.0, |f| f.floor));
+    let bar = rtcompare::support::stats::bar(opts.threshold, floor.map_or(0.0, |f| f.floor));
     let ratio = est.ratio();
     // δ = 1 exactly, a median of A of 0, makes the ratio infinite; only imported times
     // of 0 can do that, and JSON has no number for it.
@@ -439,7 +439,7 @@ pub(crate) fn bootstrap_bounds(est: &Estimate) -> Bounds {
         1.0 - est.ratio().high,
         est.low.abs().max(est.high.abs()),
     )
-    .unwrap_or_else(|_| Bounds::unbounded())
+    .unwrap_or_else(|_| rtcompare::support::stats::unbounded())
 }
 
 /// The outcome that makes `claim` about B.

@@ -17,7 +17,8 @@ use crate::error::{CliError, Result};
 use crate::words;
 use rtcompare::Verdict;
 use rtcompare::stats::Change;
-use rtcompare::stats::{Bar, Bounds, Scale, judge};
+use rtcompare::stats::{Bounds, Claim, Scale, judge};
+use rtcompare::support::stats::{bar, change_of_ratio};
 
 /// Version of the JSON `rtcompare combine --json` writes.
 pub const COMBINE_JSON_VERSION: u32 = 1;
@@ -103,8 +104,9 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
         // The gate, in the inputs' own sign.
         let regression = budget.is_some_and(|b| {
             pooled.resolved
-                && Bounds::of_interval(pooled.low, pooled.high, first.kind.scale())
-                    .is_ok_and(|bounds| judge(bounds, Bar::threshold(b), false).is_slower())
+                && Bounds::of_interval(pooled.low, pooled.high, first.kind.scale()).is_ok_and(
+                    |bounds| judge(bounds, bar(b, 0.0), false).claim() == Some(Claim::Slower),
+                )
         });
         let (change, verdict) = candidate_view(first.kind, &pooled);
         results.push(CombinedResult {
@@ -270,7 +272,7 @@ pub fn candidate_view(kind: Kind, p: &MachinesPooled) -> (Change, Verdict) {
                 other => other,
             };
             (
-                Change::of_ratio(ratio(p.delta), ratio(p.low), ratio(p.high)),
+                change_of_ratio(ratio(p.delta), ratio(p.low), ratio(p.high)),
                 verdict,
             )
         }

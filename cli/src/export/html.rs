@@ -305,7 +305,9 @@ fn run_order_panel(
     wa: &[f64],
     wb: &[f64],
 ) -> Panel {
-    let drift = |f: fn(&Figures) -> DriftReport| figures.map_or(DriftReport::not_run(), f);
+    let drift = |f: fn(&Figures) -> DriftReport| {
+        figures.map_or(rtcompare::support::stats::drift_not_run(), f)
+    };
     Panel::new("run-order", &first.titled("Run order"))
         .text(&format!(
             "{} pairs in the order they ran ({}), wall time per run; {} warm-up runs of each \

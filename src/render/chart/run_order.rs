@@ -26,7 +26,7 @@ pub struct RunOrder {
     /// What one sample is, for the axis: `"per operation"`, `"per run"`.
     pub per: String,
     /// Drift test of A's series ([`detect_drift`](crate::stats::detect_drift);
-    /// [`DriftReport::not_run`] when it could not run: no half medians are drawn).
+    /// a report with `n` = 0 when it could not run: no half medians are drawn).
     pub drift_a: DriftReport,
     /// Drift test of B's series.
     pub drift_b: DriftReport,
@@ -39,7 +39,7 @@ fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
     a.iter().zip(b).map(|(&x, &y)| y / x).collect()
 }
 
-/// A drift test's p-value for a caption; `not run` for [`DriftReport::not_run`].
+/// A drift test's p-value for a caption; `not run` for a test that could not run (`n` = 0).
 fn p_text(d: &DriftReport) -> String {
     let p = d.p_value;
     if d.n == 0 {

@@ -264,11 +264,6 @@ impl Confidences {
             })
             .map(|e| e.confidence)
     }
-
-    /// The entries as a slice, in ascending threshold order.
-    pub fn as_slice(&self) -> &[ThresholdConfidence] {
-        &self.0
-    }
 }
 
 impl std::ops::Deref for Confidences {

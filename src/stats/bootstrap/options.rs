@@ -20,14 +20,19 @@ pub const MAX_RESAMPLES: usize = 10_000_000;
 /// How to bootstrap: level, number of replicates, block length, seed, and whether the samples
 /// are paired.
 ///
-/// Build it from [`Default`] with the consuming setters; a field left at zero means its
-/// documented default.
+/// Build it from [`Default`] with the consuming setters; a setting left at zero means its
+/// documented default. The [`Estimate`](crate::stats::Estimate) records the settings it was
+/// computed with.
 ///
 /// ```
-/// use rtcompare::stats::EstimateOptions;
+/// use rtcompare::stats::{EstimateOptions, estimate_difference};
 /// let opts = EstimateOptions::default().level(0.9).resamples(2_000).seed(7).paired(true);
-/// assert_eq!(opts.level, 0.9);
-/// assert_eq!(opts.block_length, 0); // single draws
+/// let a: Vec<f64> = (0..21).map(|i| 100.0 + f64::from(i % 3)).collect();
+/// let b: Vec<f64> = (0..21).map(|i| 120.0 + f64::from(i % 4)).collect();
+/// let e = estimate_difference(&a, &b, &opts)?;
+/// assert_eq!((e.level, e.resamples, e.seed, e.paired), (0.9, 2_000, 7, true));
+/// assert_eq!(e.block_length, 1); // single draws
+/// # Ok::<(), rtcompare::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -35,24 +40,24 @@ pub struct EstimateOptions {
     /// Coverage level of the interval, strictly between 0 and 1; 0 means `DEFAULT_LEVEL` (0.95)
     /// (0.95). Other values outside (0, 1), and NaN, are rejected with
     /// [`Error::OutOfRange`].
-    pub level: f64,
+    pub(crate) level: f64,
     /// Number of bootstrap replicates; 0 means [`DEFAULT_RESAMPLES`] (5,000). At most
     /// `MAX_RESAMPLES` (10_000_000).
-    pub resamples: usize,
+    pub(crate) resamples: usize,
     /// Moving-block length in observations: 0 or 1 resample single values; 2 or more resample
     /// overlapping blocks of that many consecutive values (of pairs, when paired), shortened
     /// to half the input if longer. Use blocks when the lag-1 autocorrelation of the series
     /// exceeds about 0.2; [`auto_block_length`](crate::stats::auto_block_length) gives a
     /// length.
-    pub block_length: usize,
+    pub(crate) block_length: usize,
     /// Seed of the generator; 0 draws one (see [`crate::rng::resolve_seed`]). The seed used
     /// is recorded in [`Estimate::seed`].
     ///
     /// [`Estimate::seed`]: crate::stats::Estimate::seed
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// `true` when `a[i]` and `b[i]` were measured together: whole pairs are resampled and
     /// the statistic is the median of the ratios `a[i] / b[i]`. Requires equal lengths.
-    pub paired: bool,
+    pub(crate) paired: bool,
 }
 
 impl Default for EstimateOptions {
@@ -68,40 +73,45 @@ impl Default for EstimateOptions {
 }
 
 impl EstimateOptions {
-    /// The defaults: level 0.95, 5,000 replicates, single draws, a drawn seed, unpaired.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Sets the coverage level (0 < level < 1; 0 means 0.95). Checked when used.
+    /// Sets the coverage level of the interval, strictly between 0 and 1; 0 means 0.95 (the
+    /// default). Checked when used: other values outside (0, 1), and NaN, give
+    /// [`Error::OutOfRange`].
     #[must_use]
     pub fn level(mut self, level: f64) -> Self {
         self.level = level;
         self
     }
 
-    /// Sets the number of replicates (0 means 5,000). Checked when used.
+    /// Sets the number of bootstrap replicates; 0 means 5,000 (the default). Checked when
+    /// used: more than 10,000,000 give [`Error::InvalidOption`].
     #[must_use]
     pub fn resamples(mut self, resamples: usize) -> Self {
         self.resamples = resamples;
         self
     }
 
-    /// Sets the moving-block length (0 or 1: single draws).
+    /// Sets the moving-block length in observations: 0 or 1 (the default) resample single
+    /// values; 2 or more resample overlapping blocks of that many consecutive values (of pairs,
+    /// when paired), shortened to half the input if longer. Use blocks when the lag-1
+    /// autocorrelation of the series exceeds about 0.2;
+    /// [`auto_block_length`](crate::stats::auto_block_length) gives a length.
     #[must_use]
     pub fn block_length(mut self, block_length: usize) -> Self {
         self.block_length = block_length;
         self
     }
 
-    /// Sets the seed (0: draw one).
+    /// Sets the seed of the generator; 0 (the default) draws one. The seed used is recorded
+    /// in the estimate's `seed`, so that a run can be repeated bit for bit.
     #[must_use]
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
         self
     }
 
-    /// Declares the samples paired (`a[i]` measured together with `b[i]`).
+    /// Declares the samples paired (default `false`): `a[i]` and `b[i]` were measured
+    /// together, so whole pairs are resampled and the statistic is the median of the ratios
+    /// `a[i] / b[i]`. Requires equal lengths.
     #[must_use]
     pub fn paired(mut self, paired: bool) -> Self {
         self.paired = paired;

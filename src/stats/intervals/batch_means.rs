@@ -21,18 +21,21 @@ pub const BATCH_MEANS_MIN_READINGS: usize = 3;
 /// Options for [`batch_means`]: a consuming builder.
 ///
 /// ```
-/// use rtcompare::stats::BatchMeansOptions;
+/// use rtcompare::stats::{BatchMeansOptions, batch_means};
 /// let o = BatchMeansOptions::default().ac_limit(0.2).level(0.99);
-/// assert_eq!((o.ac_limit, o.level), (0.2, 0.99));
+/// let xs: Vec<f64> = (0..60).map(|i| 10.0 + f64::from(i % 2)).collect();
+/// let bm = batch_means(&xs, &o)?;
+/// assert_eq!((bm.ac_limit, bm.level), (0.2, 0.99));
+/// # Ok::<(), rtcompare::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct BatchMeansOptions {
     /// Largest accepted |lag-1 autocorrelation| of the batch means, dimensionless, in
     /// `(0, 1]`. Default `DEFAULT_AC_LIMIT` (0.1). A limit of 1 accepts `q = 1` always.
-    pub ac_limit: f64,
+    pub(crate) ac_limit: f64,
     /// Coverage of the interval, in `(0, 1)`. Default 0.95.
-    pub level: f64,
+    pub(crate) level: f64,
 }
 
 impl Default for BatchMeansOptions {
@@ -45,13 +48,16 @@ impl Default for BatchMeansOptions {
 }
 
 impl BatchMeansOptions {
-    /// Sets [`ac_limit`](Self::ac_limit).
+    /// Sets the largest accepted |lag-1 autocorrelation| of the batch means, dimensionless,
+    /// in `(0, 1]` (default 0.1). A limit of 1 accepts batches of one reading always. Checked
+    /// when used: [`Error::OutOfRange`] outside `(0, 1]`.
     pub fn ac_limit(mut self, limit: f64) -> Self {
         self.ac_limit = limit;
         self
     }
 
-    /// Sets [`level`](Self::level).
+    /// Sets the coverage of the interval, in `(0, 1)` (default 0.95). Checked when used:
+    /// [`Error::OutOfRange`] outside `(0, 1)`.
     pub fn level(mut self, level: f64) -> Self {
         self.level = level;
         self
@@ -102,21 +108,8 @@ pub struct BatchMeans {
 
 impl BatchMeans {
     /// Standard deviation of the batch means, `s_q`, in the unit of the input.
-    pub fn batch_std_dev(&self) -> f64 {
+    pub(crate) fn batch_std_dev(&self) -> f64 {
         self.batch_variance.sqrt()
-    }
-
-    /// Coefficient of variation of the batch means, `s_q/|mean|` (dimensionless), or `None`
-    /// when the mean is 0 and it is undefined.
-    pub fn cv(&self) -> Option<f64> {
-        let cv = self.batch_std_dev() / self.mean.abs();
-        cv.is_finite().then_some(cv)
-    }
-
-    /// Half-width as a fraction of `|mean|`, or `None` when the mean is 0.
-    pub fn relative_half_width(&self) -> Option<f64> {
-        let r = self.half_width / self.mean.abs();
-        r.is_finite().then_some(r)
     }
 }
 

@@ -35,9 +35,9 @@ const SCREEN_FACTOR: f64 = 10.0;
 #[non_exhaustive]
 pub struct ChangePointOptions {
     /// Family-wise significance level, in `(0, 1)`. Default `CHANGE_POINT_ALPHA` (0.01).
-    pub alpha: f64,
+    pub(crate) alpha: f64,
     /// Shortest segment, at least 2. Default `MIN_SEGMENT` (30).
-    pub min_segment: usize,
+    pub(crate) min_segment: usize,
 }
 
 impl Default for ChangePointOptions {
@@ -50,13 +50,15 @@ impl Default for ChangePointOptions {
 }
 
 impl ChangePointOptions {
-    /// Sets [`alpha`](Self::alpha).
+    /// Sets the family-wise significance level α, in `(0, 1)` (default 0.01). Checked when
+    /// used: [`Error::OutOfRange`] outside `(0, 1)`.
     pub fn alpha(mut self, alpha: f64) -> Self {
         self.alpha = alpha;
         self
     }
 
-    /// Sets [`min_segment`](Self::min_segment).
+    /// Sets the shortest segment in readings, at least 2 (default 30). Checked when used:
+    /// [`Error::OutOfRange`] below 2.
     pub fn min_segment(mut self, n: usize) -> Self {
         self.min_segment = n;
         self

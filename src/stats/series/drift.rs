@@ -50,7 +50,7 @@ impl DriftReport {
     /// The report of a drift test that could not be run (for example on a series holding a
     /// non-finite value): `n` = 0, a p-value of 1, and zero for every other field, so it never
     /// reads as drift. Callers tell it apart by `n == 0`.
-    pub fn not_run() -> DriftReport {
+    pub(crate) fn not_run() -> DriftReport {
         DriftReport {
             n: 0,
             spearman: 0.0,

@@ -70,7 +70,7 @@
 //!   least that of any ordering of the ties: ties never manufacture a difference. No random
 //!   numbers are used.
 //! - `f < 0.99` (many ties, as with 0/1 readings): ranks carry little information, and the test
-//!   becomes [`fisher_exact_p`] on the two classes "lower" and "higher", split at the value that
+//!   becomes `fisher_exact_p` on the two classes "lower" and "higher", split at the value that
 //!   makes the classes most equal in size.
 //!
 //! Samples whose values are all equal give `p = 1`.

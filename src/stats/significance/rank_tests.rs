@@ -218,7 +218,7 @@ fn fisher_on_classes(groups: &[(u64, u64, u64)], k: u64, m: u64) -> f64 {
 /// total overflows.
 ///
 /// ```
-/// use rtcompare::stats::fisher_exact_p;
+/// use rtcompare::support::stats::fisher_exact_p;
 /// // A table that cannot be more extreme in either direction.
 /// assert_eq!(fisher_exact_p([[3, 0], [0, 3]])?, 0.1);
 /// assert_eq!(fisher_exact_p([[2, 2], [2, 2]])?, 1.0);

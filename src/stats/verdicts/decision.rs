@@ -52,12 +52,6 @@ impl Verdict {
         matches!(self, Verdict::AFaster | Verdict::BFaster)
     }
 
-    /// Whether the verdict settled the question: a side proven faster, or
-    /// [`Equivalent`](Self::Equivalent). Only "cannot tell" leaves it open.
-    pub fn settled(&self) -> bool {
-        !matches!(self, Verdict::CannotTell(_))
-    }
-
     /// The verdict with the candidate's change in time, the one wording every front end
     /// prints: `"2.1 % slower [+1.7 %, +2.5 %]"`, `"equivalent within ±2 %: 1.0 % slower
     /// [+0.5 %, +1.5 %]"`, `"cannot tell (within ±2.5 %): 1.0 % slower [−0.5 %, +2.5 %]"`.
@@ -81,7 +75,7 @@ impl Verdict {
     /// The verdict in a few words, naming the sides `a` and `b`: `"{a} faster"`,
     /// `"{b} faster"`, `"equivalent"` or `"cannot tell"`. The one short wording every table of
     /// the crate uses.
-    pub fn in_words(&self, a: &str, b: &str) -> String {
+    pub(crate) fn in_words(&self, a: &str, b: &str) -> String {
         match self {
             Verdict::AFaster => format!("{a} faster"),
             Verdict::BFaster => format!("{b} faster"),
@@ -118,7 +112,7 @@ impl Change {
 
     /// The change from a ratio of times, candidate over baseline, and its interval:
     /// `ratio − 1`.
-    pub fn of_ratio(ratio: f64, low: f64, high: f64) -> Change {
+    pub(crate) fn of_ratio(ratio: f64, low: f64, high: f64) -> Change {
         Change {
             change: ratio - 1.0,
             low: low - 1.0,

@@ -95,11 +95,11 @@
 //! symmetric comparison (A against B, no baseline); the judge names roles.
 //!
 //! ```
-//! use rtcompare::stats::{Bar, Bounds, Judgement, Scale, judge};
+//! use rtcompare::stats::{Bar, Bounds, Claim, Judgement, Scale, judge};
 //!
 //! // A regression gate with a 5 % budget over an interval of the slowdown of [6 %, 10 %].
 //! let b = Bounds::of_interval(0.06, 0.10, Scale::Slowdown)?;
-//! assert!(judge(b, Bar::new(0.05, 0.0)?, false).is_slower());
+//! assert_eq!(judge(b, Bar::new(0.05, 0.0)?, false).claim(), Some(Claim::Slower));
 //! // Equivalence within ±2 %, on a setup whose identical code differs by 3 %: not shown.
 //! let tight = Bounds::of_interval(-0.01, 0.01, Scale::Slowdown)?;
 //! assert_eq!(judge(tight, Bar::new(0.02, 0.03)?, true), Judgement::FloorAboveMargin);
