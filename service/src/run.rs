@@ -23,8 +23,8 @@ use rtcompare::env::Environment;
 use rtcompare::stats::{Bounds, Scale};
 use rtcompare::stats::{Estimate, decide};
 use rtcompare::support::measure::MonotonicClock;
-use rtcompare::support::stats::bar;
 use rtcompare::support::rng::{derive_seed, resolve_seed};
+use rtcompare::support::stats::bar;
 
 /// The relative resolution of the latency histograms (3 significant digits: at worst one part
 /// in 1,024), passed to the verdict rule as its quantization step.
