@@ -280,8 +280,9 @@ pub struct CompareArgs {
     #[arg(short = 'c', long, value_name = "CMD")]
     pub cleanup: Option<String>,
     /// The shell that runs each command (the command is appended as one argument), or `none`
-    /// to split the command into words and execute it directly.
-    #[arg(short = 'S', long, value_name = "SHELL", default_value = "sh -c")]
+    /// to split the command into words and execute it directly. Default: `sh -c`
+    /// (`cmd.exe /C` on Windows).
+    #[arg(short = 'S', long, value_name = "SHELL", default_value = crate::process::DEFAULT_SHELL)]
     pub shell: String,
     /// Short for `--shell none`: split each command into words and execute it directly.
     #[arg(short = 'N', conflicts_with = "shell")]
