@@ -258,6 +258,20 @@ pub enum Error {
         /// shown.
         detail: String,
     },
+    /// What was asked needs something this operating system does not offer: pinning to a CPU
+    /// (Linux's `sched_setaffinity`), or the worker protocol that compares two builds
+    /// (descriptors a Unix parent hands its child). Nothing was run; [`Error::Unsupported`]'s
+    /// `instead` says what works here. Hardware counters and shuffled code layouts are not
+    /// errors where they are missing: the report says they were unavailable, and why.
+    #[error("{what} is not available on {platform}: {instead}")]
+    Unsupported {
+        /// What was asked, in words (for example `"pinning to a CPU"`).
+        what: &'static str,
+        /// The platform it was asked on: [`std::env::consts::OS`] (`"windows"`, `"macos"`).
+        platform: &'static str,
+        /// What to do instead on this platform.
+        instead: &'static str,
+    },
 }
 
 impl Error {
@@ -282,6 +296,17 @@ impl Error {
             name,
             value,
             expected,
+        }
+    }
+
+    /// Builds [`Error::Unsupported`] for `what` on this build's platform. Only the code
+    /// compiled for a platform that lacks `what` calls it.
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
+    pub(crate) fn unsupported(what: &'static str, instead: &'static str) -> Self {
+        Error::Unsupported {
+            what,
+            platform: std::env::consts::OS,
+            instead,
         }
     }
 
@@ -464,6 +489,19 @@ mod tests {
             .join("report.json");
         let e = std::fs::File::open(&path).unwrap_err();
         (path, e)
+    }
+
+    #[test]
+    fn unsupported_names_what_the_platform_and_what_to_do() {
+        let e = Error::unsupported("pinning to a CPU", "run unpinned");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "pinning to a CPU is not available on {}: run unpinned",
+                std::env::consts::OS
+            )
+        );
+        assert!(e.source().is_none());
     }
 
     #[test]

@@ -2,7 +2,11 @@
 //! builds and workers of a comparison of revisions): the signal is noted instead of ending the
 //! process, so that the run kills its children, removes its files and worktrees, and returns
 //! what it measured rather than dying with orphans measuring on.
+//!
+//! Unix only: elsewhere no handler is installed, the flag stays down, and Ctrl-C ends the
+//! process as it always does (on Windows the console delivers it to the children too).
 
+#[cfg(unix)]
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
@@ -10,18 +14,18 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// The first signal noted (0: none), for the exit status a shell expects (130, 143).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 static GUARDS: AtomicUsize = AtomicUsize::new(0);
+#[cfg(unix)]
 static PREVIOUS: Mutex<Option<Previous>> = Mutex::new(None);
 
 #[cfg(unix)]
 type Previous = [libc::sigaction; 2];
-#[cfg(not(unix))]
-type Previous = ();
 
 #[cfg(unix)]
 const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
 
 /// The handlers that were installed before the first guard, for SIGINT and SIGTERM, as
 /// addresses (0: none to call; the default action or "ignore").
+#[cfg(unix)]
 static CHAINED: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
 
 #[cfg(unix)]

@@ -7,10 +7,16 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rtcompare::support::bench::{parse_budget, parse_duration, parse_fraction};
 
-/// Default `--warmup`: 2 discarded runs of each command before anything is timed.
-pub const DEFAULT_WARMUP: usize = 2;
-/// Default `--max-runs`: at most 10,000 pairs, whatever the time budget.
+/// Default `--warmup`: none, as hyperfine's. BACKGROUND.md holds no measurement of whole
+/// programs that asks for another (its warm-up section is about batches within one process),
+/// and the ABBA order spreads a cold first run over both commands' first round.
+pub const DEFAULT_WARMUP: usize = 0;
+/// Default `--max-runs`: at most 10,000 timed runs of each command, whatever the time budget.
 pub const DEFAULT_MAX_PAIRS: usize = 10_000;
+
+/// Fewest runs of each command under `--runs` that also measure the A/A floor: 22, half of them
+/// compared (the 11 pairs the bootstrap interval needs) and half the A/A partner runs.
+pub const RUNS_WITH_FLOOR: usize = 2 * rtcompare::support::stats::MINIMUM_DATA_POINTS;
 
 /// `rtcompare`: is one whole program really faster than another?
 #[derive(Debug, Parser)]
@@ -59,7 +65,7 @@ pub struct CombineArgs {
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
     /// Write every pooled comparison as JSON to FILE (`-`: standard output).
-    #[arg(long, alias = "export-json", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Write one self-contained HTML page to FILE: per comparison a forest plot of the
     /// machines' intervals above the pooled one, and its numbers.
@@ -70,8 +76,10 @@ pub struct CombineArgs {
     pub markdown: Option<PathBuf>,
     /// Exit 1 when some comparison is proven slower over the machines by more than BUDGET (the
     /// whole pooled interval beyond it; for `bench` and `compare` inputs δ < −BUDGET, for
-    /// `cmd` inputs δ > BUDGET); without BUDGET, by any amount.
-    #[arg(long, value_name = "BUDGET", num_args = 0..=1, default_missing_value = "0%", value_parser = parse_fraction)]
+    /// `cmd` inputs δ > BUDGET); without BUDGET, by any amount. BUDGET follows as
+    /// `--fail-on-regression=5%` or as the next word when it is a budget (`5%`, `0.05`), in
+    /// every subcommand alike.
+    #[arg(long, value_name = "BUDGET", num_args = 0..=1, require_equals = true, default_missing_value = "0%", value_parser = parse_fraction)]
     pub fail_on_regression: Option<f64>,
 }
 
@@ -101,8 +109,11 @@ pub struct BenchArgs {
     /// later `combine` step pools into the one summary).
     #[arg(long)]
     pub no_step_summary: bool,
-    /// Worker pairs in each benchmark's first stage (at least 3); Stein's rule adds more when
-    /// their spread leaves the interval wider than ±1 % (or a quarter of |δ|).
+    /// Worker pairs in each benchmark's first stage (at least 3). By default each benchmark is
+    /// then decided as its pairs come in: after the first stage, a look at each further stage
+    /// (within --max-pairs and the suite's --budget) until its interval says faster, slower or
+    /// equivalent within --margin. With --precision, Stein's rule instead adds pairs until the
+    /// interval is within ±1 % (or a quarter of |δ|).
     #[arg(long, value_name = "K", default_value_t = 5)]
     pub pairs: usize,
     /// Most worker pairs per benchmark, first stage included.
@@ -151,7 +162,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
     /// Write every benchmark's result as JSON to FILE (`-`: standard output).
-    #[arg(long, alias = "export-json", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Write the Markdown summary to FILE (`-`: standard output; it is also appended to
     /// $GITHUB_STEP_SUMMARY when that is set).
@@ -163,8 +174,9 @@ pub struct BenchArgs {
     pub html: Option<PathBuf>,
     /// Exit 1 when some benchmark is proven slower than the baseline by more than BUDGET (a
     /// fraction or a percentage: the whole interval of the slowdown must lie above it);
-    /// without BUDGET, by any amount.
-    #[arg(long, value_name = "BUDGET", num_args = 0..=1, default_missing_value = "0%", value_parser = parse_fraction)]
+    /// without BUDGET, by any amount. BUDGET follows as `--fail-on-regression=5%` or as the
+    /// next word when it is a budget (`5%`, `0.05`), in every subcommand alike.
+    #[arg(long, value_name = "BUDGET", num_args = 0..=1, require_equals = true, default_missing_value = "0%", value_parser = parse_fraction)]
     pub fail_on_regression: Option<f64>,
 }
 
@@ -262,7 +274,7 @@ pub struct GitArgs {
 /// The measuring and deciding options shared by `cmd` and `git`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// Discarded runs of each command before anything is timed.
+    /// Discarded runs of each command before anything is timed (default 0, as hyperfine's).
     #[arg(short, long, value_name = "N", default_value_t = DEFAULT_WARMUP)]
     pub warmup: usize,
     /// A command run before every run (warm-up, validation and timed), not timed. Given
@@ -280,8 +292,9 @@ pub struct CompareArgs {
     #[arg(short = 'c', long, value_name = "CMD")]
     pub cleanup: Option<String>,
     /// The shell that runs each command (the command is appended as one argument), or `none`
-    /// to split the command into words and execute it directly.
-    #[arg(short = 'S', long, value_name = "SHELL", default_value = "sh -c")]
+    /// to split the command into words and execute it directly. Default: `sh -c`
+    /// (`cmd.exe /C` on Windows).
+    #[arg(short = 'S', long, value_name = "SHELL", default_value = crate::process::DEFAULT_SHELL)]
     pub shell: String,
     /// Short for `--shell none`: split each command into words and execute it directly.
     #[arg(short = 'N', conflicts_with = "shell")]
@@ -314,9 +327,17 @@ pub struct CompareArgs {
     /// doubles the runs) that measure the noise floor.
     #[arg(long)]
     pub no_validation: bool,
-    /// Exactly N timed pairs (N runs of each command). Fewer than 11 selects the few-runs rule.
+    /// Run each command exactly N times (timed), as hyperfine does. From 22 on, the A/A noise
+    /// floor is taken within them: half are compared pairwise and half are the A/A partner
+    /// runs beside them. Below 22, or with --no-validation, all N are compared and no floor is
+    /// measured; the output says which. Fewer than 11 compared pairs are judged by the
+    /// few-runs rule, which gives no interval.
     #[arg(short, long, value_name = "N")]
     pub runs: Option<usize>,
+    /// Run each command at least N times (timed, A/A partner runs included), as hyperfine's
+    /// `--min-runs`: no decision, precision target or --max-time stops measuring before.
+    #[arg(short = 'm', long, value_name = "N", conflicts_with = "runs")]
+    pub min_runs: Option<usize>,
     /// With `--precision`: stop once the interval's half-width is at most this (a percentage
     /// such as `1%`, or a fraction such as 0.01), after at least 11 pairs.
     #[arg(long, value_name = "PCT", default_value = "1%", value_parser = parse_fraction, requires = "precision")]
@@ -334,30 +355,48 @@ pub struct CompareArgs {
     /// `500ms`, `2m`).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
     pub max_time: Duration,
-    /// Most timed pairs, whatever the time budget.
-    #[arg(long, alias = "max-pairs", value_name = "N", default_value_t = DEFAULT_MAX_PAIRS)]
+    /// Run each command at most N times (timed, A/A partner runs included), as hyperfine's
+    /// `--max-runs`, whatever the time budget.
+    #[arg(short = 'M', long, alias = "max-pairs", value_name = "N", default_value_t = DEFAULT_MAX_PAIRS)]
     pub max_runs: usize,
+    /// What the terminal shows, as hyperfine's `--style`: `auto` (the progress line when
+    /// standard error is a terminal), `basic` (no progress line), `full` (as auto), `nocolor`
+    /// (as auto: rtcompare prints no colours), `color` (as basic), `none` (no summary and no
+    /// progress; the outputs asked for are still written).
+    #[arg(long, value_name = "TYPE", value_enum, default_value_t = Style::Auto)]
+    pub style: Style,
+    /// The unit of the times in the summary and the tables (`--export-markdown`, AsciiDoc,
+    /// Org), as hyperfine's `--time-unit`; without it, one chosen for each time.
+    #[arg(short = 'u', long, value_name = "UNIT", value_enum)]
+    pub time_unit: Option<TimeUnit>,
     /// Write the full result (every run, the environment, the verdict) as JSON to FILE (`-`:
     /// standard output). Whenever an output goes to standard output, the summary goes to
     /// standard error, and at most one output may. Every output file is opened before the
     /// first run, so a path that cannot be written fails at once.
-    #[arg(long, alias = "export-json", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Write the comparison as one self-contained HTML page to FILE (inline SVG, no script):
     /// the answer, the runs in order, the distributions, the bootstrap beside the A/A floor,
     /// the commands and the machine. `-`: standard output.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Also write the timed runs in hyperfine's JSON export layout to FILE (`-`: standard
-    /// output).
-    #[arg(long, value_name = "FILE")]
-    pub export_hyperfine: Option<PathBuf>,
+    /// Write the timed runs in hyperfine's JSON export layout to FILE (`-`: standard output),
+    /// as `hyperfine --export-json` does: `results[]` with `command`, `mean`, `stddev`,
+    /// `median`, `user`, `system`, `min`, `max`, `times` and `exit_codes` (seconds), so that
+    /// scripts written for hyperfine read it unchanged; rtcompare's verdict, ratio and
+    /// interval are added under the key `rtcompare` of each result and of the document.
+    /// rtcompare's own, complete layout is `--json`.
+    #[arg(long, alias = "export-hyperfine", value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
     /// Seed of the bootstrap (0 or absent: draw one; the result records it).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
     /// Exit with status 1 when a command is found slower than the reference (`slower` or
-    /// `loss`) and, with `=BUDGET`, its interval's least favourable end lies beyond BUDGET too
-    /// (`--fail-on-regression=5%`; under the few-runs rule, which has no interval, any loss).
+    /// `loss`) and, with a BUDGET, its interval's least favourable end lies beyond BUDGET too
+    /// (under the few-runs rule, which has no interval, any loss). BUDGET follows as
+    /// `--fail-on-regression=5%` or as the next word when it is a budget
+    /// (`--fail-on-regression 5% ./old ./new`), in every subcommand alike; a next word that
+    /// is a command stays a command.
     #[arg(long, value_name = "BUDGET", num_args = 0..=1, require_equals = true, default_missing_value = "0%", value_parser = parse_fraction)]
     pub fail_on_regression: Option<f64>,
     /// Read hardware counters (cycles, instructions, cache misses, branch misses; user space)
@@ -385,6 +424,46 @@ pub struct CompareArgs {
     /// standard output).
     #[arg(long, value_name = "FILE")]
     pub export_orgmode: Option<PathBuf>,
+}
+
+/// What the terminal shows (`--style`), hyperfine's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Style {
+    /// The progress line when standard error is a terminal.
+    Auto,
+    /// No progress line.
+    Basic,
+    /// As `auto`.
+    Full,
+    /// As `auto` (rtcompare prints no colours).
+    Nocolor,
+    /// As `basic` (rtcompare prints no colours).
+    Color,
+    /// No summary and no progress line.
+    None,
+}
+
+impl Style {
+    /// Whether the progress line may be drawn.
+    pub fn progress(self) -> bool {
+        matches!(self, Style::Auto | Style::Full | Style::Nocolor)
+    }
+
+    /// Whether the summary is printed.
+    pub fn summary(self) -> bool {
+        self != Style::None
+    }
+}
+
+/// The unit of times in the summary and the tables (`--time-unit`), hyperfine's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimeUnit {
+    /// µs.
+    Microsecond,
+    /// ms.
+    Millisecond,
+    /// s.
+    Second,
 }
 
 /// The order of the summary's rows with more than two commands (`--sort`).
@@ -421,6 +500,40 @@ pub fn parse_codes(s: &str) -> Result<AcceptedCodes, String> {
 }
 
 impl CompareArgs {
+    /// Whether the A/A floor is measured: not with `--no-validation`, nor under `--runs N`
+    /// with N below [`RUNS_WITH_FLOOR`].
+    pub fn validates(&self) -> bool {
+        !self.no_validation && self.runs.is_none_or(|n| n >= RUNS_WITH_FLOOR)
+    }
+
+    /// Timed runs of each command in one round: 2 with the A/A partner run, else 1.
+    pub fn runs_per_round(&self) -> usize {
+        if self.validates() { 2 } else { 1 }
+    }
+
+    /// The rounds `--runs N` asks for (N runs of each command: ⌈N/2⌉ rounds with the floor,
+    /// the last without its partner run when N is odd), `None` without `--runs`.
+    pub fn rounds_for_runs(&self) -> Option<usize> {
+        self.runs.map(|n| n.div_ceil(self.runs_per_round()))
+    }
+
+    /// Whether round `i` (from 0) has its A/A partner runs: every round when validating,
+    /// but the last of an odd `--runs N`, which would run each command N + 1 times.
+    pub fn partnered(&self, i: usize) -> bool {
+        self.validates() && self.runs.is_none_or(|n| i < n / 2)
+    }
+
+    /// The most rounds `--max-runs` allows.
+    pub fn max_rounds(&self) -> usize {
+        self.max_runs / self.runs_per_round()
+    }
+
+    /// The fewest rounds `--min-runs` asks for (0 without it).
+    pub fn min_rounds(&self) -> usize {
+        self.min_runs
+            .map_or(0, |n| n.div_ceil(self.runs_per_round()))
+    }
+
     /// Whether a run that exited with `code` (`None`: killed by a signal) is timed anyway.
     pub fn accepts(&self, code: Option<i32>) -> bool {
         match (&self.ignore_failure, code) {

@@ -113,7 +113,8 @@ pub fn planned_rounds(plan_s: f64, budget_s: f64, max_runs: usize) -> usize {
 impl Decisions {
     /// Decisions for `comparisons` comparisons, each at `level`, against `margin` (the
     /// threshold, a fraction), over at most `max_rounds` rounds, spending α the Pocock-like
-    /// way.
+    /// way, the first look at no fewer than `min_rounds` rounds (`--min-runs`; a look skipped
+    /// only leaves its share of α unspent).
     ///
     /// Errors: the library's for a bad plan (a level outside (0, 1), a negative margin, fewer
     /// than 2 rounds).
@@ -122,6 +123,7 @@ impl Decisions {
         level: f64,
         margin: f64,
         max_rounds: usize,
+        min_rounds: usize,
     ) -> Result<Decisions> {
         let plan = SequentialOptions::default()
             .level(level)
@@ -131,7 +133,10 @@ impl Decisions {
         Ok(Decisions {
             margin,
             max_rounds,
-            next: (max_rounds / 10).max(FIRST_LOOK).min(max_rounds),
+            next: (max_rounds / 10)
+                .max(FIRST_LOOK)
+                .max(min_rounds)
+                .min(max_rounds),
             each: vec![Sequential::new(plan)?; comparisons],
             looks: vec![Vec::new(); comparisons],
         })
@@ -373,7 +378,7 @@ mod tests {
             1e6 * (1.0 + slower) * (0.03 * rng.next_normal()).exp() * spike
         };
         let mut run = |slower: f64, seed: u64| {
-            let mut d = Decisions::new(1, 0.95, 0.02, 200).unwrap();
+            let mut d = Decisions::new(1, 0.95, 0.02, 200, 0).unwrap();
             let opts = AnalysisOptions {
                 seed,
                 resamples: 1_000,

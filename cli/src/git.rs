@@ -58,7 +58,22 @@ fn link_target(tree: &Path, own: &Path) -> Result<()> {
         path: own.into(),
         source,
     })?;
-    std::os::unix::fs::symlink(own, &link).map_err(|source| CliError::File {
+    #[cfg(unix)]
+    let linked = std::os::unix::fs::symlink(own, &link);
+    // Windows lets only some accounts make links (administrators, or developer mode): a tree
+    // without its `target` link still builds; only a run command naming `target/` misses it.
+    #[cfg(windows)]
+    let linked = std::os::windows::fs::symlink_dir(own, &link).or_else(|e| {
+        eprintln!(
+            "could not link {} to {}: {e}",
+            link.display(),
+            own.display()
+        );
+        Ok(())
+    });
+    #[cfg(not(any(unix, windows)))]
+    let linked: std::io::Result<()> = Ok(());
+    linked.map_err(|source| CliError::File {
         action: "create",
         path: link,
         source,

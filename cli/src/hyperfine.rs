@@ -1,5 +1,9 @@
-//! hyperfine's JSON layout: `--export-hyperfine FILE` writes a result in it, so tools that read
-//! hyperfine's exports can read ours; `--import-hyperfine FILE` reads the two commands' `times`
+//! hyperfine's JSON layout: `--export-json FILE` writes a result in it, as hyperfine 1.18
+//! writes its own (`results[]` with `command`, `mean`, `stddev`, `median`, `user`, `system`,
+//! `min`, `max`, `times`, `exit_codes`, in seconds), so scripts and tools that read
+//! hyperfine's exports read ours unchanged. rtcompare's figures are added under a key of their
+//! own, `rtcompare`, in each result and in the document; no key of hyperfine's is renamed or
+//! changes meaning. `memory_usage_byte` is hyperfine's own key from 1.19 on. `--import-hyperfine FILE` reads the two commands' `times`
 //! from one, for an **unpaired** analysis of old results (hyperfine runs each command to
 //! completion before the other, so its runs cannot be paired, and it measures no A/A floor).
 
@@ -45,6 +49,58 @@ pub struct HyperfineResult {
     /// Every timed run's maximum resident set size, bytes (newer hyperfine versions write it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_usage_byte: Option<Vec<u64>>,
+    /// rtcompare's figures for this command (a key hyperfine does not write); absent when
+    /// read from hyperfine's own export.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtcompare: Option<CommandFigures>,
+}
+
+/// rtcompare's figures for one command of an `--export-json` document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandFigures {
+    /// Its label (`A`, `B`, … or its `--command-name`).
+    pub name: String,
+    /// Whether it is the reference every other command is compared with.
+    pub reference: bool,
+    /// How many of `times` (the last ones) are A/A partner runs, each timed beside a compared
+    /// run to measure the noise floor; the others are the runs compared with the reference.
+    pub partner_runs: usize,
+    /// Against the reference (absent on the reference): its time over the reference's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<f64>,
+    /// The interval's lower end on `ratio` (bootstrap rule only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub low: Option<f64>,
+    /// The interval's upper end on `ratio` (bootstrap rule only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+    /// The interval's coverage (bootstrap rule only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<f64>,
+    /// The verdict as `--json` writes it (`faster`, `slower`, `equivalent`, `cannot_tell`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// The A/A noise floor the difference had to clear, a fraction (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<f64>,
+    /// The verdict's reason, one sentence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// rtcompare's figures for the whole `--export-json` document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocumentFigures {
+    /// `rtcompare-cli` and its version.
+    pub tool: String,
+    /// Timed rounds: every command once in each, in ABBA (two commands) or shuffled order.
+    pub rounds: usize,
+    /// The seed that recomputes the same intervals (`--seed`).
+    pub seed: u64,
+    /// `--threshold`, a fraction.
+    pub threshold: f64,
+    /// The warnings, one sentence each.
+    pub warnings: Vec<String>,
 }
 
 /// hyperfine's export document.
@@ -52,32 +108,66 @@ pub struct HyperfineResult {
 pub struct HyperfineExport {
     /// One entry per command.
     pub results: Vec<HyperfineResult>,
+    /// rtcompare's figures for the run (a key hyperfine does not write).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtcompare: Option<DocumentFigures>,
+}
+
+/// rtcompare's figures for command `c` of `result`.
+fn figures(result: &CmdResult, c: usize, name: &str) -> CommandFigures {
+    let comparison = result.comparisons.iter().find(|x| x.index == c);
+    let v = comparison.map(|x| &x.verdict);
+    CommandFigures {
+        name: name.to_string(),
+        reference: c == 0,
+        partner_runs: result
+            .validation_runs
+            .iter()
+            .filter(|r| r.command == c)
+            .count(),
+        ratio: v.map(|v| v.ratio),
+        low: v.and_then(|v| v.low),
+        high: v.and_then(|v| v.high),
+        level: v.and_then(|v| v.level),
+        verdict: v.map(|v| v.outcome.key().to_string()),
+        floor: comparison.and_then(|x| x.floor.as_ref()).map(|f| f.floor),
+        reason: v.map(|v| v.reason.clone()),
+    }
 }
 
 /// `result`'s timed runs in hyperfine's layout, one entry per command in order, the
 /// reference first.
 pub fn document(result: &CmdResult) -> HyperfineExport {
     let entry = |command: usize, summary: &SideResult| {
+        // Every timed run of the command, as hyperfine's `times` holds every one: the compared
+        // runs in the order run, then its A/A partner runs (`rtcompare.partner_runs` of them)
+        // in the order run, so that `--runs N` gives N times as in hyperfine.
         let runs: Vec<_> = result
             .runs
             .iter()
+            .chain(&result.validation_runs)
             .filter(|r| r.command == command)
             .collect();
         let s = |ns: f64| ns / 1e9;
-        // The library's mean; hyperfine writes 0 for a command without runs.
-        let mean_s = |ns: Vec<f64>| rtcompare::stats::mean(&ns).map_or(0.0, s);
+        let wall: Vec<f64> = runs.iter().map(|r| r.wall_ns as f64).collect();
+        // The library's statistics; hyperfine writes 0 for a command without runs.
+        let of = |f: fn(&[f64]) -> rtcompare::Result<f64>, ns: &[f64]| f(ns).map_or(0.0, s);
+        let user: Vec<f64> = runs.iter().map(|r| r.user_ns as f64).collect();
+        let system: Vec<f64> = runs.iter().map(|r| r.sys_ns as f64).collect();
         HyperfineResult {
             command: summary.command.clone(),
-            mean: s(summary.summary.mean_ns),
-            stddev: (runs.len() > 1).then(|| s(summary.summary.std_dev_ns)),
-            median: s(summary.summary.median_ns),
-            user: mean_s(runs.iter().map(|r| r.user_ns as f64).collect()),
-            system: mean_s(runs.iter().map(|r| r.sys_ns as f64).collect()),
-            min: s(summary.summary.min_ns),
-            max: s(summary.summary.max_ns),
-            times: runs.iter().map(|r| r.wall_ns as f64 / 1e9).collect(),
+            mean: of(rtcompare::stats::mean, &wall),
+            stddev: (runs.len() > 1).then(|| of(rtcompare::stats::std_dev, &wall)),
+            median: of(rtcompare::stats::median, &wall),
+            user: of(rtcompare::stats::mean, &user),
+            system: of(rtcompare::stats::mean, &system),
+            min: of(rtcompare::stats::min, &wall),
+            max: of(rtcompare::stats::max, &wall),
+            times: wall.iter().map(|&ns| s(ns)).collect(),
             exit_codes: runs.iter().map(|r| r.exit_code).collect(),
-            memory_usage_byte: Some(runs.iter().map(|r| r.max_rss_bytes).collect()),
+            // Not measured off Unix: absent rather than zeros.
+            memory_usage_byte: cfg!(unix).then(|| runs.iter().map(|r| r.max_rss_bytes).collect()),
+            rtcompare: Some(figures(result, command, &summary.name)),
         }
     };
     HyperfineExport {
@@ -87,6 +177,13 @@ pub fn document(result: &CmdResult) -> HyperfineExport {
             .enumerate()
             .map(|(c, summary)| entry(c, summary))
             .collect(),
+        rtcompare: Some(DocumentFigures {
+            tool: result.tool.clone(),
+            rounds: result.pairs,
+            seed: result.seed,
+            threshold: result.threshold,
+            warnings: result.warnings.iter().map(|w| w.message.clone()).collect(),
+        }),
     }
 }
 

@@ -85,6 +85,13 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let args = match join_budget(args.into_iter().map(Into::into).collect()) {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return e.exit_code();
+        }
+    };
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -102,8 +109,59 @@ where
     }
 }
 
+/// `--fail-on-regression` takes its budget the same way in every subcommand (and in the bench
+/// harness's `cargo bench -- --baseline REV`): joined with `=`, or as the next word when that
+/// word is a budget (`5%`, `0.05`), which is then joined here; any other next word (a command,
+/// a file, another flag) stays what it is and the flag stands bare. Without this, clap would
+/// take `cmd --fail-on-regression 5% A B`'s `5%` for the reference command.
+///
+/// Errors: a next word that is a number but not a budget (`5`, `150%`, `-1%`), which could be
+/// neither a command nor a file anyone meant: the usage error says how to write the budget.
+fn join_budget(args: Vec<std::ffi::OsString>) -> Result<Vec<std::ffi::OsString>, CliError> {
+    const FLAG: &str = "--fail-on-regression";
+    let mut out = Vec::with_capacity(args.len());
+    let mut args = args.into_iter().peekable();
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            out.push(arg);
+            out.extend(args);
+            break;
+        }
+        if arg != FLAG {
+            out.push(arg);
+            continue;
+        }
+        let next = args.peek().and_then(|n| n.to_str()).map(str::to_string);
+        match next {
+            Some(word) if rtcompare::support::bench::parse_fraction(&word).is_ok() => {
+                args.next();
+                out.push(format!("{FLAG}={word}").into());
+            }
+            Some(word) if word.trim_end_matches('%').trim().parse::<f64>().is_ok() => {
+                let reason = rtcompare::support::bench::parse_fraction(&word).unwrap_err();
+                return Err(CliError::Usage(format!(
+                    "`{FLAG} {word}`: {reason}. The budget follows the flag as \
+                     `{FLAG}=5%` or `{FLAG} 5%` (a percentage, or a fraction such as 0.05); \
+                     a bare `{FLAG}` fails on any proven slowdown"
+                )));
+            }
+            _ => out.push(arg),
+        }
+    }
+    Ok(out)
+}
+
 /// Runs a checked plan: the subcommand, its summary and its outputs; returns the exit status.
 fn execute(plan: &Plan<'_>) -> Result<i32, CliError> {
+    let options = match plan {
+        Plan::Cmd { args, .. } => Some(&args.options),
+        Plan::Git { args, .. } => Some(&args.options),
+        Plan::Selftest { args, .. } => Some(&args.options),
+        Plan::Bench { .. } | Plan::Combine { .. } => None,
+    };
+    if let Some(unit) = options.and_then(|o| o.time_unit) {
+        units::set_time_unit(unit);
+    }
     match plan {
         Plan::Cmd {
             args,
@@ -166,7 +224,9 @@ fn finish(
     options: &cli::CompareArgs,
     history: bool,
 ) -> Result<i32, CliError> {
-    say(&summary.render(result)?, exports.to_stdout());
+    if options.style.summary() {
+        say(&summary.render(result)?, exports.to_stdout());
+    }
     if history {
         let cwd = std::env::current_dir().unwrap_or_default();
         for w in history::cmd_dir(&cwd)

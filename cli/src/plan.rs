@@ -130,11 +130,7 @@ fn compare_exports(o: &CompareArgs) -> Exports<CmdResult> {
     Exports::new()
         .with("--json", o.json.as_deref(), Json)
         .with("--html", o.html.as_deref(), Html)
-        .with(
-            "--export-hyperfine",
-            o.export_hyperfine.as_deref(),
-            HyperfineJson,
-        )
+        .with("--export-json", o.export_json.as_deref(), HyperfineJson)
         .with("--export-markdown", o.export_markdown.as_deref(), Markdown)
         .with("--export-csv", o.export_csv.as_deref(), Csv)
         .with("--export-asciidoc", o.export_asciidoc.as_deref(), Asciidoc)
@@ -154,7 +150,7 @@ fn check_compare(args: &CompareArgs) -> Result<()> {
         if n < rtcompare::support::stats::FEW_RUNS_MIN_RUNS {
             return Err(CliError::Usage(format!(
                 "--runs {n} is too few: at least {} runs of each command are needed (11 or \
-                 more for the bootstrap interval)",
+                 more for the bootstrap interval, 22 or more for the A/A floor as well)",
                 rtcompare::support::stats::FEW_RUNS_MIN_RUNS
             )));
         }
@@ -165,10 +161,20 @@ fn check_compare(args: &CompareArgs) -> Result<()> {
             )));
         }
     }
-    if args.max_runs < MINIMUM_DATA_POINTS && args.runs.is_none() {
+    if args.max_rounds() < MINIMUM_DATA_POINTS && args.runs.is_none() {
         return Err(CliError::Usage(format!(
-            "--max-runs {} is below the 11 pairs the stopping rule needs; use --runs N for \
-             fewer runs",
+            "--max-runs {} leaves fewer than the 11 compared pairs the stopping rule needs \
+             ({} timed runs of each command per pair with the A/A partner run); use --runs N \
+             for fewer runs",
+            args.max_runs,
+            args.runs_per_round()
+        )));
+    }
+    if let Some(min) = args.min_runs
+        && min > args.max_runs
+    {
+        return Err(CliError::Usage(format!(
+            "--min-runs {min} exceeds --max-runs {}; raise --max-runs too",
             args.max_runs
         )));
     }

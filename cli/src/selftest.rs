@@ -193,7 +193,7 @@ pub fn check(args: &SelftestArgs) -> Result<()> {
     let o = &args.options;
     let refused: Vec<&str> = [
         ("--html", o.html.is_some()),
-        ("--export-hyperfine", o.export_hyperfine.is_some()),
+        ("--export-json", o.export_json.is_some()),
         ("--export-markdown", o.export_markdown.is_some()),
         ("--export-csv", o.export_csv.is_some()),
         ("--export-asciidoc", o.export_asciidoc.is_some()),

@@ -80,7 +80,8 @@ struct Program {
 struct Session<'a> {
     args: &'a CompareArgs,
     runner: Runner,
-    progress: Status,
+    /// The progress line; `None` under a `--style` without one.
+    progress: Option<Status>,
     limit: Duration,
     /// With `--counters`: why counters could not be opened (the first refusal), and the
     /// counters that were refused while others opened.
@@ -354,7 +355,9 @@ pub(crate) fn run_many(specs: &[CommandSpec], args: &CompareArgs) -> Result<CmdR
     // 2.–4. The start floor, the warm-up, the rounds with their A/A validation.
     let mut outcome =
         setup.and_then(|()| measure(&session, &jobs, &empty, &plan, &mut m, &mut snapshot));
-    session.progress.finish();
+    if let Some(p) = &session.progress {
+        p.finish();
+    }
     // 5. Cleanup.
     session.cleanup(&jobs[..set_up], &mut outcome);
     let counters = session.counter_report(specs, &m.runs);
@@ -376,7 +379,7 @@ impl<'a> Session<'a> {
                 } else {
                     crate::process::Output::Null
                 })),
-            progress: Status::new(),
+            progress: args.style.progress().then(Status::new),
             limit: args.max_time,
             counters: RefCell::default(),
         })
@@ -413,8 +416,9 @@ impl<'a> Session<'a> {
         let warmup = self.args.warmup;
         for i in 0..warmup {
             for job in jobs {
-                self.progress
-                    .set(format!("warm-up {}/{} ({})", i + 1, warmup, job.main.name));
+                if let Some(p) = &self.progress {
+                    p.set(format!("warm-up {}/{} ({})", i + 1, warmup, job.main.name));
+                }
                 self.run(job)?;
             }
             m.warmup_done = i + 1;
@@ -425,6 +429,7 @@ impl<'a> Session<'a> {
     /// One round of stage 4: every command once, in `order`, each with its A/A partner run
     /// beside it unless `--no-validation`; every run is recorded in `m` as it ends.
     fn round(&self, jobs: &[Job], order: &[usize], m: &mut Collected) -> Result<()> {
+        let validate = self.args.partnered(m.rounds());
         // For two commands a round is A′ A B B′ and the next B′ B A A′: the comparison pair
         // (A, B) in the middle alternates AB and BA, and the A/A pairs (A′, A) and (B, B′) are
         // adjacent runs as the comparison pair is, with the first position alternating too. So
@@ -435,7 +440,6 @@ impl<'a> Session<'a> {
         // `rtcompare` command on this machine"). More commands are shuffled afresh each round
         // (seeded), each partner run beside its command, before it at even positions and after
         // it at odd ones.
-        let validate = !self.args.no_validation;
         for (position, &c) in order.iter().enumerate() {
             let (main, partner) = if c == 0 {
                 (CommandSide::A, CommandSide::A2)
@@ -522,12 +526,14 @@ fn rounds(
     let mut stopping = Stopping::new(args);
     let mut rng = Rng::new(derive_seed(plan.seed, 0x0c0d));
     let mut stop = StopReason::MaxRuns;
-    for i in 0..args.runs.unwrap_or(args.max_runs) {
+    for i in 0..args.rounds_for_runs().unwrap_or(args.max_rounds()) {
         let order = round_order(jobs.len(), i, &mut rng);
         session.round(jobs, &order, m)?;
         snapshot.tick(&m.runs, &m.validation_runs, m.warmup_done);
         let n = i + 1;
-        session.progress.set(stopping.progress(n));
+        if let Some(p) = &session.progress {
+            p.set(stopping.progress(n));
+        }
         if let Some(s) = stopping.after_round(n, m, plan)? {
             stop = s;
             break;
@@ -564,6 +570,8 @@ fn round_order(k: usize, i: usize, rng: &mut Rng) -> Vec<usize> {
 /// (`--max-time`).
 struct Stopping {
     target: Option<usize>,
+    /// `--min-runs` in rounds: nothing stops measuring before.
+    min_rounds: usize,
     precision: bool,
     next_check: usize,
     half_width: Option<f64>,
@@ -574,7 +582,8 @@ struct Stopping {
 impl Stopping {
     fn new(args: &CompareArgs) -> Stopping {
         Stopping {
-            target: args.runs,
+            target: args.rounds_for_runs(),
+            min_rounds: args.min_rounds(),
             precision: args.precision,
             next_check: MINIMUM_DATA_POINTS,
             half_width: None,
@@ -610,7 +619,8 @@ impl Stopping {
         if self.target.is_some() {
             return Ok(None);
         }
-        let out_of_time = self.started.elapsed() >= args.max_time;
+        let early = n < self.min_rounds;
+        let out_of_time = !early && self.started.elapsed() >= args.max_time;
         if self.precision {
             if n >= self.next_check {
                 // Checked at geometrically spaced counts (10 % apart), so the interim
@@ -619,7 +629,7 @@ impl Stopping {
                 self.next_check = n + (n / 10).max(1);
                 let widest = widest_interval(m, &plan.opts)?;
                 self.half_width = Some(widest);
-                if widest <= args.width {
+                if widest <= args.width && !early {
                     return Ok(Some(StopReason::Precision));
                 }
             }
@@ -640,12 +650,14 @@ impl Stopping {
         let args = plan.args;
         if n == decide::PLAN_ROUNDS && self.decisions.is_none() {
             let plan_s = self.started.elapsed().as_secs_f64();
-            let rounds = decide::planned_rounds(plan_s, args.max_time.as_secs_f64(), args.max_runs);
+            let rounds =
+                decide::planned_rounds(plan_s, args.max_time.as_secs_f64(), args.max_rounds());
             self.decisions = Some(Decisions::new(
                 m.main.len() - 1,
                 plan.opts.level,
                 args.threshold,
-                rounds,
+                rounds.max(self.min_rounds.min(args.max_rounds())),
+                self.min_rounds,
             )?);
         }
         let Some(decisions) = self.decisions.as_mut() else {
@@ -752,7 +764,7 @@ fn assemble(
 /// `--no-validation`) and its verdict at the family's level.
 fn comparisons(plan: &Plan<'_>, m: &Collected) -> Result<Vec<Comparison>> {
     let (specs, opts) = (plan.specs, &plan.opts);
-    let validate = !plan.args.no_validation;
+    let validate = plan.args.validates();
     let rounds = m.rounds();
     let reference = m.series(0);
     let mut comparisons = Vec::with_capacity(specs.len() - 1);
@@ -829,9 +841,20 @@ fn warnings(
         (&specs[0].name, &reference),
         &compared,
         m.start_floor_ns,
-        !args.no_validation,
+        args.validates(),
         (args.precision && stop == StopReason::MaxTime).then_some(args.width),
     );
+    // Under a short `--runs`, the floor was left out by the runs' count, not by the flag.
+    if let Some(runs) = args.runs
+        && !args.no_validation
+        && !args.validates()
+    {
+        for w in warnings.iter_mut() {
+            if *w == Warning::NoValidation {
+                *w = Warning::NoFloorWithinRuns { runs };
+            }
+        }
+    }
     let failed = m.runs.iter().filter(|r| r.exit_code != Some(0)).count();
     if failed > 0 {
         warnings.push(Warning::FailuresIgnored { failed });

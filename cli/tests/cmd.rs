@@ -158,7 +158,8 @@ fn a_run_past_the_time_limit_is_killed() {
     assert!(t.elapsed() < Duration::from_secs(4));
 }
 
-/// Process ids whose command line contains `needle`.
+/// Process ids whose command line contains `needle` (Linux's /proc).
+#[cfg(unix)]
 fn processes_with(needle: &str) -> Vec<u32> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -175,7 +176,9 @@ fn processes_with(needle: &str) -> Vec<u32> {
     found
 }
 
+/// Unix only (signals and process groups); `platform_skips.rs` says so elsewhere.
 #[test]
+#[cfg(unix)]
 fn sigterm_kills_and_reaps_the_running_child() {
     // A pipeline under the shell: both sleeps must go, not only the shell.
     let marker = format!("4{}.{}", std::process::id() % 1000, 137);

@@ -355,7 +355,9 @@ fn submodules_come_along_into_the_worktree() {
     assert_eq!(worktrees(&repo.0), 1);
 }
 
+/// Unix only (a hook that signals its process group); `platform_skips.rs` says so elsewhere.
 #[test]
+#[cfg(unix)]
 fn ctrl_c_during_the_checkout_is_an_interruption() {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;

@@ -5,6 +5,10 @@
 //! ten times as many, because on an Intel Xeon guest three code layouts alone moved the
 //! 2,000-step chain by ±74 %, and a doubling's interval over three pairs then reached down to
 //! a 6 % slowdown, inside the test's 10 % budget (a clean-clone CI run, 2026-12-05).
+//!
+//! Unix only (the worker protocol that compares two builds is); `platform_skips.rs` says so elsewhere.
+
+#![cfg(unix)]
 
 mod common;
 use common::git;

@@ -2,6 +2,10 @@
 //!
 //! Its own test binary: the signal goes to the `rtcompare` binary, never to the test process,
 //! but keeping it apart keeps the other tests' timing out of its way.
+//!
+//! Unix only (signals and process groups); `platform_skips.rs` says so elsewhere.
+
+#![cfg(unix)]
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -12,6 +12,10 @@
 //! cannot slip in untested. No `rtcompare` binary is on `PATH` but the one a job installs.
 //!
 //! The matrices run three runners, not five: three is the fewest `combine` pools.
+//!
+//! Unix only (the pipelines run `sh` steps on Linux runners); `platform_skips.rs` says so elsewhere.
+
+#![cfg(unix)]
 
 mod common;
 

@@ -28,14 +28,23 @@
 //! The parent never times anything: each batch is timed inside the worker, as `compare()`
 //! times batches in one process, and a [`Candidate::timed_elsewhere`] hands the worker's
 //! figure to the comparison.
+//!
+//! **Unix only.** The pipes reach the worker as inherited descriptors 3 and 4 (and the worker
+//! is pinned between fork and exec), which only Unix offers. Elsewhere no worker is started:
+//! a comparison of two builds answers [`Error::Unsupported`] before anything is built (see
+//! [`unsupported`]), and a process that finds the marker set runs as a plain bench target.
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
+#[cfg(unix)]
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+#[cfg(unix)]
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
+#[cfg(unix)]
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -77,8 +86,20 @@ fn mismatch_advice(protocol: Option<u32>) -> String {
 }
 
 /// The worker's request pipe (read end) and answer pipe (write end).
+#[cfg(unix)]
 const REQUEST_FD: i32 = 3;
+#[cfg(unix)]
 const ANSWER_FD: i32 = 4;
+
+/// What comparing two builds answers on a platform without inherited descriptors.
+pub(crate) fn unsupported() -> Error {
+    Error::unsupported(
+        "comparing two builds (the bench worker protocol)",
+        "workers receive their pipes as inherited Unix file descriptors; here compare the two \
+         built bench binaries as commands with `rtcompare cmd`, or the two code paths in one \
+         process with `compare()`",
+    )
+}
 
 /// What a worker was asked to do, from [`WORKER_ENV`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,6 +144,7 @@ impl Marker {
     }
 }
 
+#[cfg_attr(not(unix), allow(dead_code))]
 impl Mode {
     fn encode(&self) -> String {
         let v = WORKER_PROTOCOL;
@@ -195,19 +217,7 @@ impl Serving {
         // SAFETY: called from `Bencher::start`, at the start of the bench target's main, before the
         // registration runs any code that could start a thread reading the environment.
         unsafe { std::env::remove_var(WORKER_ENV) };
-        for fd in [REQUEST_FD, ANSWER_FD] {
-            // SAFETY: fcntl on a descriptor number only sets its close-on-exec flag; the parent
-            // opened both for this process alone (see `spawn`).
-            unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
-        }
-        // SAFETY: the parent opened these two descriptors for this process alone (see
-        // `spawn`), and nothing else in the process uses them.
-        let (requests, answers) = unsafe {
-            (
-                File::from(OwnedFd::from_raw_fd(REQUEST_FD)),
-                File::from(OwnedFd::from_raw_fd(ANSWER_FD)),
-            )
-        };
+        let (requests, answers) = inherited_pipes()?;
         let mut serving = Serving {
             mode: Mode::List,
             requests: BufReader::new(requests),
@@ -319,7 +329,35 @@ impl Serving {
     }
 }
 
+/// The request and answer pipes the parent left on [`REQUEST_FD`] and [`ANSWER_FD`], made
+/// close-on-exec so that the benchmark's own children do not inherit them.
+#[cfg(unix)]
+fn inherited_pipes() -> Option<(File, File)> {
+    for fd in [REQUEST_FD, ANSWER_FD] {
+        // SAFETY: fcntl on a descriptor number only sets its close-on-exec flag; the parent
+        // opened both for this process alone (see `spawn`).
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+    // SAFETY: the parent opened these two descriptors for this process alone (see `spawn`),
+    // and nothing else in the process uses them.
+    Some(unsafe {
+        (
+            File::from(OwnedFd::from_raw_fd(REQUEST_FD)),
+            File::from(OwnedFd::from_raw_fd(ANSWER_FD)),
+        )
+    })
+}
+
+/// No parent starts workers here ([`Worker::spawn`] answers [`unsupported`]), so a marker was
+/// set by hand: the process runs as a plain bench target.
+#[cfg(not(unix))]
+fn inherited_pipes() -> Option<(File, File)> {
+    None
+}
+
 /// A running worker, seen from the parent. Dropping it kills the process and reaps it.
+/// (Never made off Unix, where [`Worker::spawn`] answers [`unsupported`].)
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) struct Worker {
     child: Child,
     requests: File,
@@ -335,6 +373,7 @@ pub(crate) struct Worker {
 
 /// Sets up, for the child `cmd` starts, its pin to `cpu` (when given) and the request pipe's
 /// read end `r` and the answer pipe's write end `w` on [`REQUEST_FD`] and [`ANSWER_FD`].
+#[cfg(unix)]
 fn wire_child(cmd: &mut Command, r: std::os::fd::RawFd, w: std::os::fd::RawFd, cpu: Option<usize>) {
     // SAFETY: between fork and exec only async-signal-safe calls (dup2, fcntl,
     // sched_setaffinity) run.
@@ -372,6 +411,7 @@ const CANCEL_SLICE: Duration = Duration::from_millis(100);
 
 /// How the parent starts workers.
 #[derive(Debug, Clone)]
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) struct Launch<'a> {
     pub(crate) exe: &'a Path,
     /// The directory the worker starts in (none: the parent's).
@@ -388,8 +428,16 @@ pub(crate) struct Launch<'a> {
     pub(crate) cancel: Option<CancelToken>,
 }
 
+#[cfg_attr(not(unix), allow(dead_code))]
 impl Worker {
+    /// Off Unix: [`unsupported`], nothing started.
+    #[cfg(not(unix))]
+    pub(crate) fn spawn(_launch: &Launch<'_>, _mode: &Mode) -> Result<Worker> {
+        Err(unsupported())
+    }
+
     /// Starts `launch.exe` as a worker in `mode`.
+    #[cfg(unix)]
     pub(crate) fn spawn(launch: &Launch<'_>, mode: &Mode) -> Result<Worker> {
         let benchmark = match mode {
             Mode::List => "(listing)".to_string(),
@@ -515,14 +563,7 @@ impl Worker {
             if left.is_zero() {
                 return Err(self.fail(format!("no answer within {:?}", self.timeout)));
             }
-            let ms = left.min(CANCEL_SLICE).as_millis().max(1) as i32;
-            let mut fd = libc::pollfd {
-                fd: self.answers.get_ref().as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd for the duration of the call.
-            if unsafe { libc::poll(&mut fd, 1, ms) } > 0 {
+            if self.answer_waiting(left.min(CANCEL_SLICE)) {
                 break;
             }
         }
@@ -536,6 +577,25 @@ impl Worker {
                 .map_err(|e| self.fail(format!("answered outside the protocol ({e}): {line:?}"))),
             Err(e) => Err(self.fail(format!("unreadable answer: {e}"))),
         }
+    }
+
+    /// Whether an answer can be read within `slice` (`poll` on the answer pipe).
+    #[cfg(unix)]
+    fn answer_waiting(&self, slice: Duration) -> bool {
+        let ms = slice.as_millis().clamp(1, i32::MAX as u128) as i32;
+        let mut fd = libc::pollfd {
+            fd: self.answers.get_ref().as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for the duration of the call.
+        unsafe { libc::poll(&mut fd, 1, ms) > 0 }
+    }
+
+    /// Never reached off Unix (no worker is started); a blocking read.
+    #[cfg(not(unix))]
+    fn answer_waiting(&self, _slice: Duration) -> bool {
+        true
     }
 
     fn send(&mut self, r: &Request) -> Result<()> {
@@ -630,22 +690,21 @@ fn pin_self(cpu: usize) -> std::io::Result<()> {
 }
 
 /// Pinning needs `sched_setaffinity`; elsewhere a worker runs where the system puts it.
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 fn pin_self(_cpu: usize) -> std::io::Result<()> {
     Ok(())
 }
 
+#[cfg(unix)]
 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// A pipe whose two ends close on exec (the child gets its copies through `dup2`).
+/// A pipe whose two ends close on exec (the child gets its copies through `dup2`): std's, which
+/// sets close-on-exec atomically where the system can (`pipe2` on Linux) and right after
+/// `pipe` where it cannot (macOS has no `pipe2`).
+#[cfg(unix)]
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0i32; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    let (read, write) = std::io::pipe()?;
+    Ok((OwnedFd::from(read), OwnedFd::from(write)))
 }
 
 #[cfg(test)]

@@ -60,7 +60,8 @@ pub struct CompareOptions {
     /// provided at least 10 ran. The measurement always runs in full. Zero: no limit.
     pub(crate) max_duration: Duration,
     /// Pin the measuring thread to this CPU for the whole comparison (Linux; the previous
-    /// affinity is restored afterwards). `None`: leave the scheduler free.
+    /// affinity is restored afterwards; elsewhere `compare` answers
+    /// [`Error::Unsupported`](crate::Error::Unsupported)). `None`: leave the scheduler free.
     pub(crate) pin_cpu: Option<usize>,
     /// Keep collecting paired rounds after the first `repeats` until the interval on δ is at
     /// most this wide (or the rule's pair budget is spent). The rule looks only at the width,

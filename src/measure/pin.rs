@@ -7,7 +7,7 @@
 //! [`CompareOptions::pin_to_cpu`](crate::CompareOptions::pin_to_cpu) does this around a whole
 //! comparison.
 //!
-//! Linux only; elsewhere pinning is an [`Error::InvalidOption`] and the affinity is reported
+//! Linux only; elsewhere pinning is an [`Error::Unsupported`] and the affinity is reported
 //! as unknown.
 
 use crate::error::{Error, Result};
@@ -71,8 +71,9 @@ impl Drop for PinGuard {
 
 /// Pins the calling thread to `cpu` until the returned guard is dropped.
 ///
-/// Errors: [`Error::InvalidOption`] naming the allowed CPUs when `cpu` is not among them, when
-/// the kernel refuses, or on systems without `sched_setaffinity`.
+/// Errors: [`Error::InvalidOption`] naming the allowed CPUs when `cpu` is not among them or
+/// when the kernel refuses; [`Error::Unsupported`] on systems without `sched_setaffinity`
+/// (every one but Linux).
 ///
 /// ```
 /// # #[cfg(target_os = "linux")] {
@@ -124,9 +125,10 @@ pub fn pin_current_thread(cpu: usize) -> Result<PinGuard> {
     #[cfg(not(target_os = "linux"))]
     {
         let _ = cpu;
-        Err(Error::invalid_option(
-            "pin_cpu",
-            "pinning needs sched_setaffinity, available on Linux only",
+        Err(Error::unsupported(
+            "pinning to a CPU",
+            "pinning needs Linux's sched_setaffinity; leave `pin_to_cpu` unset to measure \
+             wherever the scheduler runs the thread",
         ))
     }
 }
@@ -149,6 +151,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn a_cpu_outside_the_set_is_an_error() {
         let e = pin_current_thread(100_000).unwrap_err();
         assert!(
@@ -161,5 +164,16 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    #[cfg(not(target_os = "linux"))]
+    fn pinning_elsewhere_is_unsupported_and_names_the_platform() {
+        let e = pin_current_thread(0).unwrap_err();
+        assert!(
+            matches!(e, Error::Unsupported { platform, .. } if platform == std::env::consts::OS),
+            "{e}"
+        );
+        assert_eq!(current_affinity(), None);
     }
 }

@@ -101,6 +101,7 @@ pub fn perturb_heap(seed: u64) -> HeapPerturbation {
 
 /// Largest early mapping (2 MiB, one huge page): enough to shift later large blocks to any
 /// offset within a huge page.
+#[cfg(target_os = "linux")]
 const MAX_EARLY_MAPPING: u64 = 2 << 20;
 
 /// What the early perturbation did in this process: `(filler bytes, mapping bytes)`; unset
@@ -112,12 +113,19 @@ static RESIDENT_AT_START: OnceLock<u64> = OnceLock::new();
 
 /// This process's resident memory in bytes (Linux: `/proc/self/statm`), `None` elsewhere or
 /// when it cannot be read.
+#[cfg(target_os = "linux")]
 pub(crate) fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     u64::try_from(page).ok().map(|p| pages * p)
+}
+
+/// Off Linux there is no `/proc/self/statm`: unknown.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn resident_bytes() -> Option<u64> {
+    None
 }
 
 /// Resident memory the program added between the start of this pool child and now, in bytes:

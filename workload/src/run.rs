@@ -330,10 +330,17 @@ fn fill<S: Structure>(stream: &Stream) -> (S, Memory) {
 }
 
 /// The resident set now, in bytes (`/proc/self/statm`, Linux); `None` elsewhere.
+#[cfg(target_os = "linux")]
 fn current_rss_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     (page > 0).then(|| pages * page as u64)
+}
+
+/// Off Linux there is no `/proc/self/statm`: unknown.
+#[cfg(not(target_os = "linux"))]
+fn current_rss_bytes() -> Option<u64> {
+    None
 }

@@ -55,6 +55,11 @@ pub enum Warning {
     },
     /// A/A validation was skipped.
     NoValidation,
+    /// `--runs N` with N below 22: every run was compared and no A/A floor was measured.
+    NoFloorWithinRuns {
+        /// The `--runs` given.
+        runs: usize,
+    },
     /// Under the few-runs rule, identical commands were not judged parity.
     AaNotParity {
         /// `A` or `B` (with more than two commands, the command's label).
@@ -119,6 +124,12 @@ impl std::fmt::Display for Warning {
             Warning::NoValidation => f.write_str(
                 "A/A validation skipped (--no-validation): the verdict rests on the threshold \
                  alone, with no measured noise floor",
+            ),
+            Warning::NoFloorWithinRuns { runs } => write!(
+                f,
+                "--runs {runs} ran each command {runs} times, every run compared, and no A/A \
+                 noise floor was measured: the verdict rests on the threshold alone (from \
+                 --runs 22 on, half the runs are the A/A partners of the other half)"
             ),
             Warning::AaNotParity { side, outcome } => write!(
                 f,

@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 
 use crate::analysis::{CommandOutcome, Rule};
+use crate::cli::TimeUnit;
 use crate::error::Result;
 use crate::hyperfine::{self, HyperfineResult};
 use crate::result::CmdResult;
@@ -177,9 +178,14 @@ pub(crate) fn relative(rows: &[Row]) -> Vec<String> {
 /// (its verdict, its command and its reason) instead.
 pub(crate) fn table(result: &CmdResult, markup: &dyn Markup) -> String {
     let rows = rows(result);
-    let unit = rows
-        .first()
-        .map_or(Unit::Second, |r| Unit::for_seconds(r.stats.mean));
+    let unit = match crate::units::time_unit() {
+        Some(TimeUnit::Microsecond) => Unit::MicroSecond,
+        Some(TimeUnit::Millisecond) => Unit::MilliSecond,
+        Some(TimeUnit::Second) => Unit::Second,
+        None => rows
+            .first()
+            .map_or(Unit::Second, |r| Unit::for_seconds(r.stats.mean)),
+    };
     let u = unit.short_name();
     let Some(first) = result.first() else {
         return String::new();
@@ -305,6 +311,7 @@ mod tests {
                 times: Vec::new(),
                 exit_codes: Vec::new(),
                 memory_usage_byte: None,
+                rtcompare: None,
             },
             comparison: None,
         }

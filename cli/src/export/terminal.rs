@@ -206,8 +206,9 @@ pub(crate) fn summary_many(r: &CmdResult, sort: SortOrder) -> String {
 /// decided and its reason, and the warnings.
 pub(crate) fn summary(r: &CmdResult) -> String {
     let mut s = String::new();
-    for (name, side) in ["A", "B"].into_iter().zip(&r.commands) {
-        side_lines(&mut s, name, side);
+    for (i, (name, side)) in ["A", "B"].into_iter().zip(&r.commands).enumerate() {
+        let partners = r.validation_runs.iter().filter(|v| v.command == i).count();
+        side_lines(&mut s, name, side, partners);
     }
     if let Some(g) = &r.git {
         git_line(&mut s, g);
@@ -228,12 +229,18 @@ pub(crate) fn summary(r: &CmdResult) -> String {
 }
 
 /// A command's lines of the summary: its command, its wall times, its CPU times and memory.
-fn side_lines(s: &mut String, name: &str, side: &SideResult) {
+/// `partners` is the count of its A/A partner runs, timed beside the compared ones.
+fn side_lines(s: &mut String, name: &str, side: &SideResult, partners: usize) {
     let m = &side.summary;
     let _ = writeln!(s, "{name}: {}", side.command);
+    let partners = if partners > 0 {
+        format!(" (and {partners} A/A partner runs)")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         s,
-        "   median {}, min {} … max {}, mean {} ± {} (σ), {} runs",
+        "   median {}, min {} … max {}, mean {} ± {} (σ), {} runs compared{partners}",
         duration(m.median_ns),
         duration(m.min_ns),
         duration(m.max_ns),

@@ -3,12 +3,15 @@
 //! run.
 
 use std::process::{Child, Command, ExitStatus};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(unix)]
+use std::time::Instant;
 
 use crate::error::{Error, Result};
 use crate::interrupt::InterruptGuard;
 
 /// How long a build has to stop after the signal is passed on, before its group is killed.
+#[cfg(unix)]
 const GRACE: Duration = Duration::from_secs(2);
 
 /// How often the child and the signal flag are looked at.

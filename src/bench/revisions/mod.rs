@@ -169,6 +169,10 @@ impl RevisionsOptions {
     /// Checks what the run measures: a baseline given, and the pairs, layouts, pair limit and
     /// margin in range.
     fn check_run(&self) -> Result<()> {
+        // Said before the checkout and the builds, which would take minutes for nothing.
+        if cfg!(not(unix)) {
+            return Err(super::worker::unsupported());
+        }
         if self.baseline.trim().is_empty() {
             return Err(Error::invalid_option(
                 "baseline",
