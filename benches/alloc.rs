@@ -4,7 +4,7 @@
 //! allocators' `GlobalAlloc` methods directly, so the only difference is the counting.
 //!
 //! Run with `cargo bench --bench alloc` (`-- 4096` for one size). `cargo run --release
-//! --example alloc_cost` gives the same comparison with more sizes; BACKGROUND.md records what
+//! -p rtcompare-lab --example alloc_cost` gives the same comparison with more sizes; docs/background.md records what
 //! this machine measured.
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -3,7 +3,7 @@
 //!
 //! Run with `cargo bench --bench bootstrap` (add `-- --warm-up-time 1 --measurement-time 3`
 //! for a quick figure). The arithmetic floor is about 5,000 × (101 bounded draws + one
-//! selection over 101 values) ≈ 1.5 ms; BACKGROUND.md records what this machine measured.
+//! selection over 101 values) ≈ 1.5 ms; docs/background.md records what this machine measured.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rtcompare::stats::{EstimateOptions, estimate_difference};

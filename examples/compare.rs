@@ -44,7 +44,7 @@ fn sorter(name: &str, data: &[u32], sort: fn(&mut [u32])) -> Candidate<'static> 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut single, mut processes, mut repeat) = (false, None::<usize>, 1usize);
     // The main job decides: it stops at the first look whose interval says faster, slower or
-    // equivalent within ±2 % (BACKGROUND.md, "Sequential decisions: the main job").
+    // equivalent within ±2 % (docs/background.md, "Sequential decisions: the main job").
     let mut decide = true;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {

@@ -14,7 +14,7 @@
 //! outcome of a short comparison of two 64-step dependency chains: floating-point
 //! multiply-adds (A) against integer multiply-xor-shift rounds (B). `--allow` sets
 //! `CompareOptions::allow_instrumented(true)` so the comparison runs under a tool too; it shows
-//! why the default is to refuse (BACKGROUND.md, "Timings under an emulator").
+//! why the default is to refuse (docs/background.md, "Timings under an emulator").
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One question asked of four front ends, as their users type it: is a candidate that does
 # (1 + EXTRA) times the baseline's work slower, judged against MARGIN?
-#   - pool::run and a cargo-test gate (examples/one_answer.rs, a dependent chain);
+#   - pool::run and a cargo-test gate (lab/examples/one_answer.rs, a dependent chain);
 #   - rtcompare cmd --threshold MARGIN on two awk loops, N and N·(1 + EXTRA) iterations;
 #   - the bench target's own gate, cargo bench -- --baseline HEAD~1 --margin MARGIN
 #     (scripts/harness_gate.sh, a dependent chain of 1,000 steps against 1,000·(1 + EXTRA)).
@@ -19,7 +19,7 @@ date -u +"%Y-%m-%d %H:%M UTC"
 echo "candidate: $extra more work; margin ±$margin_pct %"
 
 cargo build -q --release -p rtcompare-cli
-cargo build -q --release -p rtcompare --example one_answer
+cargo build -q --release -p rtcompare-lab --example one_answer
 ./target/release/examples/one_answer --extra "$extra" --margin "$margin"
 
 n=3000000

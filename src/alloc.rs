@@ -51,7 +51,7 @@
 //!   counts as bytes allocated and its shrinkage as bytes deallocated, so
 //!   `bytes_allocated − bytes_deallocated` is always the live heap.
 //! - The cost: two uncontended atomic additions per allocation and two per deallocation, kept
-//!   that few because every addition shows in the cost of a small allocation (BACKGROUND.md,
+//!   that few because every addition shows in the cost of a small allocation (docs/background.md,
 //!   section "The counting allocator: its cost per allocation on this machine").
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -135,7 +135,7 @@ static COUNTERS: Counters = Counters::new();
 ///
 /// The live heap is not a counter of its own but `bytes_allocated − bytes_deallocated`, so an
 /// allocation costs two atomic additions and a deallocation two: the designs that kept a live
-/// counter, updated on both paths, were measurably slower on small blocks (BACKGROUND.md,
+/// counter, updated on both paths, were measurably slower on small blocks (docs/background.md,
 /// section "The counting allocator: its cost per allocation on this machine").
 #[repr(align(64))]
 struct Counters {

@@ -15,7 +15,7 @@
 //! so a timing measures the translator, not the code. The stamp records such a host in
 //! [`Environment::instrumented_by`] (found by [`detect_instrumentation`]), and
 //! [`compare`](crate::compare()) refuses to time code under one unless asked to. The checks,
-//! each verified under both tools (BACKGROUND.md, section "Timings under an emulator: refuse,
+//! each verified under both tools (docs/background.md, section "Timings under an emulator: refuse,
 //! not warn"):
 //!
 //! - **Valgrind's client request** (x86_64): the magic no-op sequence that Valgrind's

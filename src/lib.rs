@@ -111,7 +111,8 @@ pub mod stats;
 #[doc(hidden)]
 pub mod support;
 
-// What the README and HOWTO type at the root, and the names API.md's "The root" lists there.
+// What the README and the guide type at the root, and the names docs/api.md's "The root" lists
+// there.
 pub use compare::report::Report;
 pub use compare::{CompareOptions, compare};
 pub use error::{Error, IoSource, JsonSource, Result};
@@ -119,16 +120,55 @@ pub use measure::cache::Cache;
 pub use measure::candidate::Candidate;
 pub use stats::{Estimate, EstimateOptions, Verdict};
 
-/// The README's and HOWTO's examples, compiled and run as doctests so the documents cannot
-/// drift from the API.
+/// The examples of the README, the guide and the topics, compiled and run as doctests so the
+/// documents cannot drift from the API: one item per file that holds Rust code
+/// (`tests/docs_layout.rs` fails when a file with Rust code is missing here).
 #[cfg(doctest)]
 pub mod doc_examples {
     #[doc = include_str!("../README.md")]
     pub struct Readme;
-    #[doc = include_str!("../HOWTO.md")]
-    pub struct Howto;
+    #[doc = include_str!("../docs/guide/first-comparison.md")]
+    pub struct GuideFirstComparison;
+    #[doc = include_str!("../docs/guide/processes.md")]
+    pub struct GuideProcesses;
+    #[doc = include_str!("../docs/guide/cargo-bench.md")]
+    pub struct GuideCargoBench;
+    #[doc = include_str!("../docs/guide/ci.md")]
+    pub struct GuideCi;
     #[doc = include_str!("../docs/guide/statistics.md")]
     pub struct GuideStatistics;
+    #[doc = include_str!("../docs/topics/allocations.md")]
+    pub struct TopicAllocations;
+    #[doc = include_str!("../docs/topics/bench-harness.md")]
+    pub struct TopicBenchHarness;
+    #[doc = include_str!("../docs/topics/cache.md")]
+    pub struct TopicCache;
+    #[doc = include_str!("../docs/topics/combine.md")]
+    pub struct TopicCombine;
+    #[doc = include_str!("../docs/topics/environment.md")]
+    pub struct TopicEnvironment;
+    #[doc = include_str!("../docs/topics/gates.md")]
+    pub struct TopicGates;
+    #[doc = include_str!("../docs/topics/html-report.md")]
+    pub struct TopicHtmlReport;
+    #[doc = include_str!("../docs/topics/latency-under-load.md")]
+    pub struct TopicLatencyUnderLoad;
+    #[doc = include_str!("../docs/topics/own-protocol.md")]
+    pub struct TopicOwnProtocol;
+    #[doc = include_str!("../docs/topics/pool.md")]
+    pub struct TopicPool;
+    #[doc = include_str!("../docs/topics/precision.md")]
+    pub struct TopicPrecision;
+    #[doc = include_str!("../docs/topics/progress.md")]
+    pub struct TopicProgress;
+    #[doc = include_str!("../docs/topics/report.md")]
+    pub struct TopicReport;
+    #[doc = include_str!("../docs/topics/statistics-by-question.md")]
+    pub struct TopicStatisticsByQuestion;
+    #[doc = include_str!("../docs/topics/verdicts.md")]
+    pub struct TopicVerdicts;
+    #[doc = include_str!("../docs/topics/workloads.md")]
+    pub struct TopicWorkloads;
 
     /// One path for every name: the earlier alias paths do not resolve.
     ///

@@ -16,7 +16,7 @@
 //! no background thread, no ticking timer (indicatif's steady tick is never enabled), so
 //! nothing runs while a batch is timed. On a terminal the bar is redrawn at most four times a
 //! second; the calls in between take a lock and read the clock. The cost is measured by
-//! `examples/progress_cost.rs` (BACKGROUND.md, "Progress bar overhead").
+//! `lab/examples/progress_cost.rs` (docs/background.md, "Progress bar overhead").
 //!
 //! ```no_run
 //! use rtcompare::{CompareOptions, compare, Candidate};
@@ -129,7 +129,7 @@ struct Bars {
 /// The shortest interval between two draws of a comparison's bar: four a second. Each draw
 /// writes a line to the terminal, which costs tens of microseconds on a quiet machine and up to
 /// a millisecond on a loaded one, where the write wakes the terminal and it takes the CPU
-/// (measured by `examples/progress_cost.rs`; BACKGROUND.md).
+/// (measured by `lab/examples/progress_cost.rs`; docs/background.md).
 const REDRAW: Duration = Duration::from_millis(250);
 
 impl Bars {

@@ -10,7 +10,7 @@
 //! * **Independence of the streams.** Users and the crate itself pick seeds like 1, 2, 3 or a
 //!   run index, so neighbouring seeds must give unrelated streams, and the replicates of one
 //!   bootstrap must each draw afresh rather than restart from the seed; this crate's Go
-//!   predecessor got both wrong, and tests guard both (BACKGROUND.md, section "Seeds and
+//!   predecessor got both wrong, and tests guard both (docs/background.md, section "Seeds and
 //!   streams").
 //!
 //! # The design

@@ -1,4 +1,4 @@
-//! The contract surface: the root names and paths of API.md ("The root") and the README's
+//! The contract surface: the root names and paths of docs/api.md ("The root") and the README's
 //! examples, written exactly as users write them. If this file stops compiling, a name users
 //! rely on has changed.
 

@@ -5,7 +5,7 @@
 //! Every trial uses a fixed seed, so the results are the same on every run and machine; the
 //! acceptance bands are several Monte Carlo standard errors wide around the values the
 //! reference implementation measured (digest C.2, C.22, C.23). The full tables, with 2,000
-//! trials per cell, come from `cargo run --release --example coverage`.
+//! trials per cell, come from `cargo run --release -p rtcompare-lab --example coverage`.
 
 use rtcompare::stats::{EstimateOptions, auto_block_length, estimate_difference};
 use rtcompare::support::rng::{Rng, derive_seed};

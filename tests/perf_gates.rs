@@ -1,4 +1,4 @@
-//! The gate file of HOWTO.md ("Gate a pull request"), kept here so it always compiles and
+//! The gate file of docs/topics/gates.md, kept here so it always compiles and
 //! runs. In a debug build (plain `cargo test`) the gates skip; `cargo test --release` runs them.
 
 use rtcompare::gate::{Effort, GateOptions};

@@ -1,5 +1,5 @@
 //! Seeded simulations of Pilot's analyses, small enough for `cargo test` (the full tables come
-//! from `cargo run --release --example pilot_tables` and are in BACKGROUND.md). Every series is
+//! from `cargo run --release -p rtcompare-lab --example pilot_tables` and are in docs/background.md). Every series is
 //! drawn from a fixed seed, so each count below is deterministic, and each bound is the claim
 //! the issue makes, not the count observed.
 

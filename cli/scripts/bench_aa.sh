@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# BACKGROUND.md's "A suite within its time budget": RUNS runs of `rtcompare bench --baseline HEAD`
+# docs/background.md's "A suite within its time budget": RUNS runs of `rtcompare bench --baseline HEAD`
 # at its defaults on a crate of four ~50 µs benchmarks that are identical at both revisions (an
 # A/A suite), one line per benchmark and run, then the tally.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The measurements behind BACKGROUND.md's "rtcompare cmd decides" table: md5sum of a file sized
+# The measurements behind docs/background.md's "rtcompare cmd decides" table: md5sum of a file sized
 # for about 45 ms a run, REPEATS A/A comparisons and REPEATS with B's input sized for a 5 %
 # longer run, each at the defaults (the sequential decision) and with `--precision` (the
 # earlier rule, a control), in alternation, so both see the same machine.

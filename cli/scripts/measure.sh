@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The measurements behind BACKGROUND.md's "Comparing whole programs" tables: for two command
+# The measurements behind docs/background.md's "Comparing whole programs" tables: for two command
 # pairs (md5sum of a file, CPU-bound ~20 ms; md5sum of a small file, ~2 ms), 20 A/A
 # comparisons and 20 with B's input 5 % larger, with `rtcompare cmd` and with hyperfine side by
 # side; five identical commands 20 times (family-wise false signals); and the tool's own cost

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Summarises measure.sh's comparisons.tsv into BACKGROUND.md's table: per pair, kind and tool,
+# Summarises measure.sh's comparisons.tsv into docs/background.md's table: per pair, kind and tool,
 # how many comparisons gave a signal (rtcompare: faster or slower; hyperfine: its "± times
 # faster" range excludes 1; for the 5 % pair only signals in the right direction, B slower,
 # count), and the median pairs and wall seconds per comparison.

@@ -13,7 +13,7 @@
 //! with whole processes; on the busy test machine its intervals came out two to three times as
 //! wide as the bootstrap's over the same rounds (one slow run moves a block's median, and the
 //! t interval counts that block at full weight), so an unchanged pair of commands ended
-//! "cannot tell" at the time budget (BACKGROUND.md, "`rtcompare cmd` decides").
+//! "cannot tell" at the time budget (docs/background.md, "`rtcompare cmd` decides").
 //!
 //! **The plan.** The most rounds a decision may take is fixed once, after the first
 //! [`PLAN_ROUNDS`] rounds, from their duration: as many as fit in `--max-time`, at most

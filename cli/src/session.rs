@@ -436,7 +436,7 @@ impl<'a> Session<'a> {
         // the floor is always measured at the comparison's own number of pairs and spacing, as
         // `compare()` measures its A/A runs at the comparison's `repeats`; a floor measured
         // first, in rounds of its own, came out far wider than the comparison's interval and
-        // hid real differences (BACKGROUND.md, section "Comparing whole programs: the
+        // hid real differences (docs/background.md, section "Comparing whole programs: the
         // `rtcompare` command on this machine"). More commands are shuffled afresh each round
         // (seeded), each partner run beside its command, before it at even positions and after
         // it at odd ones.

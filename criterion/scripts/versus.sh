@@ -2,7 +2,7 @@
 # One bench file (scripts/versus/versus.rs) run by criterion 0.8 and by rtcompare-criterion on
 # this machine, alternately, ROUNDS times each, at both tools' defaults, unpinned, as a user
 # types `cargo bench`. Prints each benchmark's time per iteration with its 95 % interval from
-# both, whether they agree, and each tool's time per benchmark (BACKGROUND.md,
+# both, whether they agree, and each tool's time per benchmark (docs/background.md,
 # "criterion's API over the harness").
 #
 #   bash criterion/scripts/versus.sh [ROUNDS]   # default 2

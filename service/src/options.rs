@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Error, Result};
 
 /// The highest rate a load accepts: 1,000,000 requests per second. The generator's own
-/// ceiling on a small machine is far lower (BACKGROUND.md has the measurement); the cap only
+/// ceiling on a small machine is far lower (docs/background.md has the measurement); the cap only
 /// stops a typo from scheduling billions of requests.
 pub const MAX_RATE: f64 = 1_000_000.0;
 
@@ -34,7 +34,7 @@ pub const MIN_QUADS: usize = 6;
 
 /// The default of [`ServiceOptions::min_difference`]: 0.015 (1.5 %), what fresh instances
 /// of one loopback server differed by between comparisons on the library's development
-/// machine, for users to replace with their own (BACKGROUND.md, section "What each change
+/// machine, for users to replace with their own (docs/background.md, section "What each change
 /// did").
 pub const DEFAULT_MIN_DIFFERENCE: f64 = 0.015;
 
@@ -377,7 +377,7 @@ pub enum Schedule {
     /// paired with the other target's lane next to it (A₀ with B₁, A₃ with B₂), and the two
     /// lanes of one target give the A/A pairs (B₁ with B₂, A₀ with A₃). Whatever the machine
     /// does during a window, both targets see it, whereas neighbouring windows of one target
-    /// at a time catch different stretches of a machine that changes speed (BACKGROUND.md,
+    /// at a time catch different stretches of a machine that changes speed (docs/background.md,
     /// section "What the noise was"). Each lane holds a quarter of a window's requests,
     /// so windows are four times longer than [`Schedule::Windows`] needs for the same
     /// percentiles. The two targets' requests may overlap when latencies approach the
@@ -444,14 +444,14 @@ pub struct ServiceOptions {
     /// cannot see; this bar is where a user says how much of that their servers show.
     ///
     /// The default is one machine's measurement for loopback servers, not a property of
-    /// servers (BACKGROUND.md, section "What each change did"). Measure your own with A/A
+    /// servers (docs/background.md, section "What each change did"). Measure your own with A/A
     /// comparisons of fresh instances (the `service` example's `--selftest` does it for its
     /// servers) and set what they show. Zero turns the bar off.
     pub min_difference: f64,
     /// [`Schedule::Windows`] only: unrecorded time after each switch from one target to the
     /// other, before its window (default 50 ms): requests are sent at the rate and their
     /// latencies discarded, so that the first window after a switch does not carry the
-    /// switch's cost, which the idle server's threads and caches pay (BACKGROUND.md, section
+    /// switch's cost, which the idle server's threads and caches pay (docs/background.md, section
     /// "Before: ABBA windows and per-pair statistics").
     pub settle: Duration,
     /// Coverage level of the paired intervals of the comparison (default 0.99; the load's

@@ -308,7 +308,7 @@ impl fmt::Display for ServiceUnresolved {
                         f,
                         ", the default: fresh instances of one server differed by that much \
                          between comparisons on the library's development machine \
-                         (BACKGROUND.md, \"Service mode\"); set it to what two instances of \
+                         (docs/background.md, \"Service mode\"); set it to what two instances of \
                          your server differ by, or 0 to turn the bar off"
                     )
                 } else {
@@ -557,7 +557,7 @@ mod tests {
         assert!(default.contains("(0.90%, at least 0.40%"), "{default}");
         assert!(default.contains("min_difference (1.50%)"), "{default}");
         assert!(default.contains("development machine"), "{default}");
-        assert!(default.contains("BACKGROUND.md"), "{default}");
+        assert!(default.contains("docs/background.md"), "{default}");
         assert!(default.contains("set it to"), "{default}");
         let own = at(0.01);
         assert!(own.contains("min_difference (1.00%)"), "{own}");

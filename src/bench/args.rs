@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 ///
 /// `--baseline REV` compares this bench target at the git revision REV with the working tree
 /// ([`revisions`](Self::revisions)), taking `rtcompare bench`'s flags: `--head`, `--json`,
-/// `--markdown`, `--html`, `--fail-on-regression [BUDGET]`, `--budget`, `--margin`,
+/// `--export-markdown`, `--html`, `--fail-on-regression[=BUDGET]`, `--budget`, `--margin`,
 /// `--layouts`, `--seed`, `--pairs`, `--max-pairs`, `--per-benchmark`, `--precision`,
 /// `--no-cpu-per-pair`, `--no-step-summary`; the filter, `--exact` and `--skip` select the
 /// benchmarks compared. criterion's `--save-baseline` and `--load-baseline` are refused with
@@ -236,8 +236,8 @@ impl Args {
                         "{flag} is criterion's; this harness keeps no saved results: \
                          compare against another revision with `--baseline REV` (a git \
                          revision such as main or HEAD~1), which builds it and runs both \
-                         builds in the same seconds on one CPU (HOWTO, \"A `cargo bench` \
-                         target\")"
+                         builds in the same seconds on one CPU \
+                         (docs/topics/cross-revision.md)"
                     ),
                 ));
             }

@@ -18,7 +18,7 @@ pub const DEFAULT_LAYOUTS: usize = crate::pool::DEFAULT_MAX_PROCESSES;
 /// Default [`BuildsOptions::margin`](super::BuildsOptions::margin): 1 %, criterion's default
 /// noise threshold. Under the one rule a slowdown is proven only when its whole interval lies
 /// beyond the margin, and the cross-revision runs are measured to find 2 % slowdowns
-/// (BACKGROUND.md, "One rule in every front end"), which a 2 % margin could never claim.
+/// (docs/background.md, "One rule in every front end"), which a 2 % margin could never claim.
 pub const DEFAULT_MARGIN: f64 = 0.01;
 
 /// The level at which a benchmark's layouts must be shown to differ before it is named as

@@ -206,7 +206,7 @@ impl Bencher {
     ///
     /// Call it at the start of the bench target's `main`, before any thread starts: a worker
     /// clears its marker from the environment, and perturbs its heap before any fixture is
-    /// built, so that each worker lays out the measured data differently (BACKGROUND,
+    /// built, so that each worker lays out the measured data differently (docs/background.md,
     /// "Cross-revision pairs").
     pub(crate) fn start(args: Args) -> Bencher {
         if let Some(serving) = worker::Serving::from_env() {

@@ -40,7 +40,7 @@ pub struct BuildsProgress {
 pub type BuildsProgressFn = Arc<dyn Fn(&BuildsProgress) + Send + Sync>;
 
 /// Default [`BuildsOptions::pair_duration`]: 1 s, which a 1 ms benchmark's 101 rounds of
-/// four batches (0.4 s) and its warm-up fit into (BACKGROUND.md, "Cross-revision pairs").
+/// four batches (0.4 s) and its warm-up fit into (docs/background.md, "Cross-revision pairs").
 pub(crate) const DEFAULT_PAIR_DURATION: Duration = Duration::from_secs(1);
 
 /// Options of [`compare_builds`]: a builder whose methods consume and return `Self`.

@@ -1,7 +1,7 @@
 //! One worker pair of a cross-revision comparison: two workers of each build, all four on one
 //! CPU, serving their batches in rounds of four in a random order.
 //!
-//! Why each part is there (BACKGROUND.md, "Cross-revision pairs: one CPU, a null in the same
+//! Why each part is there (docs/background.md, "Cross-revision pairs: one CPU, a null in the same
 //! rounds"):
 //! - **One CPU.** Two processes that take turns on a 2-vCPU virtual machine each stay on "their"
 //!   vCPU, and two vCPUs can run the same code 20 % apart at a given moment. ABBA interleaving

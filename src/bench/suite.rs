@@ -254,7 +254,7 @@ impl Outcome {
 /// `first_stage`, 0 for none), at `level`, with the pooled verdict held to the median pair's
 /// own floor as well as to the pooled one: a difference that most pairs could not tell from
 /// their own A/A differences is not called, however many pairs narrowed the interval
-/// (BACKGROUND.md, "Cross-revision pairs").
+/// (docs/background.md, "Cross-revision pairs").
 pub(super) fn pool_pairs(
     reports: &[Report],
     first_stage: usize,

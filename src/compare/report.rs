@@ -40,13 +40,13 @@ fn is_zero(x: &f64) -> bool {
 
 /// Lag-1 autocorrelation above which samples are resampled in blocks (0.2: below it blocks only
 /// add variance, from it on the plain bootstrap's interval is measurably too narrow;
-/// BACKGROUND.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
+/// docs/background.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
 #[doc(hidden)]
 pub const AUTOCORRELATION_THRESHOLD: f64 = 0.2;
 
 /// Lag-1 autocorrelation of the pairs' ratios B/A beyond which even blocks do not repair the
 /// interval (0.4: from there on blocks leave the false-signal rate clearly above nominal;
-/// BACKGROUND.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
+/// docs/background.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
 /// The warning looks at the ratio series, the one the verdict is computed from: noise
 /// common to both candidates (the machine's) cancels in it and leaves the interval valid.
 pub(crate) const HIGH_AUTOCORRELATION: f64 = 0.4;
@@ -59,14 +59,14 @@ pub(crate) const LARGE_WORKING_SET_BYTES: u64 = 16 << 20;
 
 /// Significance level of the drift warnings (0.01), on the Spearman test of each series in
 /// measurement order: strict enough that a healthy comparison's ratio series B/A rarely drifts
-/// at it, while a 5 % step or trend in one candidate does (BACKGROUND.md, section "Warnings
+/// at it, while a 5 % step or trend in one candidate does (docs/background.md, section "Warnings
 /// that speak only when they mean something").
 pub(crate) const DRIFT_WARNING_LEVEL: f64 = 0.01;
 
 /// Second-half over first-half shift of candidate A's or B's own series beyond which a
 /// significant drift of that series is reported (0.10 = 10 %). A and B alone mostly see the
 /// machine, whose small shifts cancel in the paired ratio; only a change this large makes the
-/// reported ns/op figures a blend of two machines (BACKGROUND.md, section "Warnings that speak
+/// reported ns/op figures a blend of two machines (docs/background.md, section "Warnings that speak
 /// only when they mean something").
 #[doc(hidden)]
 pub const MACHINE_DRIFT_SHIFT: f64 = 0.10;
@@ -239,7 +239,7 @@ pub enum Warning {
     },
     /// The machine was already busy when the comparison started: the 1-minute load average
     /// was at least the number of logical cores, so other processes competed for the cores and
-    /// the shared caches, which can turn a resolved verdict around (BACKGROUND.md, section "An
+    /// the shared caches, which can turn a resolved verdict around (docs/background.md, section "An
     /// example report").
     BusyMachine {
         /// The 1-minute load average at the start.

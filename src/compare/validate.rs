@@ -41,7 +41,7 @@ pub(crate) const DEFAULT_VALIDATION_RUNS: usize = 40;
 /// Every cold batch pays an eviction of milliseconds outside its timing, and one A/A run of a
 /// pair is 4 × `repeats` batches, so the warm default's 16,160 evictions (40 runs of 101
 /// repeats) would take most of a minute before the first measured pair; 10 runs take a quarter
-/// of that (BACKGROUND.md, section "Warm and cold caches: two experiments"). The price is a
+/// of that (docs/background.md, section "Warm and cold caches: two experiments"). The price is a
 /// rougher floor: the false-signal rate's standard error is 9.5 points instead of 4.7, and
 /// the 0.9 quantile of 10 |δ| rests on the largest two. Ask for more with
 /// [`CompareOptions::validation_runs`](crate::CompareOptions::validation_runs) when the time is

@@ -217,7 +217,7 @@ fn push_machine_warnings(i: &WarningInputs<'_>, w: &mut Vec<Warning>) {
 /// invented, and rounding of batches whose start falls at a random phase of the clock adds
 /// noise to the pairs, already in the interval, rather than a whole step to every one of them;
 /// so "a step outward would have resolved it" is no reason to distrust an unresolved report.
-/// Warning on it misled: it fired on healthy, correctly unresolved A/A comparisons (BACKGROUND.md,
+/// Warning on it misled: it fired on healthy, correctly unresolved A/A comparisons (docs/background.md,
 /// section "Warnings that speak only when they mean something"). When the verdict already
 /// is "below quantization" its reason says so, and no warning repeats it.
 fn quantization_could_change_verdict(

@@ -24,7 +24,7 @@
 //! `/sys`), the buffer is `FALLBACK_EVICTION_BYTES` (64 << 20) (64 MiB), twice the largest last-level
 //! cache of common desktop and single-socket server parts.
 //!
-//! An eviction costs milliseconds, paid before every batch but never inside one (BACKGROUND.md,
+//! An eviction costs milliseconds, paid before every batch but never inside one (docs/background.md,
 //! section "Warm and cold caches: two experiments").
 
 use std::fmt;

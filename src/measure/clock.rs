@@ -175,7 +175,7 @@ impl Clock for SimulatedClock {
 /// How long the precision probe goes on without finding a smaller step before it stops.
 ///
 /// The minimum settles early, so 2 ms without improvement keeps the whole probe to a few ms
-/// (BACKGROUND.md, section "The instrument is measured, not assumed").
+/// (docs/background.md, section "The instrument is measured, not assumed").
 const PROBE_QUIET: Duration = Duration::from_millis(2);
 /// Upper bound on the probe's duration, whatever happens.
 const PROBE_MAX: Duration = Duration::from_millis(50);

@@ -12,7 +12,7 @@
 //! Before the first repeat both candidates are **warmed up**, alternating in the same order,
 //! until each has run at least `warmup` batches **and** the warm-up has lasted `warmup_duration`
 //! (300 ms by default, a margin above the time identical candidates take to stop favouring
-//! whichever had last run alone; BACKGROUND.md, section "Warm-up").
+//! whichever had last run alone; docs/background.md, section "Warm-up").
 //!
 //! By default the caches stay **warm**: every batch finds them as the previous one left them.
 //! [`Cache::Cold`] runs the other experiment: the caches are evicted before every batch

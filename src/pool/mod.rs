@@ -33,7 +33,7 @@
 //! alternated and the layout perturbed; fixtures the program builds itself, before `run` or
 //! inside the closure, get the layout perturbations but keep the order they are built in, so
 //! an A/A of two structures built A first in every process can show a real, reproducible
-//! difference between them (BACKGROUND.md, "Fixtures built in a fixed order"). A pool whose
+//! difference between them (docs/background.md, "Fixtures built in a fixed order"). A pool whose
 //! processes built more than 8 MiB before the closure, and nothing through [`Child::build`],
 //! is therefore refused
 //! ([`Unresolved::FixedBuildOrder`](crate::stats::Unresolved::FixedBuildOrder)) unless

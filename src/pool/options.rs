@@ -30,7 +30,7 @@ pub(crate) const DEFAULT_POOL_MAX_DURATION: Duration = Duration::from_secs(120);
 /// every process's A/A deltas, so five processes of at least 10 runs validate more than one
 /// process of 40. Microsecond candidates never reach it (the main example's 40 runs take about
 /// 0.4 s); a 4 ms operation's would take 65 s a process, and a first stage of five about six
-/// minutes instead of two (BACKGROUND.md, "Fixtures built in a fixed order").
+/// minutes instead of two (docs/background.md, "Fixtures built in a fixed order").
 pub(crate) const DEFAULT_PROCESS_MAX_DURATION: Duration = Duration::from_secs(20);
 
 /// Progress of a pooled run, reported after every process.
@@ -204,7 +204,7 @@ impl PoolOptions {
     /// (`stats::sequential_look`) — or at the cap or the time
     /// budget. The result's [`decision`](crate::stats::Pooled::decision) holds the looks, and
     /// "equivalent" is the verdict `Equivalent`. False verdicts and false equivalences each stay
-    /// at most 1 − level under this stopping (BACKGROUND.md, "Sequential decisions").
+    /// at most 1 − level under this stopping (docs/background.md, "Sequential decisions").
     pub fn decide(mut self, on: bool) -> Self {
         self.decide = on;
         self

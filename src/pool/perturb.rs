@@ -5,7 +5,7 @@
 //! before `main` (a constructor that runs only in pool children), which reaches the fixtures a
 //! program builds in `main` before it calls [`run`](super::run): heap filler, and an anonymous
 //! mapping of random size that shifts where later large blocks land relative to 2 MiB pages.
-//! The pool cannot alternate the order of fixtures it does not build; BACKGROUND.md ("Fixtures
+//! The pool cannot alternate the order of fixtures it does not build; docs/background.md ("Fixtures
 //! built in a fixed order") measures what the early perturbation does for them.
 
 use std::sync::OnceLock;

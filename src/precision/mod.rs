@@ -29,7 +29,7 @@
 //! A warm-up can only be recognised once the session has outlasted it: the readings after it
 //! must be more than half of all. A preset that may stop early (quick stops at 30 batch means)
 //! can therefore stop **inside** a long warm-up and report its level; in the simulated tables of
-//! BACKGROUND.md a 100-reading warm-up fooled quick and normal every time and strict never.
+//! docs/background.md a 100-reading warm-up fooled quick and normal every time and strict never.
 //! When warm-up matters, use `strict` or raise [`Precision::min_batches`].
 //!
 //! Budgets bound the session: [`Precision::max_readings`], [`Precision::max_duration`] and a

@@ -21,7 +21,7 @@
 //! (the other options are the defaults: 101 pairs, 5,000 resamples, 300 ms warm-up), which
 //! keeps the sixteen cells to about a minute on a 2-core machine. The counting allocator is installed, so the memory
 //! column is each map's live heap at the steady size (it adds 1–2 ns per allocation to both
-//! maps alike). BACKGROUND.md holds this table from the development machine.
+//! maps alike). docs/background.md holds this table from the development machine.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};

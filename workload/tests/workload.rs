@@ -520,7 +520,7 @@ mod pooled {
     }
 
     /// Two cells × three processes. `BTreeMap` takes 2–3 times the `HashMap`'s time at 10³
-    /// keys on any machine (BACKGROUND.md), so the sign of δ is safe to check; everything
+    /// keys on any machine (docs/background.md), so the sign of δ is safe to check; everything
     /// else checked is the machinery: each cell ran its own spec in its own processes, and
     /// its interval is the pool's.
     #[test]

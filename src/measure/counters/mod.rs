@@ -285,7 +285,7 @@ impl CounterSet {
 
     /// The current cumulative counts. One `read` system call for the whole group, about
     /// 0.5 µs on the machine this was written on (0.44–0.65 µs for a three-event group, where a
-    /// bare system call costs 0.12 µs; see BACKGROUND.md), so read outside the timed region,
+    /// bare system call costs 0.12 µs; see docs/background.md), so read outside the timed region,
     /// before and after the batch; [`read_cost_ns`](Self::read_cost_ns) measures it here. A
     /// failed read gives `None` for every counter (and its delta `None` too). Never panics.
     pub fn read(&self) -> CounterReading {

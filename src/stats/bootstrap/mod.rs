@@ -33,7 +33,7 @@
 //! [`bootstrap_replicates`] agree replicate for replicate. Buffers are allocated once per call
 //! and each input is sorted once; a replicate's median is then found by counting draws per
 //! rank, so a replicate costs no allocation and no sort (5,000 paired replicates of 101
-//! pairs take about 2 ms; BACKGROUND.md has the measurement).
+//! pairs take about 2 ms; docs/background.md has the measurement).
 //!
 //! ```
 //! use rtcompare::stats::{estimate_difference, EstimateOptions};

@@ -21,7 +21,7 @@
 //!   for normal, exchangeable deltas however k was chosen from the first stage's spread, which
 //!   a "stop once the interval is narrow enough" rule's is not; the plain t floor keeps a
 //!   first stage that happened to agree closely from speaking for later processes that did
-//!   not (BACKGROUND.md, "Coverage of the default plan").
+//!   not (docs/background.md, "Coverage of the default plan").
 //!
 //! Besides the interval, a [`Pooled`] result says how much wider the processes scatter than
 //! each one's own interval claimed ([`Pooled::inflation`]), Cochran's Q and I², a noise floor
@@ -60,7 +60,7 @@
 //!   `UNREACHABLE_FACTOR` (2.0) times the cap, running to the cap costs the whole budget and still
 //!   leaves the interval at least √`UNREACHABLE_FACTOR` (2.0) times too wide. The plan stops at
 //!   the first stage and says how many processes the target would need, unless the caller asked
-//!   to run to the cap anyway (what going on regardless costs: BACKGROUND.md, section
+//!   to run to the cap anyway (what going on regardless costs: docs/background.md, section
 //!   "Fixtures built in a fixed order").
 //!
 //! ```

@@ -67,7 +67,7 @@ pub const DEFAULT_MARGIN: f64 = 0.02;
 /// as [`Unresolved::ProcessDrift`] (0.05, as for one comparison's samples). The trend must
 /// also move the halves' medians apart by more than `PROCESS_DRIFT_SHIFT` (2.0) half-widths: few
 /// exchangeable pools are refused, and a pool whose deltas trended as the machine quietened,
-/// which the stricter 0.01 let through, is (BACKGROUND.md, section "Coverage of the default
+/// which the stricter 0.01 let through, is (docs/background.md, section "Coverage of the default
 /// plan").
 pub const PROCESS_DRIFT_LEVEL: f64 = 0.05;
 
@@ -167,7 +167,7 @@ pub enum PoolWarning {
     /// The program held this much memory before the pool's closure began, in every process,
     /// and built no fixture through the pool's `Child::build`: whatever it built there was
     /// built in the same order in every process, which the pool cannot randomise (one of two
-    /// identical structures can stay faster in every process; BACKGROUND.md, "Fixtures built
+    /// identical structures can stay faster in every process; docs/background.md, "Fixtures built
     /// in a fixed order").
     FixedBuildOrder {
         /// Median over processes of the resident memory added between the start of the
@@ -804,7 +804,7 @@ fn opposite_modes(
     // its δ clears its own A/A floor. A process within its floor could not tell, and a layout
     // in which the two candidates tie is not one in which the other wins. Nor is one within
     // the margin: a process at −0.3 % is equivalent by the user's standard, not an opposite
-    // mode, however tight its own interval (BACKGROUND.md, "Sequential decisions").
+    // mode, however tight its own interval (docs/background.md, "Sequential decisions").
     let beyond_floor = |p: &&ProcessEstimate| {
         p.noise_floor.is_none_or(|f| p.estimate.delta.abs() > f) && p.estimate.delta.abs() > margin
     };
@@ -1387,7 +1387,7 @@ mod tests {
     #[test]
     fn a_pool_that_drifted_as_the_machine_quietened_is_refused() {
         // The deltas (in %) of a fixed-order A/A of two identical 16 MiB lists, 30 processes
-        // in order (examples/fixed_order, 2026-12-01 23:30–00:00 UTC), which fell from about
+        // in order (lab/examples/fixed_order, 2026-12-01 23:30–00:00 UTC), which fell from about
         // +4 % to 0 % when a neighbouring measurement ended. Each process's interval is taken
         // as ±2 % (the run printed only its deltas). scipy.stats.spearmanr against the index:
         // ρ = −0.4495, and the normal approximation ρ·√29 gives p = 0.0155.

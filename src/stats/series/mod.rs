@@ -112,7 +112,7 @@
 //! and never makes the good readings before it disappear.
 //!
 //! The rank test assumes independent batch means, which is only approximately true, so the
-//! error rates are measured, not read from α: see `examples/pilot_tables.rs` and BACKGROUND.md.
+//! error rates are measured, not read from α: see `lab/examples/pilot_tables.rs` and docs/background.md.
 //!
 //! ```
 //! use rtcompare::support::rng::Rng;

@@ -167,7 +167,7 @@
 //!
 //! When the replicates arrive one stage at a time (processes, worker pairs), looking after each
 //! stage and stopping at the first interval that decides can save much of the work
-//! (BACKGROUND.md, "Sequential decisions"), but keeps its error rates only if every look is
+//! (docs/background.md, "Sequential decisions"), but keeps its error rates only if every look is
 //! paid for. [`sequential_look`] builds each look's Student t
 //! interval at the level an alpha-spending function ([`Spending`], [`spent`]) releases for it,
 //! so that all the looks' intervals hold at once with probability at least 1 − α; it answers

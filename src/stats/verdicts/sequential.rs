@@ -11,7 +11,7 @@
 //! stopping at the first that decides — keeps its error rate at most α. That needs neither a
 //! known variance (each look's t interval is exact for normal deltas at its own level) nor
 //! looks fixed in advance; it costs some width against an exact boundary computation, which
-//! the simulations in BACKGROUND.md ("Sequential decisions") measure.
+//! the simulations in docs/background.md ("Sequential decisions") measure.
 //!
 //! Every look applies the one rule of [`decide`](super::decision::decide) through the judge,
 //! against the bar max(m, floor) for a margin m and an A/A floor the caller names:
@@ -42,7 +42,7 @@ use crate::error::{Error, Result};
 pub enum Spending {
     /// Lan–DeMets' Pocock-like function, f(t) = α·ln(1 + (e − 1)t): α spread evenly over
     /// the looks, so early looks decide more often and the last one is wider. The default:
-    /// in the simulations of BACKGROUND.md ("Sequential decisions") it took about half the
+    /// in the simulations of docs/background.md ("Sequential decisions") it took about half the
     /// deltas for the same error rates, and decided a 10 % change at the first look.
     #[default]
     Pocock,

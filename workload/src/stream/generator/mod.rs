@@ -28,7 +28,7 @@ impl Spec {
     /// (seed 0 draws one, recorded in [`Stream::seed`]). Time: O(key space + steady size +
     /// ops), every operation O(1), and for a moving hot set O(1 + min(width, width /
     /// period)) where the window moves (`cargo bench -p rtcompare-workload --bench workload`
-    /// measures it per spec; BACKGROUND.md has the figures); memory: 16 bytes per operation, plus 8 bytes
+    /// measures it per spec; docs/background.md has the figures); memory: 16 bytes per operation, plus 8 bytes
     /// per key of the key space, or 1 bit per key and 4 bytes per present key in a dense key
     /// space above 2¹⁸ keys and for Zipf keys with random removals (1 bit only with an
     /// age-ordered policy); for Zipf keys 9 bytes per popular rank (at most 65,536), for a

@@ -1,7 +1,7 @@
 //! How long one compare() takes at defaults (40 A/A runs per candidate) and with validation
 //! skipped, for candidates of a few microseconds.
 //!
-//! Run: `cargo run --release --example compare_speed`
+//! Run: `cargo run --release -p rtcompare-lab --example compare_speed`
 
 use std::time::Instant;
 
@@ -16,7 +16,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() -> Result<(), rtcompare::Error> {
     println!("# compare() wall time");
-    println!("command: cargo run --release --example compare_speed");
+    println!("command: cargo run --release -p rtcompare-lab --example compare_speed");
     println!(
         "machine: {} logical cores, {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),

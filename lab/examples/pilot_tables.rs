@@ -1,10 +1,10 @@
-//! Regenerates the Pilot tables of BACKGROUND.md: the change-point detector's false-change and
+//! Regenerates the Pilot tables of docs/background.md: the change-point detector's false-change and
 //! power rates, the batch means' autocorrelation by batch size, interval coverage under
 //! autocorrelation (naive and batch means at each preset's limit), the required-size table,
 //! and sessions of `measure` under each preset on a simulated clock.
 //!
-//! Run: `cargo run --release --example pilot_tables` (a few minutes on two cores);
-//! `cargo run --release --example pilot_tables -- 200` uses 200 samples per cell instead of
+//! Run: `cargo run --release -p rtcompare-lab --example pilot_tables` (a few minutes on two cores);
+//! `cargo run --release -p rtcompare-lab --example pilot_tables -- 200` uses 200 samples per cell instead of
 //! 1,000. Every number is deterministic: each cell draws from its own fixed seed.
 
 use std::cell::RefCell;
@@ -107,7 +107,7 @@ fn main() {
     let env = Environment::capture();
     let started = Instant::now();
     println!("# rtcompare: Pilot's analyses, simulated");
-    println!("command: cargo run --release --example pilot_tables");
+    println!("command: cargo run --release -p rtcompare-lab --example pilot_tables");
     println!(
         "machine: {} ({} logical cores, {} {})",
         env.cpu_model.as_deref().unwrap_or("unknown CPU"),

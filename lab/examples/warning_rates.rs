@@ -24,8 +24,8 @@
 //! - `machine step`: both sides become 20 % slower halfway through (informational: the paired
 //!   ratio is unaffected, so the verdict is too).
 //!
-//! Run: `cargo run --release --example warning_rates` (about 4 minutes), or
-//! `cargo run --release --example warning_rates -- --real 50 --sim 50`; `--sim 0` runs the
+//! Run: `cargo run --release -p rtcompare-lab --example warning_rates` (about 4 minutes), or
+//! `cargo run --release -p rtcompare-lab --example warning_rates -- --real 50 --sim 50`; `--sim 0` runs the
 //! healthy rows alone. Every healthy comparison that warned is listed on stderr with its
 //! estimate, clock step and floor, and every report is written to
 //! `target/rtcompare/warning_rates.json` for re-analysis.

@@ -4,9 +4,9 @@
 //! functions, a dependent chain of 20,000 steps against `20,000 · (1 + F)`, and each prints its
 //! answer in the words every front end uses (+ = the candidate is slower).
 //!
-//! Run: `cargo run --release --example one_answer -- --extra 0.01 --margin 0.02` (the
+//! Run: `cargo run --release -p rtcompare-lab --example one_answer -- --extra 0.01 --margin 0.02` (the
 //! defaults). `scripts/one_answer.sh` asks `rtcompare cmd` and the bench target the same
-//! question; BACKGROUND.md, "One rule in every front end", holds the table.
+//! question; docs/background.md, "One rule in every front end", holds the table.
 
 use std::hint::black_box;
 

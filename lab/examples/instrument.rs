@@ -2,7 +2,7 @@
 //! empty-batch floor, calibrated batch sizes for candidates of different cost, and the spread
 //! of A/A samples with and without warm-up.
 //!
-//! Run: `cargo run --release --example instrument`
+//! Run: `cargo run --release -p rtcompare-lab --example instrument`
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -38,7 +38,7 @@ fn rel_iqr(xs: &[f64]) -> f64 {
 
 fn main() -> Result<(), rtcompare::Error> {
     println!("# rtcompare instrument figures");
-    println!("command: cargo run --release --example instrument");
+    println!("command: cargo run --release -p rtcompare-lab --example instrument");
     println!(
         "machine: {} logical cores, {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),

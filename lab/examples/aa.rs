@@ -11,7 +11,7 @@
 //! processes scatter next to their own intervals) and N pooled comparisons of 5 processes
 //! each (how often the pooled verdict is a false signal).
 //!
-//! Run: `cargo run --release --example aa [-- --runs 20 --only chase|btree --full]`. Each
+//! Run: `cargo run --release -p rtcompare-lab --example aa [-- --runs 20 --only chase|btree --full]`. Each
 //! process uses the lighter per-process preset unless `--full`.
 
 use std::collections::BTreeMap;

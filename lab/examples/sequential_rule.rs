@@ -6,8 +6,8 @@
 //! from one of two modes 2 × scatter apart (a fifth in the far one, the mean unchanged), as
 //! layouts split processes on some machines.
 //!
-//! `cargo run --release --example sequential_rule -- [--runs N] [--step K] [--max-n N]`
-//! (BACKGROUND.md, "Sequential decisions"). Pure arithmetic: no clock, so any machine gives the
+//! `cargo run --release -p rtcompare-lab --example sequential_rule -- [--runs N] [--step K] [--max-n N]`
+//! (docs/background.md, "Sequential decisions"). Pure arithmetic: no clock, so any machine gives the
 //! same table for a seed.
 
 use rtcompare::support::rng::Rng;

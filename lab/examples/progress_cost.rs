@@ -16,8 +16,8 @@
 //! so run it both ways:
 //!
 //! ```text
-//! script -qc 'cargo run --release --example progress_cost' /dev/null   # a terminal
-//! cargo run --release --example progress_cost 2>progress.log            # a log file
+//! script -qc 'cargo run --release -p rtcompare-lab --example progress_cost' /dev/null   # a terminal
+//! cargo run --release -p rtcompare-lab --example progress_cost 2>progress.log            # a log file
 //! ```
 //!
 //! `-- --pairs N` sets the number of pairs (default 30).

@@ -1,9 +1,9 @@
-//! Regenerates the bootstrap tables of BACKGROUND.md: coverage of the percentile interval,
+//! Regenerates the bootstrap tables of docs/background.md: coverage of the percentile interval,
 //! false signals of the plain and the block bootstrap on autocorrelated A/A series, and paired
 //! against unpaired resampling under a disturbance common to both members of a pair.
 //!
-//! Run: `cargo run --release --example coverage` (about a minute on two cores). Every number
-//! is deterministic: the trials use fixed seeds. `cargo run --release --example coverage --
+//! Run: `cargo run --release -p rtcompare-lab --example coverage` (about a minute on two cores). Every number
+//! is deterministic: the trials use fixed seeds. `cargo run --release -p rtcompare-lab --example coverage --
 //! 500` runs 500 trials per cell instead of 2,000.
 
 use rtcompare::stats::{EstimateOptions, auto_block_length, estimate_difference};
@@ -100,7 +100,7 @@ fn main() -> Result<(), rtcompare::Error> {
         .unwrap_or(2_000);
     let started = Instant::now();
     println!("# rtcompare bootstrap tables");
-    println!("command: cargo run --release --example coverage");
+    println!("command: cargo run --release -p rtcompare-lab --example coverage");
     println!(
         "machine: {} logical cores, {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),

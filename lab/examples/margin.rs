@@ -4,8 +4,8 @@
 //! 1 %, 3 % and 5 % more work), several times each, with the verdict in the words every front
 //! end prints and the warnings each run raised.
 //!
-//! Run: `cargo run --release --example margin` (six runs of each case; `-- --runs R` for R).
-//! BACKGROUND.md, "The margin of one comparison", holds its table.
+//! Run: `cargo run --release -p rtcompare-lab --example margin` (six runs of each case; `-- --runs R` for R).
+//! docs/background.md, "The margin of one comparison", holds its table.
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -19,8 +19,8 @@
 //! statistics alone would have said of it (before the noise floor).
 //!
 //! One pooled comparison per run, on one line: the verdict, δ with its interval, the
-//! processes, how the plan ended, and the wall time. Reproduce BACKGROUND.md's table with
-//! `for s in 1 2 3 4 5; do cargo run --release --example fixed_order -- --seed $s; done`
+//! processes, how the plan ended, and the wall time. Reproduce docs/background.md's table with
+//! `for s in 1 2 3 4 5; do cargo run --release -p rtcompare-lab --example fixed_order -- --seed $s; done`
 //! (and `--build pool`, `--early off`).
 
 use std::hint::black_box;

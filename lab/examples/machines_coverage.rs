@@ -6,7 +6,7 @@
 //! per fleet, and its detection of one machine shifted by six τ and by six times the whole
 //! spread √(τ² + s²).
 //!
-//! `cargo run --release --example machines_coverage`
+//! `cargo run --release -p rtcompare-lab --example machines_coverage`
 
 use rtcompare::stats::{MachineEstimate, combine_machines};
 use rtcompare::support::rng::Rng;

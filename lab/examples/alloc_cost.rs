@@ -14,7 +14,7 @@
 //! them from the live counter (three and two). `Counting` keeps no live counter and derives the
 //! live heap as bytes allocated − bytes deallocated (two and two).
 //!
-//! Run: `cargo run --release --example alloc_cost [-- --sizes 16,256,4096] [--variants]`
+//! Run: `cargo run --release -p rtcompare-lab --example alloc_cost [-- --sizes 16,256,4096] [--variants]`
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -155,7 +155,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let list: Vec<String> = sizes.iter().map(usize::to_string).collect();
     println!("# Counting's cost per alloc + dealloc pair");
     println!(
-        "command: cargo run --release --example alloc_cost -- --sizes {}{}",
+        "command: cargo run --release -p rtcompare-lab --example alloc_cost -- --sizes {}{}",
         list.join(","),
         if variants { " --variants" } else { "" }
     );

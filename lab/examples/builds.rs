@@ -1,7 +1,7 @@
 //! Two builds of one bench target compared benchmark by benchmark through workers
 //! (`rtcompare::bench::compare_builds`), with the wall time of each benchmark.
 //!
-//! `cargo run --release --example builds -- BASE_EXE HEAD_EXE [--pairs K] [--repeat N]`, where
+//! `cargo run --release -p rtcompare-lab --example builds -- BASE_EXE HEAD_EXE [--pairs K] [--repeat N]`, where
 //! the executables are bench targets built on `rtcompare::bench::main` (for an A/A, the same
 //! binary twice: `cargo bench --bench harness --no-run` prints its path).
 

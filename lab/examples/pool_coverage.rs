@@ -16,7 +16,7 @@
 //! the first stage's |δ|), the default cap of 30 and its stop when the target is out of reach,
 //! then `combine_staged` over all of them, for true differences of 3 % and 10 %.
 //!
-//! Run: `cargo run --release --example pool_coverage [-- --trials 4000]`.
+//! Run: `cargo run --release -p rtcompare-lab --example pool_coverage [-- --trials 4000]`.
 
 use rtcompare::Estimate;
 use rtcompare::stats::combine;
