@@ -81,7 +81,7 @@ pub struct CompareOptions {
 /// [`CompareOptions::margin`]'s default: 0.5 %. Identical candidates measured in one process
 /// give intervals within ±0.1 % on the developers' machines, so they read "equivalent" at once,
 /// while a 1 % change is still claimed (docs/background.md, "The margin of one comparison").
-pub(crate) const DEFAULT_COMPARE_MARGIN: f64 = 0.005;
+pub const DEFAULT_COMPARE_MARGIN: f64 = 0.005;
 
 /// Whether a margin is 0, the value of options written before it existed: left out of the
 /// JSON, so that such options write back as they were read.
