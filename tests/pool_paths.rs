@@ -200,13 +200,14 @@ fn a_timed_out_process_refuses_the_verdict() {
 #[test]
 fn fixtures_built_before_the_pool_refuse_the_verdict_unless_accepted() {
     let _serial = serial();
-    // 32 MiB built before the pool, in the same order in every process, and a 16.7 %
-    // difference that every process resolves.
+    // 32 MiB built before the pool, in the same order in every process, and a 2× difference
+    // that every process resolves and that clears the pool's A/A floor even on a loaded
+    // machine (at 1.2× a floor of 29 % under the full test suite left "cannot tell").
     let big: Vec<u64> = (0..4u64 << 20).collect();
     let compared = |ctx: &mut pool::Child| {
         let opts = ctx.options().clone();
         black_box(&big);
-        rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 2_400), &opts)
+        rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 4_000), &opts)
     };
     let p = pool::run(&quick(), compared).unwrap();
     // Accepted, the same pool resolves and still says what it did not randomise.
@@ -217,7 +218,7 @@ fn fixtures_built_before_the_pool_refuse_the_verdict_unless_accepted() {
         let opts = ctx.options().clone();
         let (x, y) = ctx.build(|| vec![1u64; 2 << 20], || vec![1u64; 2 << 20]);
         black_box((&x, &y));
-        rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 2_400), &opts)
+        rtcompare::compare(chain("a".into(), 2_000), chain("b".into(), 4_000), &opts)
     })
     .unwrap();
     let w = p

@@ -368,7 +368,7 @@ pub struct CompareArgs {
     /// The unit of the times in the summary and the tables (`--export-markdown`, AsciiDoc,
     /// Org), as hyperfine's `--time-unit`; without it, one chosen for each time.
     #[arg(short = 'u', long, value_name = "UNIT", value_enum)]
-    pub time_unit: Option<TimeUnit>,
+    pub time_unit: Option<crate::units::TimeUnit>,
     /// Write the full result (every run, the environment, the verdict) as JSON to FILE (`-`:
     /// standard output). Whenever an output goes to standard output, the summary goes to
     /// standard error, and at most one output may. Every output file is opened before the
@@ -453,17 +453,6 @@ impl Style {
     pub fn summary(self) -> bool {
         self != Style::None
     }
-}
-
-/// The unit of times in the summary and the tables (`--time-unit`), hyperfine's names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TimeUnit {
-    /// µs.
-    Microsecond,
-    /// ms.
-    Millisecond,
-    /// s.
-    Second,
 }
 
 /// The order of the summary's rows with more than two commands (`--sort`).
@@ -642,8 +631,7 @@ mod tests {
             "bench",
             "--baseline",
             "x",
-            "--fail-on-regression",
-            "5%",
+            "--fail-on-regression=5%",
         ]);
         assert_eq!(b.fail_on_regression, Some(0.05));
         // --sort takes its values from the enum.

@@ -746,7 +746,10 @@ mod tests {
         }
         assert_eq!(new["schema_version"], 2);
         // Rendered from the schema-2 form as the schema-1 binary printed it, with the line of
-        // the verdict in the words every front end prints (added since).
+        // the verdict in the words every front end prints and the A/A partner runs counted
+        // beside the compared ones (both added since). The tables' and the CSV's hyperfine
+        // columns (mean, σ, median, min, max) are over every timed run, the A/A partner runs
+        // included, as hyperfine's are over every run it timed.
         assert_eq!(
             crate::export::terminal::summary(&r),
             include_str!("../tests/data/cmd-schema1.summary.txt")

@@ -6,7 +6,17 @@ use std::sync::OnceLock;
 
 use rtcompare::support::display::{Bytes, Ns, SiCount};
 
-use crate::cli::TimeUnit;
+
+/// The unit of times in the summary and the tables (`--time-unit`), hyperfine's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TimeUnit {
+    /// µs.
+    Microsecond,
+    /// ms.
+    Millisecond,
+    /// s.
+    Second,
+}
 
 /// `--time-unit`, set once for the process when given: one flag of one command line, read by
 /// every summary and table it prints.

@@ -246,7 +246,7 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
         "--warmup",
         "1",
         "--runs",
-        "4",
+        "22",
         "--prepare",
         &format!("printf p >> {log_s}"),
         "--json",
@@ -265,9 +265,9 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
         .concat();
     assert_eq!(text.matches('p').count(), runs.len(), "{text}");
     let warmup = "ab";
-    // Rounds A′ A B B′ and B′ B A A′: the comparison pairs (A, B), (B, A) in the middle, each
-    // A/A pair adjacent.
-    let rounds = "aabbbbaa".repeat(2);
+    // `--runs 22`: 22 runs of each, half of them A/A partners, in 11 rounds A′ A B B′ and
+    // B′ B A A′: the comparison pairs (A, B), (B, A) in the middle, each A/A pair adjacent.
+    let rounds = "aabbbbaa".repeat(5) + "aabb";
     assert_eq!(runs, format!("{warmup}{rounds}"));
 
     let (r, _) = read_result(&json);
@@ -282,7 +282,8 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
                 .to_owned()
         })
         .collect();
-    assert_eq!(sides, ["a", "b", "b", "a", "a", "b", "b", "a"]);
+    let abba = ["a", "b", "b", "a"];
+    assert_eq!(sides, [&abba.repeat(5)[..], &["a", "b"]].concat());
     let vsides: Vec<String> = r
         .validation_runs
         .iter()
@@ -294,10 +295,11 @@ fn runs_are_interleaved_abba_after_warmups_and_validation() {
                 .to_owned()
         })
         .collect();
-    assert_eq!(vsides, ["a2", "b2", "b2", "a2", "a2", "b2", "b2", "a2"]);
+    let partners = ["a2", "b2", "b2", "a2"];
+    assert_eq!(vsides, [&partners.repeat(5)[..], &["a2", "b2"]].concat());
     assert_eq!(
         r.comparisons[0].rule,
-        rtcompare_cli::analysis::Rule::FewRuns
+        rtcompare_cli::analysis::Rule::Bootstrap
     );
 }
 

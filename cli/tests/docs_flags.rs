@@ -33,17 +33,6 @@ const CARGO: [&str; 12] = [
     "--open",
 ];
 
-/// The flags the documents describe that the tool is still to gain. Each must be missing from
-/// the tool's `--help`: once it is there, this test asks for it to be taken off the list.
-const PENDING: [&str; 6] = [
-    "--export-json",
-    "-m",
-    "--min-runs",
-    "-M",
-    "--style",
-    "--time-unit",
-];
-
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -212,7 +201,6 @@ fn check_line(
             if is_flag
                 && !known.contains(flag)
                 && !(sub == "bench" && (HARNESS.contains(&flag) || REFUSED.contains(&flag)))
-                && !PENDING.contains(&flag)
             {
                 problems.push(format!("`rtcompare {sub}` has no {flag}"));
             }
@@ -255,7 +243,6 @@ fn every_subcommand_and_flag_in_the_documents_is_in_the_help() {
         .chain(HARNESS)
         .chain(REFUSED)
         .chain(CARGO)
-        .chain(PENDING)
         .collect();
     let mut problems = Vec::new();
     for (file, whole) in documents() {
@@ -278,20 +265,6 @@ fn every_subcommand_and_flag_in_the_documents_is_in_the_help() {
         }
     }
     assert!(problems.is_empty(), "{problems:#?}");
-}
-
-#[test]
-fn pending_flags_are_still_missing_from_the_tool() {
-    let mut shown = BTreeSet::new();
-    for command in subcommands() {
-        shown.extend(flags_in(&help(&[&command])));
-    }
-    let arrived: Vec<&str> = PENDING.into_iter().filter(|f| shown.contains(*f)).collect();
-    assert!(
-        arrived.is_empty(),
-        "the tool now has {arrived:?}: take them off PENDING in this file, so that they are \
-         checked like every other flag"
-    );
 }
 
 #[test]

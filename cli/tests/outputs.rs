@@ -262,7 +262,7 @@ fn selftest_honours_json_and_refuses_what_it_cannot_write() {
         "--html",
         "--export-markdown",
         "--export-csv",
-        "--export-hyperfine",
+        "--export-json",
     ] {
         let started = Instant::now();
         let o = rtcompare(&[&common[..], &[flag, &dir.path("x")]].concat());

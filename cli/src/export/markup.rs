@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use crate::analysis::{CommandOutcome, Rule};
-use crate::cli::TimeUnit;
+use crate::units::TimeUnit;
 use crate::error::Result;
 use crate::hyperfine::{self, HyperfineResult};
 use crate::result::CmdResult;
