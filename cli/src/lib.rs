@@ -117,7 +117,9 @@ where
 ///
 /// Errors: a next word that is a number but not a budget (`5`, `150%`, `-1%`), which could be
 /// neither a command nor a file anyone meant: the usage error says how to write the budget.
-pub(crate) fn join_budget(args: Vec<std::ffi::OsString>) -> Result<Vec<std::ffi::OsString>, CliError> {
+pub(crate) fn join_budget(
+    args: Vec<std::ffi::OsString>,
+) -> Result<Vec<std::ffi::OsString>, CliError> {
     const FLAG: &str = "--fail-on-regression";
     let mut out = Vec::with_capacity(args.len());
     let mut args = args.into_iter().peekable();
@@ -263,22 +265,58 @@ mod tests {
     fn a_budget_after_fail_on_regression_is_joined_in_every_subcommand() {
         // The space form, which clap alone would take for cmd's reference command.
         assert_eq!(
-            joined(&["rtcompare", "cmd", "--fail-on-regression", "5%", "./old", "./new"]).unwrap(),
-            ["rtcompare", "cmd", "--fail-on-regression=5%", "./old", "./new"]
+            joined(&[
+                "rtcompare",
+                "cmd",
+                "--fail-on-regression",
+                "5%",
+                "./old",
+                "./new"
+            ])
+            .unwrap(),
+            [
+                "rtcompare",
+                "cmd",
+                "--fail-on-regression=5%",
+                "./old",
+                "./new"
+            ]
         );
         assert_eq!(
-            joined(&["rtcompare", "bench", "--baseline", "x", "--fail-on-regression", "0.05"])
-                .unwrap(),
-            ["rtcompare", "bench", "--baseline", "x", "--fail-on-regression=0.05"]
+            joined(&[
+                "rtcompare",
+                "bench",
+                "--baseline",
+                "x",
+                "--fail-on-regression",
+                "0.05"
+            ])
+            .unwrap(),
+            [
+                "rtcompare",
+                "bench",
+                "--baseline",
+                "x",
+                "--fail-on-regression=0.05"
+            ]
         );
         // Bare before a command or a file, and after `--`, nothing changes.
         let bare = ["rtcompare", "cmd", "--fail-on-regression", "./old", "./new"];
         assert_eq!(joined(&bare).unwrap(), bare);
-        let after = ["rtcompare", "bench", "--baseline", "x", "--", "--fail-on-regression", "5%"];
+        let after = [
+            "rtcompare",
+            "bench",
+            "--baseline",
+            "x",
+            "--",
+            "--fail-on-regression",
+            "5%",
+        ];
         assert_eq!(joined(&after).unwrap(), after);
         // A number that is no budget is a usage error that says how to write one.
         for bad in ["5", "150%", "-1%"] {
-            let e = joined(&["rtcompare", "cmd", "--fail-on-regression", bad, "a", "b"]).unwrap_err();
+            let e =
+                joined(&["rtcompare", "cmd", "--fail-on-regression", bad, "a", "b"]).unwrap_err();
             assert!(e.contains("--fail-on-regression=5%"), "{bad}: {e}");
         }
     }

@@ -6,7 +6,6 @@ use std::sync::OnceLock;
 
 use rtcompare::support::display::{Bytes, Ns, SiCount};
 
-
 /// The unit of times in the summary and the tables (`--time-unit`), hyperfine's names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TimeUnit {

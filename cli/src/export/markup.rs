@@ -9,10 +9,10 @@
 use std::fmt::Write as _;
 
 use crate::analysis::{CommandOutcome, Rule};
-use crate::units::TimeUnit;
 use crate::error::Result;
 use crate::hyperfine::{self, HyperfineResult};
 use crate::result::CmdResult;
+use crate::units::TimeUnit;
 
 use super::{Exporter, terminal};
 
