@@ -29,6 +29,8 @@ pub(crate) struct CommandSpec {
     pub(crate) conclude: Option<String>,
     /// Run once after its last run, also when the session stops early (`--cleanup`).
     pub(crate) cleanup: Option<String>,
+    /// The parameter values substituted into it (`-L`, `-P`), by name; empty without.
+    pub(crate) parameters: std::collections::BTreeMap<String, String>,
 }
 
 impl CommandSpec {
@@ -127,6 +129,7 @@ pub(crate) fn cmd_specs(args: &CmdArgs) -> Result<Vec<CommandSpec>> {
                 setup: sub(hooks.setup),
                 conclude: sub(hooks.conclude),
                 cleanup: sub(hooks.cleanup),
+                parameters: combo.iter().cloned().collect(),
                 ..CommandSpec::default()
             });
         }

@@ -7,6 +7,7 @@
 //! from one, for an **unpaired** analysis of old results (hyperfine runs each command to
 //! completion before the other, so its runs cannot be paired, and it measures no A/A floor).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
@@ -46,6 +47,10 @@ pub struct HyperfineResult {
     /// Every timed run's exit code.
     #[serde(default)]
     pub exit_codes: Vec<Option<i32>>,
+    /// The parameter values of this command (`-L`, `-P`), by name, as hyperfine writes them
+    /// for a parameter scan; left out without parameters, as hyperfine leaves it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<BTreeMap<String, String>>,
     /// Every timed run's maximum resident set size, bytes (newer hyperfine versions write it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_usage_byte: Option<Vec<u64>>,
@@ -165,6 +170,7 @@ pub fn document(result: &CmdResult) -> HyperfineExport {
             max: of(rtcompare::stats::max, &wall),
             times: wall.iter().map(|&ns| s(ns)).collect(),
             exit_codes: runs.iter().map(|r| r.exit_code).collect(),
+            parameters: (!summary.parameters.is_empty()).then(|| summary.parameters.clone()),
             // Not measured off Unix: absent rather than zeros.
             memory_usage_byte: cfg!(unix).then(|| runs.iter().map(|r| r.max_rss_bytes).collect()),
             rtcompare: Some(figures(result, command, &summary.name)),
@@ -309,6 +315,7 @@ pub fn analyse_import(path: &std::path::Path, args: &CompareArgs) -> Result<CmdR
         Ok(SideResult {
             name: name.into(),
             command,
+            parameters: BTreeMap::new(),
             summary: SideSummary::new(xs, &zeros, &zeros, &zeros)?,
         })
     };

@@ -7,6 +7,7 @@
 //! stamps it (`CmdResult::new`) and the reader that turns schema 1 into it all change
 //! together when `schema_version` moves.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -120,6 +121,10 @@ pub struct SideResult {
     pub name: String,
     /// The command as given.
     pub command: String,
+    /// The parameter values substituted into the command (`-L`, `-P`), by name; empty (and
+    /// left out of the JSON) without parameters.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, String>,
     /// Its summary over the timed runs.
     #[serde(flatten)]
     pub summary: SideSummary,

@@ -872,6 +872,7 @@ fn side_results(specs: &[CommandSpec], runs: &[RunRecord]) -> Result<Vec<SideRes
         commands.push(SideResult {
             name: spec.name.clone(),
             command: spec.command.clone(),
+            parameters: spec.parameters.clone(),
             summary: SideSummary::new(
                 &col(|r| r.wall_ns),
                 &col(|r| r.user_ns),

@@ -228,6 +228,57 @@ fn markdown_and_csv_exports_carry_hyperfines_columns_and_the_verdict() {
     assert!(org.contains("|---+---+"), "{org}");
 }
 
+/// A script written for `hyperfine --export-json` reads rtcompare's: every key hyperfine 1.15
+/// writes for a result, with its type and meaning, `times` holding every timed run as
+/// `--runs N` asks (the A/A partner runs included), `parameters` for a parameter scan, and
+/// rtcompare's figures only under keys of their own.
+#[test]
+fn export_json_is_hyperfines_layout() {
+    let dir = TempDir::new("hyperfine-json");
+    let file = dir.path("h.json");
+    let o = rtcompare(&[
+        "cmd",
+        "-N",
+        "--runs",
+        "22",
+        "-L",
+        "n",
+        "1,2",
+        "--export-json",
+        &file,
+        "true {n}",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for (r, n) in results.iter().zip(["1", "2"]) {
+        assert_eq!(r["command"], format!("true {n}"));
+        let times: Vec<f64> = r["times"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64().unwrap())
+            .collect();
+        assert_eq!(times.len(), 22, "{r}");
+        assert_eq!(r["exit_codes"].as_array().unwrap().len(), 22, "{r}");
+        assert!(r["exit_codes"].as_array().unwrap().iter().all(|c| c == 0));
+        let mean = times.iter().sum::<f64>() / 22.0;
+        assert!((r["mean"].as_f64().unwrap() - mean).abs() < 1e-12, "{r}");
+        let (min, max) = (r["min"].as_f64().unwrap(), r["max"].as_f64().unwrap());
+        assert!(min <= r["median"].as_f64().unwrap() && r["median"].as_f64().unwrap() <= max);
+        for key in ["stddev", "user", "system"] {
+            assert!(r[key].as_f64().is_some_and(|x| x >= 0.0), "{key}: {r}");
+        }
+        assert_eq!(r["parameters"], serde_json::json!({ "n": n }), "{r}");
+        assert!(r["rtcompare"].is_object(), "{r}");
+        // Times in seconds: `true` takes well under one.
+        assert!(max < 1.0, "{r}");
+    }
+    assert!(doc["rtcompare"]["rounds"].as_u64().is_some(), "{doc}");
+}
+
 #[test]
 fn selftest_honours_json_and_refuses_what_it_cannot_write() {
     let dir = TempDir::new("selftest");

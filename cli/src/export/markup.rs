@@ -310,6 +310,7 @@ mod tests {
                 max: mean,
                 times: Vec::new(),
                 exit_codes: Vec::new(),
+                parameters: None,
                 memory_usage_byte: None,
                 rtcompare: None,
             },
