@@ -422,9 +422,14 @@ fn add(
         }
         tally.seconds.entry(name).or_default().push(s);
     }
-    tally
-        .layout_seconds
-        .push(v["layouts"]["seconds"].as_f64().unwrap_or(0.0));
+    tally.layout_seconds.push(
+        // `time.relink_seconds` since layouts are linked, not rebuilt; older runs wrote
+        // `layouts.seconds`.
+        v["time"]["relink_seconds"]
+            .as_f64()
+            .or_else(|| v["layouts"]["seconds"].as_f64())
+            .unwrap_or(0.0),
+    );
     tally.runs += 1;
     tally.calls.push(called);
     tally.run_seconds.push(secs);
