@@ -282,7 +282,6 @@ pub fn snapshot() -> Option<AllocSnapshot> {
 ///
 /// [`compare`](crate::compare()) calls it when it starts, so the peak it reports is the peak
 /// during the comparison; a peak you track yourself across a comparison is reset by it.
-#[doc(hidden)]
 pub fn reset_peak() -> Option<u64> {
     is_installed().then(|| COUNTERS.reset_peak())
 }
@@ -430,7 +429,6 @@ impl AllocSummary {
     /// assert_eq!(s.b.allocations_per_op, 0.0);
     /// assert!(AllocSummary::from_batches(&[one], &[], 10).is_none());
     /// ```
-    #[doc(hidden)]
     pub fn from_batches(a: &[AllocDelta], b: &[AllocDelta], inner_loops: u64) -> Option<Self> {
         Some(AllocSummary {
             a: SideAllocations::from_batches(a, inner_loops)?,

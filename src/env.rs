@@ -158,7 +158,6 @@ impl fmt::Display for Instrumentation {
 /// // Natively, nothing is hosting the doctest.
 /// assert_eq!(rtcompare::env::detect_instrumentation(), None);
 /// ```
-#[doc(hidden)]
 pub fn detect_instrumentation() -> Option<Instrumentation> {
     static FOUND: OnceLock<Option<Instrumentation>> = OnceLock::new();
     FOUND.get_or_init(probe_instrumentation).clone()
@@ -339,8 +338,8 @@ impl Environment {
         }
     }
 
-    /// Records the end of the run: load averages and peak resident set size now.
-    #[doc(hidden)]
+    /// Records the end of the run: load averages and peak resident set size now (each `None`
+    /// where the platform does not report it). Call it once, when the measuring is done.
     pub fn finish(&mut self) {
         self.load_average_end = load_average();
         self.max_rss_end = max_rss_bytes();
@@ -348,7 +347,6 @@ impl Environment {
 
     /// Growth of the peak resident set during the run, in bytes (0 if unknown or before
     /// [`finish`](Self::finish)).
-    #[doc(hidden)]
     pub fn max_rss_growth(&self) -> u64 {
         match (self.max_rss_start, self.max_rss_end) {
             (Some(s), Some(e)) => e.saturating_sub(s),
@@ -393,8 +391,9 @@ fn turbo() -> Option<bool> {
     read_trimmed("/sys/devices/system/cpu/cpufreq/boost").map(|v| v == "1")
 }
 
-/// The 1-, 5- and 15-minute load averages (`getloadavg`), if available.
-#[doc(hidden)]
+/// The 1-, 5- and 15-minute load averages (`getloadavg`) now, to set beside a measurement
+/// (a load near or above the CPU count means other work shared the machine); `None` where the
+/// platform has none (Windows).
 pub fn load_average() -> Option<[f64; 3]> {
     #[cfg(unix)]
     {
@@ -410,8 +409,7 @@ pub fn load_average() -> Option<[f64; 3]> {
 }
 
 /// Peak resident set size of this process in bytes (`getrusage`), if available.
-#[doc(hidden)]
-pub fn max_rss_bytes() -> Option<u64> {
+pub(crate) fn max_rss_bytes() -> Option<u64> {
     #[cfg(unix)]
     {
         let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();

@@ -334,9 +334,8 @@ impl Error {
 pub struct IoSource(Arc<std::io::Error>);
 
 impl IoSource {
-    /// Wraps `error`. Accepts any [`std::io::Error`]; there is no bad input.
-    #[doc(hidden)]
-    pub fn new(error: std::io::Error) -> Self {
+    /// Wraps `error` (users convert with `From`).
+    pub(crate) fn new(error: std::io::Error) -> Self {
         IoSource(Arc::new(error))
     }
 
@@ -353,7 +352,7 @@ impl IoSource {
 }
 
 impl From<std::io::Error> for IoSource {
-    /// The same as [`IoSource::new`].
+    /// Wraps `error`. Accepts any [`std::io::Error`]; there is no bad input.
     fn from(error: std::io::Error) -> Self {
         IoSource::new(error)
     }
@@ -413,9 +412,8 @@ impl Eq for IoSource {}
 pub struct JsonSource(Arc<serde_json::Error>);
 
 impl JsonSource {
-    /// Wraps `error`. Accepts any [`serde_json::Error`]; there is no bad input.
-    #[doc(hidden)]
-    pub fn new(error: serde_json::Error) -> Self {
+    /// Wraps `error` (users convert with `From`).
+    pub(crate) fn new(error: serde_json::Error) -> Self {
         JsonSource(Arc::new(error))
     }
 
@@ -426,7 +424,7 @@ impl JsonSource {
 }
 
 impl From<serde_json::Error> for JsonSource {
-    /// The same as [`JsonSource::new`].
+    /// Wraps `error`. Accepts any [`serde_json::Error`]; there is no bad input.
     fn from(error: serde_json::Error) -> Self {
         JsonSource::new(error)
     }

@@ -13,8 +13,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use rtcompare::alloc::{self, AllocSnapshot, Counting};
-use rtcompare::compare::compare_with_clock;
 use rtcompare::compare::report::{Warning, WorkingSetMeasure};
+use rtcompare::support::compare::{compare_with_clock, width_target};
 use rtcompare::support::measure::SimulatedClock;
 use rtcompare::{Cache, Candidate, CompareOptions, Report};
 
@@ -221,7 +221,7 @@ fn a_width_target_counts_the_allocations_of_every_round() {
     });
     let b = candidate("does not", &clock, 100, false);
     let target = rtcompare::support::stats::WidthTarget::new(1e-9).max_pairs(150);
-    let opts = options().skip_validation(true).width_target(target);
+    let opts = width_target(options().skip_validation(true), target);
     let r = compare_with_clock(a, b, &opts, &clock).unwrap();
     assert_eq!(r.run.width_target_met, Some(false), "{r}");
     let pairs = r.samples_a.len();

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rtcompare::compare::compare_with_clock;
+use rtcompare::support::compare::compare_with_clock;
 use rtcompare::support::measure::SimulatedClock;
 use rtcompare::support::rng::Rng;
 use rtcompare::{Candidate, CompareOptions};

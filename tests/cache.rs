@@ -5,10 +5,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use rtcompare::compare::compare_with_clock;
 use rtcompare::stats::Unresolved;
 use rtcompare::support;
 use rtcompare::support::compare::DEFAULT_COLD_VALIDATION_RUNS;
+use rtcompare::support::compare::compare_with_clock;
 use rtcompare::support::measure::SimulatedClock;
 use rtcompare::{Cache, Candidate, CompareOptions, Report, Verdict, compare};
 

@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use rtcompare::compare::compare_with_clock;
 use rtcompare::measure::CancelToken;
 use rtcompare::stats::Unresolved;
 use rtcompare::stats::{EstimateOptions, estimate_difference};
+use rtcompare::support::compare::{compare_with_clock, width_target};
 use rtcompare::support::measure::SimulatedClock;
 use rtcompare::support::rng::Rng;
 use rtcompare::{Candidate, CompareOptions, Error, Report, Verdict, compare};
@@ -288,7 +288,9 @@ fn simulated_warnings_fire_on_their_conditions() {
         r.diagnostics.drift_b.relative_shift > 0.0 && r.diagnostics.drift_b.p_value < 0.01,
         "{r}"
     );
-    assert!(r.diagnostics.drift_b.relative_shift < rtcompare::compare::report::MACHINE_DRIFT_SHIFT);
+    assert!(
+        r.diagnostics.drift_b.relative_shift < rtcompare::support::compare::MACHINE_DRIFT_SHIFT
+    );
     assert!(
         !r.has_warning("drift_a") && !r.has_warning("drift_b"),
         "{r}"
@@ -450,10 +452,10 @@ fn counters_cover_every_round_a_width_target_adds() {
     let r = compare(
         Candidate::new("a", work(50)),
         Candidate::new("b", work(100)),
-        &quick()
-            .skip_validation(true)
-            .counters(true)
-            .width_target(WidthTarget::new(1e-9).max_pairs(150)),
+        &width_target(
+            quick().skip_validation(true).counters(true),
+            WidthTarget::new(1e-9).max_pairs(150),
+        ),
     )
     .unwrap();
     let c = r
@@ -474,10 +476,7 @@ fn a_width_target_collects_until_the_interval_is_narrow_enough() {
     let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 1);
     let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 2);
     let target = WidthTarget::new(0.004);
-    let opts = quick()
-        .inner_loops(100)
-        .skip_validation(true)
-        .width_target(target);
+    let opts = width_target(quick().inner_loops(100).skip_validation(true), target);
     let r = compare_with_clock(a, b, &opts, &clock).unwrap();
     assert_eq!(r.run.width_target_met, Some(true), "{r}");
     assert!(r.samples_a.len() > 101, "{}", r.samples_a.len());
@@ -491,10 +490,7 @@ fn a_width_target_collects_until_the_interval_is_narrow_enough() {
     let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 3);
     let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 4);
     let tight = WidthTarget::new(0.0001).max_pairs(300);
-    let opts = quick()
-        .inner_loops(100)
-        .skip_validation(true)
-        .width_target(tight);
+    let opts = width_target(quick().inner_loops(100).skip_validation(true), tight);
     let r = compare_with_clock(a, b, &opts, &clock).unwrap();
     assert_eq!(r.run.width_target_met, Some(false), "{r}");
     // Without a target: exactly the repeats, no record.
@@ -511,7 +507,7 @@ fn a_width_target_collects_until_the_interval_is_narrow_enough() {
     // A nonsensical target is a typed error.
     let a = sim("a", &clock, |_| 100.0, 0.05, 0.0, 5);
     let b = sim("b", &clock, |_| 110.0, 0.05, 0.0, 6);
-    let e = compare_with_clock(a, b, &quick().width_target(WidthTarget::new(-1.0)), &clock)
+    let e = compare_with_clock(a, b, &width_target(quick(), WidthTarget::new(-1.0)), &clock)
         .unwrap_err();
     assert!(matches!(e, Error::OutOfRange { .. }), "{e:?}");
 }

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use rtcompare::compare::compare_with_clock;
 use rtcompare::stats::{Estimate, combine};
+use rtcompare::support::compare::{compare_with_clock, width_target};
 use rtcompare::support::measure::SimulatedClock;
 use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::WidthTarget;
@@ -197,7 +197,7 @@ fn validation_skipped_and_width_target_render() {
     assert!(t.contains("no noise floor: A/A validation was skipped"));
     assert!(t.contains("identical code was not measured against itself"));
 
-    let r = report(100.0, 101.0, &quick().width_target(WidthTarget::new(0.01)));
+    let r = report(100.0, 101.0, &width_target(quick(), WidthTarget::new(0.01)));
     let html = r.to_html();
     check_page(&html, 5);
     let t = text(&html);

@@ -124,3 +124,43 @@ fn a_table_row_gives_its_cells() {
     assert_eq!(rows.len(), 2);
     assert_eq!(quoted(&rows[1][1]), ["b/"]);
 }
+
+/// Every `.rs` file under `dir`, recursively.
+fn sources(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn the_core_hides_one_module_and_nothing_else() {
+    // What the workspace's crates need and users do not lives in `support`, the one hidden
+    // module; an item hidden in place would be public API that the documentation leaves out.
+    let src = root().join("src");
+    if !src.is_dir() {
+        return;
+    }
+    let mut hidden: Vec<String> = Vec::new();
+    for file in sources(&src) {
+        let text = fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.trim() == "#[doc(hidden)]" {
+                let next = lines.get(i + 1).map_or("", |l| l.trim());
+                hidden.push(format!("{}:{}: {next}", file.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        hidden.len() == 1 && hidden[0].ends_with("pub mod support;"),
+        "#[doc(hidden)] outside `pub mod support` (move the item into src/support/, or make \
+         it part of the documented API): {hidden:#?}"
+    );
+}

@@ -328,7 +328,7 @@ fn schema_one_results_still_combine() {
 
 /// Three processes' reports on a simulated clock (A at 100 ns, B at 110–130 ns), pooled.
 fn pool_run() -> rtcompare::pool::PoolRun {
-    use rtcompare::compare::compare_with_clock;
+    use rtcompare::support::compare::compare_with_clock;
     use rtcompare::support::measure::SimulatedClock;
     use rtcompare::{Candidate, CompareOptions};
     let reports: Vec<rtcompare::Report> = [110, 120, 130]

@@ -12,10 +12,11 @@ use std::time::Instant;
 
 use rtcompare::Candidate;
 use rtcompare::env::Environment;
-use rtcompare::precision::{Precision, StopReason, measure_with_clock};
+use rtcompare::precision::{Precision, StopReason};
 use rtcompare::stats::required_batches;
 use rtcompare::stats::{BatchMeansOptions, batch_means, change_points};
 use rtcompare::support::measure::SimulatedClock;
+use rtcompare::support::measure::measure_with_clock;
 use rtcompare::support::rng::{Rng, derive_seed};
 use rtcompare::support::stats::{
     ar1_batch_mean_autocorrelation, ar1_gamma_limit, batch_autocorrelation, batch_means_at,

@@ -35,9 +35,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use rtcompare::compare::compare_with_clock;
 use rtcompare::env::{Environment, load_average};
 use rtcompare::measure::{Progress, Stage};
+use rtcompare::support::compare::compare_with_clock;
 use rtcompare::support::measure::SimulatedClock;
 use rtcompare::support::rng::Rng;
 use rtcompare::support::selftest::workload;

@@ -4,8 +4,8 @@
 
 use crate::Result;
 use crate::schedule::Pair;
-use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
 use rtcompare::stats::{self, Estimate, auto_block_length};
+use rtcompare::support::compare::AUTOCORRELATION_THRESHOLD;
 use rtcompare::support::rng::Rng;
 use rtcompare::support::stats::moving_block_indices;
 

@@ -14,7 +14,7 @@
 //!    without validation it lasts the full warm-up duration.
 //! 4. **Drift tests** on A, on B and on the ratio B/A of each pair.
 //! 5. **Resampling scheme**: if the lag-1 autocorrelation of the pairs' ratios B/A exceeds
-//!    [`AUTOCORRELATION_THRESHOLD`] (0.2), whole pairs are resampled in blocks of
+//!    `AUTOCORRELATION_THRESHOLD` (0.2), whole pairs are resampled in blocks of
 //!    [`auto_block_length`](stats::auto_block_length) (5 for 101 pairs); otherwise single pairs
 //!    ([`ratio_block_length`](stats::ratio_block_length)).
 //! 6. **The paired estimate** δ = 1 − median(Aᵢ/Bᵢ) with its percentile interval, the
@@ -99,9 +99,9 @@ pub fn compare(a: Candidate<'_>, b: Candidate<'_>, options: &CompareOptions) -> 
 }
 
 /// [`compare`] on any [`Clock`], for example a
-/// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests.
-#[doc(hidden)]
-pub fn compare_with_clock<C: Clock>(
+/// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests (reached as
+/// `rtcompare::support::compare::compare_with_clock`).
+pub(crate) fn compare_with_clock<C: Clock>(
     mut a: Candidate<'_>,
     mut b: Candidate<'_>,
     options: &CompareOptions,

@@ -119,9 +119,9 @@ impl CompareOptions {
         self
     }
 
-    /// Sets the measurement options (`CollectOptions`) wholesale.
-    #[doc(hidden)]
-    pub fn collect(mut self, c: CollectOptions) -> Self {
+    /// Sets the measurement options (`CollectOptions`) wholesale
+    /// (`rtcompare::support::compare::with_collect`).
+    pub(crate) fn collect(mut self, c: CollectOptions) -> Self {
         self.collect = c;
         self
     }
@@ -193,9 +193,9 @@ impl CompareOptions {
         self.pin_cpu = Some(cpu);
         self
     }
-    /// Collects more pairs until the interval's half-width meets `target`.
-    #[doc(hidden)]
-    pub fn width_target(mut self, target: stats::WidthTarget) -> Self {
+    /// Collects more pairs until the interval's half-width meets `target`
+    /// (`rtcompare::support::compare::width_target`).
+    pub(crate) fn width_target(mut self, target: stats::WidthTarget) -> Self {
         self.width_target = Some(target);
         self
     }
@@ -206,14 +206,16 @@ impl CompareOptions {
         self.collect.repeats = repeats;
         self
     }
-    /// Fixes the batch size ([`CollectOptions::inner_loops`]; 0 = calibrate).
-    #[doc(hidden)]
+    /// Fixes the operations per timed batch; 0 (the default) calibrates it so that one clock
+    /// step is at most [`max_quantization_error`](Self::max_quantization_error) of a batch.
     pub fn inner_loops(mut self, n: u64) -> Self {
         self.collect.inner_loops = n;
         self
     }
-    /// Sets [`CollectOptions::max_quantization_error`].
-    #[doc(hidden)]
+    /// Largest share of a batch's time that one clock step may be, for the calibration of the
+    /// batch size, in `(0, 1)`; 0 selects the default, 0.001. A coarser clock needs a larger
+    /// batch; raise it (0.01) for operations so slow that a large batch wastes time. Out of
+    /// range: [`compare`](crate::compare()) returns [`Error::OutOfRange`].
     pub fn max_quantization_error(mut self, e: f64) -> Self {
         self.collect.max_quantization_error = e;
         self

@@ -41,8 +41,7 @@ fn is_zero(x: &f64) -> bool {
 /// Lag-1 autocorrelation above which samples are resampled in blocks (0.2: below it blocks only
 /// add variance, from it on the plain bootstrap's interval is measurably too narrow;
 /// docs/background.md, section "Why blocks above a lag-1 autocorrelation of 0.2, and why n^(1/3)").
-#[doc(hidden)]
-pub const AUTOCORRELATION_THRESHOLD: f64 = 0.2;
+pub(crate) const AUTOCORRELATION_THRESHOLD: f64 = 0.2;
 
 /// Lag-1 autocorrelation of the pairs' ratios B/A beyond which even blocks do not repair the
 /// interval (0.4: from there on blocks leave the false-signal rate clearly above nominal;
@@ -68,8 +67,7 @@ pub(crate) const DRIFT_WARNING_LEVEL: f64 = 0.01;
 /// machine, whose small shifts cancel in the paired ratio; only a change this large makes the
 /// reported ns/op figures a blend of two machines (docs/background.md, section "Warnings that speak
 /// only when they mean something").
-#[doc(hidden)]
-pub const MACHINE_DRIFT_SHIFT: f64 = 0.10;
+pub(crate) const MACHINE_DRIFT_SHIFT: f64 = 0.10;
 
 /// How many standard errors above its nominal value an A/A validation's false-signal rate, or
 /// its mean confidence away from 0.5, may lie before the validation is called unreliable (3).
@@ -139,7 +137,7 @@ pub enum Warning {
     },
     /// A series drifted during the measurement. On the ratio B/A (`drift_ratio`) this
     /// threatens the verdict; on A or B alone (`drift_a`, `drift_b`) it is raised only for a
-    /// shift beyond [`MACHINE_DRIFT_SHIFT`], which makes the ns/op figures a blend of two
+    /// shift beyond 10 % (`MACHINE_DRIFT_SHIFT`), which makes the ns/op figures a blend of two
     /// machine states.
     Drift {
         /// Which series.
@@ -678,7 +676,6 @@ impl Report {
     /// samples with other options. Errors: those of
     /// [`estimate_difference`](crate::stats::estimate_difference) (a report edited into bad
     /// samples).
-    #[doc(hidden)]
     pub fn recompute_estimate(&self) -> crate::error::Result<crate::stats::Estimate> {
         crate::stats::estimate_difference(
             &self.samples_a,

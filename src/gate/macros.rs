@@ -1,5 +1,5 @@
 //! The assertion macros, the one-line form of a gate. `#[macro_export]` puts them at the crate
-//! root (`rtcompare::assert_not_slower!`); their bodies call [`assert_gate`](super::assert_gate).
+//! root (`rtcompare::assert_not_slower!`); their bodies call `assert_gate` (through `rtcompare::support::gate`).
 
 /// Fails unless `candidate` is not slower than `baseline` by more than `budget` (a fraction). Each
 /// side is a [`Candidate`](crate::Candidate) or a closure performing one operation. "Cannot tell"
@@ -34,7 +34,7 @@ macro_rules! assert_not_slower {
         )
     };
     ($candidate:expr, $baseline:expr, budget = $budget:expr, options = $options:expr $(,)?) => {
-        $crate::gate::assert_gate(
+        $crate::support::gate::assert_gate(
             $candidate,
             $baseline,
             $crate::gate::Expectation::NotSlower { budget: $budget },
@@ -71,7 +71,7 @@ macro_rules! assert_faster {
         )
     };
     ($candidate:expr, $baseline:expr, by = $by:expr, options = $options:expr $(,)?) => {
-        $crate::gate::assert_gate(
+        $crate::support::gate::assert_gate(
             $candidate,
             $baseline,
             $crate::gate::Expectation::Faster { by: $by },
@@ -106,7 +106,7 @@ macro_rules! assert_equivalent {
         )
     };
     ($candidate:expr, $baseline:expr, within = $m:expr, options = $options:expr $(,)?) => {
-        $crate::gate::assert_gate(
+        $crate::support::gate::assert_gate(
             $candidate,
             $baseline,
             $crate::gate::Expectation::Equivalent { margin: $m },

@@ -59,7 +59,7 @@
 //! * `skip.rs`: when a gate does not measure at all ([`Skip`], [`skip_reason`]);
 //! * `protocol.rs`: the gate's stages: the process-wide lock (`compare_exclusive`), one
 //!   comparison or a pooled one, the judgement, the JSON record, and whether a failure stands
-//!   ([`check`], [`run`], [`assert_gate`], [`IntoCandidate`]);
+//!   ([`check`], [`run`], `assert_gate` (the macros' body), [`IntoCandidate`]);
 //! * `judgement.rs`: an expectation against a report or a pooled result, pure (`judge`,
 //!   `judge_pooled`);
 //! * `failure.rs`: [`GateFailure`] and the message a failing test prints;
@@ -76,11 +76,11 @@ mod failure;
 mod judgement;
 mod macros;
 mod options;
-mod protocol;
+pub(crate) mod protocol;
 mod skip;
 
 pub use crate::compare::gate_record::{Effort, Expectation, GateInfo};
 pub use failure::GateFailure;
 pub use options::GateOptions;
-pub use protocol::{IntoCandidate, assert_gate, check, run};
+pub use protocol::{IntoCandidate, check, run};
 pub use skip::{Skip, skip_reason};

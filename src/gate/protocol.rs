@@ -244,8 +244,8 @@ pub fn run<'a>(
 
 /// The body of the assertion macros: [`run`], panicking with the full [`GateFailure`] message
 /// on failure and printing a one-line summary on success. Public only so that the macros can
-/// expand to it in the user's crate; call the macros or [`run`].
-#[doc(hidden)]
+/// expand to it in the user's crate (as `rtcompare::support::gate::assert_gate`); call the
+/// macros or [`run`].
 #[track_caller]
 pub fn assert_gate<'a>(
     candidate: impl IntoCandidate<'a>,

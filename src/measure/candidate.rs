@@ -80,7 +80,6 @@ impl<'a> Candidate<'a> {
     /// measured, in nanoseconds, or an error that ends the comparison. Nothing of this process
     /// is timed around it, so the round trip to the worker never enters a measurement; hardware
     /// counters and allocation counts, which belong to the other process, are not read.
-    #[doc(hidden)]
     pub fn timed_elsewhere(
         name: impl Into<String>,
         timed_batch: impl FnMut(u64) -> Result<u64> + 'a,

@@ -21,7 +21,7 @@
 //! 3. computes the **interval** of the mean from the batch means (t at `h − 1` degrees of
 //!    freedom, at [`Precision::level`]) and the **required size**
 //!    (`required_size`): `q·max(h*, min_batches)` readings;
-//! 4. stops when the interval's half-width is within the [`Precision::target`] **and** at
+//! 4. stops when the interval's half-width is within the target ([`Precision::half_width`], [`Precision::half_width_ns`]) **and** at
 //!    least [`Precision::min_batches`] batch means stand behind it; otherwise it sizes the next
 //!    round from the requirement: at least [`Precision::round_readings`] and 1 % of the
 //!    readings so far, at most doubling them.
@@ -63,13 +63,13 @@
 //! # Where the parts live
 //!
 //! * `options.rs`: [`Precision`], its presets and budgets, and the defaults it falls back on;
-//! * `session.rs`: the session itself, round after round ([`measure`], [`measure_with_clock`]);
+//! * `session.rs`: the session itself, round after round ([`measure`], and `measure_with_clock` for a simulated clock);
 //! * `measurement.rs`: what a session returns ([`Measurement`], [`StopReason`]) and how it reads.
 
 mod measurement;
 mod options;
-mod session;
+pub(crate) mod session;
 
 pub use measurement::{Measurement, StopReason};
 pub use options::Precision;
-pub use session::{measure, measure_with_clock};
+pub use session::measure;

@@ -22,37 +22,39 @@ pub(crate) const DEFAULT_ROUND_READINGS: usize = 10;
 ///
 /// ```
 /// use rtcompare::precision::Precision;
-/// use rtcompare::support::stats::PrecisionTarget;
-/// let p = Precision::strict().ac_limit(0.05).target(PrecisionTarget::relative(0.01)).level(0.99);
-/// assert_eq!((p.ac_limit, p.min_batches, p.level), (0.05, 200, 0.99));
+/// // Strict's 200 batch means, grouped until their lag-1 autocorrelation is below 0.05, to
+/// // ±1 % of the mean at 99 %.
+/// let p = Precision::strict().ac_limit(0.05).half_width(0.01).level(0.99);
+/// // Or ±2 ns per operation, whatever the mean.
+/// let q = Precision::normal().half_width_ns(2.0);
 /// ```
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Precision {
     /// Largest accepted |lag-1 autocorrelation| of the batch means, in `(0, 1]`.
-    pub ac_limit: f64,
+    pub(crate) ac_limit: f64,
     /// The half-width to reach: relative to the mean, absolute in ns per operation, or both
     /// (the narrower applies).
-    pub target: PrecisionTarget,
+    pub(crate) target: PrecisionTarget,
     /// Fewest batch means behind a result that meets the target (not readings: with `q = 4`,
     /// 200 batch means are 800 readings). At least 2.
-    pub min_batches: usize,
+    pub(crate) min_batches: usize,
     /// Coverage of the interval, in `(0, 1)`. Default 0.95.
-    pub level: f64,
+    pub(crate) level: f64,
     /// Most readings to take; 0 means `DEFAULT_MAX_READINGS` (1_000_000).
-    pub max_readings: usize,
+    pub(crate) max_readings: usize,
     /// Longest time to measure, calibration included; `None`: no limit. Default
     /// `DEFAULT_MAX_DURATION`.
-    pub max_duration: Option<Duration>,
+    pub(crate) max_duration: Option<Duration>,
     /// Fewest readings per round; 0 means `DEFAULT_ROUND_READINGS` (10).
-    pub round_readings: usize,
+    pub(crate) round_readings: usize,
     /// Operations per batch; 0 calibrates against the clock's precision.
-    pub inner_loops: u64,
+    pub(crate) inner_loops: u64,
     /// Largest share of a batch one clock step may be, for calibration; in `(0, 1)`. Default
     /// 0.001.
-    pub max_quantization_error: f64,
+    pub(crate) max_quantization_error: f64,
     /// Detect and drop a warm-up (default `true`).
-    pub remove_warm_up: bool,
+    pub(crate) remove_warm_up: bool,
     /// Measure even under Valgrind or QEMU user mode
     /// ([`Environment::instrumented_by`](crate::env::Environment::instrumented_by)). Off by
     /// default: [`measure`](super::measure) then refuses with [`Error::MeaninglessTimings`] before
@@ -60,11 +62,11 @@ pub struct Precision {
     /// [`Measurement::instrumented_by`](super::Measurement::instrumented_by). Ignored on a
     /// simulated clock.
     #[serde(default)]
-    pub allow_instrumented: bool,
+    pub(crate) allow_instrumented: bool,
     /// Stops the session between batches when cancelled; the result says
     /// [`StopReason::Cancelled`](super::StopReason::Cancelled).
     #[serde(skip)]
-    pub cancel: Option<CancelToken>,
+    pub(crate) cancel: Option<CancelToken>,
 }
 
 impl Default for Precision {
@@ -109,73 +111,87 @@ impl Precision {
         Self::preset(0.1, 0.05, 200)
     }
 
-    /// Sets [`ac_limit`](Self::ac_limit).
-    #[doc(hidden)]
+    /// Sets the largest accepted |lag-1 autocorrelation| of the batch means, in `(0, 1]`
+    /// (readings are grouped into larger batches until it holds). Out of range or NaN:
+    /// `measure` refuses it with [`Error::OutOfRange`].
     pub fn ac_limit(mut self, limit: f64) -> Self {
         self.ac_limit = limit;
         self
     }
-    /// Sets [`target`](Self::target).
-    pub fn target(mut self, target: PrecisionTarget) -> Self {
-        self.target = target;
-        self
-    }
-    /// Sets a relative target of ±`fraction` of the mean (replacing the target).
+    /// Aims for a half-width of ±`fraction` of the mean (0.01: ±1 %), replacing the target.
+    /// Not positive or not finite: `measure` refuses it with [`Error::OutOfRange`].
     pub fn half_width(mut self, fraction: f64) -> Self {
         self.target = PrecisionTarget::relative(fraction);
         self
     }
-    /// Sets [`min_batches`](Self::min_batches).
-    #[doc(hidden)]
+    /// Aims for a half-width of ±`ns` nanoseconds per operation, whatever the mean, replacing
+    /// the target. Not positive or not finite: `measure` refuses it with
+    /// [`Error::OutOfRange`].
+    pub fn half_width_ns(mut self, ns: f64) -> Self {
+        self.target = PrecisionTarget::absolute(ns);
+        self
+    }
+    /// Sets the fewest batch means behind a result that meets the target (not readings: with
+    /// 4 readings a batch, 200 batch means are 800 readings); raise it when the first readings
+    /// may be slow. Below 2: `measure` refuses it with [`Error::OutOfRange`].
     pub fn min_batches(mut self, n: usize) -> Self {
         self.min_batches = n;
         self
     }
-    /// Sets [`level`](Self::level).
+    /// Sets the coverage of the interval, in `(0, 1)` (default 0.95). Out of range:
+    /// `measure` refuses it with [`Error::OutOfRange`].
     pub fn level(mut self, level: f64) -> Self {
         self.level = level;
         self
     }
-    /// Sets [`max_readings`](Self::max_readings).
+    /// Sets the most readings to take (8 bytes each); 0 selects the default, 1,000,000.
     pub fn max_readings(mut self, n: usize) -> Self {
         self.max_readings = n;
         self
     }
-    /// Sets [`max_duration`](Self::max_duration).
+    /// Sets the longest time to measure, calibration included (default 60 s); `None`: no
+    /// limit. `Some(Duration::ZERO)`: `measure` refuses it with [`Error::InvalidOption`].
     pub fn max_duration(mut self, d: Option<Duration>) -> Self {
         self.max_duration = d;
         self
     }
-    /// Sets [`round_readings`](Self::round_readings).
-    #[doc(hidden)]
+    /// Sets the fewest readings one round of measuring adds before the interval is checked
+    /// again; 0 selects the default, 10.
     pub fn round_readings(mut self, n: usize) -> Self {
         self.round_readings = n;
         self
     }
-    /// Sets [`inner_loops`](Self::inner_loops).
-    #[doc(hidden)]
+    /// Sets the operations per timed batch; 0 (the default) calibrates it against the
+    /// clock's precision.
     pub fn inner_loops(mut self, n: u64) -> Self {
         self.inner_loops = n;
         self
     }
-    /// Sets [`max_quantization_error`](Self::max_quantization_error).
-    #[doc(hidden)]
+    /// Sets the largest share of a batch's time that one clock step may be, for calibration,
+    /// in `(0, 1)`; 0 selects the default, 0.001. Otherwise out of range: `measure` refuses
+    /// it with [`Error::OutOfRange`].
     pub fn max_quantization_error(mut self, e: f64) -> Self {
         self.max_quantization_error = e;
         self
     }
-    /// Sets [`remove_warm_up`](Self::remove_warm_up).
-    #[doc(hidden)]
+    /// Whether to detect a warm-up at the start and drop it (default `true`): only readings
+    /// proven different from, and slower than, what follows are dropped.
     pub fn remove_warm_up(mut self, on: bool) -> Self {
         self.remove_warm_up = on;
         self
     }
-    /// Sets [`allow_instrumented`](Self::allow_instrumented).
+    /// Measures even under Valgrind or QEMU user mode
+    /// ([`Environment::instrumented_by`](crate::env::Environment::instrumented_by)). Off by
+    /// default: `measure` then refuses with [`Error::MeaninglessTimings`] before measuring. On:
+    /// it measures and records the host in
+    /// [`Measurement::instrumented_by`](super::Measurement::instrumented_by). Ignored on a
+    /// simulated clock.
     pub fn allow_instrumented(mut self, allow: bool) -> Self {
         self.allow_instrumented = allow;
         self
     }
-    /// Sets [`cancel`](Self::cancel).
+    /// Stops the session between batches when `token` is cancelled; the result then says
+    /// [`StopReason::Cancelled`](super::StopReason::Cancelled).
     pub fn cancel(mut self, token: CancelToken) -> Self {
         self.cancel = Some(token);
         self

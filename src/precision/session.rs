@@ -31,8 +31,8 @@ pub fn measure(candidate: Candidate<'_>, precision: &Precision) -> Result<Measur
 }
 
 /// [`measure`] on any [`Clock`], for example a
-/// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests.
-#[doc(hidden)]
+/// [`SimulatedClock`](crate::measure::clock::SimulatedClock) in tests (reached as
+/// `rtcompare::support::measure::measure_with_clock`).
 pub fn measure_with_clock<C: Clock>(
     mut candidate: Candidate<'_>,
     precision: &Precision,

@@ -142,7 +142,6 @@ impl Report {
     /// [`estimate`](Self::estimate), see [`recompute_estimate`](Self::recompute_estimate)),
     /// sorted. Errors: those of [`BootstrapDistribution::new`] (a report edited into bad
     /// samples).
-    #[doc(hidden)]
     pub fn bootstrap_replicates(&self) -> Result<Vec<f64>> {
         let opts = EstimateOptions::default()
             .level(self.estimate.level)

@@ -19,3 +19,5 @@ pub use crate::measure::calibrate::{
 pub use crate::measure::collect::{
     CollectOptions, DEFAULT_WARMUP, Order, PairedSamples, Side, collect, collect_with_clock,
 };
+
+pub use crate::precision::session::measure_with_clock;

@@ -26,6 +26,21 @@ pub mod display {
 /// rtcompare-service checks its `resamples` against it before measuring.
 pub const MAX_RESAMPLES: usize = crate::stats::MAX_RESAMPLES;
 
+/// The body the assertion macros (`assert_faster!`, `assert_not_slower!`, …) expand to in the
+/// user's crate.
+pub mod gate {
+    pub use crate::gate::protocol::assert_gate;
+}
+
+/// A reading of the process that the front ends stamp on their own records.
+pub mod env {
+    /// Peak resident set size of this process in bytes (`getrusage`); `None` where the
+    /// platform does not report it.
+    pub fn max_rss_bytes() -> Option<u64> {
+        crate::env::max_rss_bytes()
+    }
+}
+
 pub mod bench;
 pub mod compare;
 pub mod measure;

@@ -43,7 +43,7 @@ impl StructureReport {
 /// serde_json's error as the core's [`rtcompare::Error::Json`], as the core's reports give it.
 fn json(error: serde_json::Error) -> Error {
     Error::Core(rtcompare::Error::Json {
-        source: rtcompare::JsonSource::new(error),
+        source: rtcompare::JsonSource::from(error),
     })
 }
 

@@ -15,9 +15,9 @@ use rtcompare::Candidate;
 use rtcompare::alloc;
 use rtcompare::compare::CompareOptions;
 use rtcompare::compare::report::Report;
-use rtcompare::env::max_rss_bytes;
 use rtcompare::pool::Child;
 use rtcompare::support;
+use rtcompare::support::env::max_rss_bytes;
 use rtcompare::support::measure::{CalibrationOptions, calibrate_with_clock};
 use rtcompare::support::measure::{Clock, MonotonicClock};
 
@@ -95,7 +95,7 @@ pub fn compare_child<A: Structure, B: Structure>(
     let StructureReport { record, report } =
         prepared.run(fa, fb, a_first, &options, &MonotonicClock)?;
     let record = serde_json::to_value(&record).map_err(|e| rtcompare::Error::Json {
-        source: rtcompare::JsonSource::new(e),
+        source: rtcompare::JsonSource::from(e),
     })?;
     rtcompare::support::pool::attach(child, record);
     Ok(report)
@@ -236,7 +236,8 @@ impl<A: Structure, B: Structure> Prepared<A, B> {
             run_ops(&mut side_b.borrow_mut(), churn, &self.keys_b, ran_a - ran_b);
         }
 
-        let mut report = rtcompare::compare::compare_with_clock(cand_a, cand_b, &opts, clock)?;
+        let mut report =
+            rtcompare::support::compare::compare_with_clock(cand_a, cand_b, &opts, clock)?;
         report.run.options = options.clone();
         if let Some((ca, cb)) = calibrations {
             report.timing.calibration_a = Some(ca);

@@ -15,11 +15,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use rtcompare::compare::report::AUTOCORRELATION_THRESHOLD;
 use rtcompare::stats::{
     self, Estimate, EstimateOptions, Verdict, aa_noise_floor, decide, estimate_difference,
 };
 use rtcompare::stats::{Bar, Bounds, Claim, Judgement, judge};
+use rtcompare::support::compare::AUTOCORRELATION_THRESHOLD;
 use rtcompare::support::stats::{
     FewRunsOutcome, FewRunsRule, FewRunsVerdict, MINIMUM_DATA_POINTS, few_runs_verdict,
     ratio_block_length,

@@ -40,7 +40,6 @@ use cargo::{Pick, Target, Tree, locate};
 use stages::{Built, Spent};
 
 pub use flags::{parse_budget, parse_duration, parse_fraction};
-#[doc(hidden)]
 pub use git::{Revisions, TempWorktree, git};
 pub use report::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, TimeJson, family_note, markdown, table,

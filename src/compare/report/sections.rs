@@ -98,7 +98,7 @@ pub struct RunInfo {
     /// evictions (one per batch); `None` in a warm run.
     #[serde(default)]
     pub cache_info: Option<CacheInfo>,
-    /// Whether the interval met [`CompareOptions::width_target`] (`None` when no target was
+    /// Whether the interval met its width target (`rtcompare::support::compare::width_target`) (`None` when no target was
     /// set; `Some(false)` when the rule's pair budget ran out first).
     pub width_target_met: Option<bool>,
     /// The options the comparison ran with (as given; zero fields meant defaults).

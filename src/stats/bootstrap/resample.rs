@@ -31,7 +31,7 @@ pub fn auto_block_length(n: usize) -> usize {
 /// The block length of a paired bootstrap of the pairs whose ratios (B/A per pair, in the
 /// order measured) are `ratios`: [`auto_block_length`] of their count when their lag-1
 /// autocorrelation exceeds `threshold` (the crate uses
-/// [`AUTOCORRELATION_THRESHOLD`](crate::compare::report::AUTOCORRELATION_THRESHOLD), 0.2), else 1.
+/// 0.2, `AUTOCORRELATION_THRESHOLD`), else 1.
 ///
 /// The ratios, not each side's series, decide: noise common to both sides (the machine
 /// slowing down, a neighbour's load) raises the lag-1 of A and of B alike but cancels in their

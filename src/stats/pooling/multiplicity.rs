@@ -99,8 +99,12 @@ impl Pooled {
 
     /// Refuses the verdict as [`Unresolved::Multiplicity`]: Holm's procedure over the family
     /// this comparison belongs to does not reject it. A no-op when it did not resolve anyway.
-    #[doc(hidden)]
-    pub fn refuse_by_multiplicity(&mut self, adjusted_p: f64, alpha: f64, comparisons: usize) {
+    pub(crate) fn refuse_by_multiplicity(
+        &mut self,
+        adjusted_p: f64,
+        alpha: f64,
+        comparisons: usize,
+    ) {
         if self.resolved {
             self.verdict = Verdict::CannotTell(Unresolved::Multiplicity {
                 adjusted_p,

@@ -362,7 +362,6 @@ impl Pooled {
 
     /// Whether the interval is narrow enough: half-width at most `abs` (a fraction) **or** at
     /// most `rel · |delta|`. Negative or NaN targets count as 0.
-    #[doc(hidden)]
     pub fn precise(&self, abs: f64, rel: f64) -> bool {
         let hw = self.half_width();
         hw <= abs.max(0.0) || hw <= rel.max(0.0) * self.delta.abs()
@@ -373,7 +372,6 @@ impl Pooled {
     /// processes and t the quantile at this level on k − 1 degrees of freedom. At least
     /// [`processes`](Self::processes); `usize::MAX` when the target is 0 (both 0, or only a
     /// relative target on a delta of 0) or not a number.
-    #[doc(hidden)]
     pub fn processes_for(&self, abs: f64, rel: f64) -> usize {
         let h = abs.max(0.0).max(rel.max(0.0) * self.delta.abs());
         if h.is_nan() || h <= 0.0 {
