@@ -64,6 +64,9 @@ for m in $members; do
     : > "$origin/$m/src/lib.rs"
 done
 cp "$root/Cargo.lock" "$origin/"
+# cargo trims the workspace's lock file to what this crate uses: let it, before the commit, so
+# the head is not a working tree with uncommitted changes.
+cargo metadata -q --offline --format-version 1 --manifest-path "$origin/Cargo.toml" >/dev/null
 printf 'target\n*.md\n' > "$origin/.gitignore"
 bench "$base_steps" > "$origin/$pkgdir/benches/b.rs"
 [ "$workspace" = --workspace ] && bench 1000 > "$origin/tools/benches/t.rs"

@@ -38,8 +38,8 @@ pub enum Commands {
     /// The worktree is removed afterwards, also on error and on Ctrl-C.
     Git(GitArgs),
     /// Compare one bench target at two revisions, benchmark by benchmark: the baseline is built
-    /// in a temporary worktree and the head in the working tree (or at --head), each with its
-    /// own target directory; worker pairs (two workers of each build on one CPU) serve every
+    /// in a temporary worktree and the head in the working tree (or at --head), both into the
+    /// working tree's target directory, so the dependencies build once; worker pairs (two workers of each build on one CPU) serve every
     /// benchmark's timed batches in rounds of four. The same engine as the bench target's own
     /// `cargo bench --bench NAME -- --baseline REV`, which needs no install.
     /// Exits 1 with --fail-on-regression when a benchmark is proven slower by more than the

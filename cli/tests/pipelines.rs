@@ -564,6 +564,8 @@ fn the_pipelines_run_as_copied_and_fail_the_twice_slower_pull_request() {
     assert_eq!(runs["bench"][0].statuses, [1]);
     let md = std::fs::read_to_string(&store["bench/1/summary.md"]).unwrap();
     assert!(md.contains("SLOWER"), "{md}");
+    // CARGO_HOME is a folder of the checkout there: not a change of the merge request.
+    assert!(!md.contains("uncommitted"), "{md}");
 
     // Several runners on GitLab.
     let (runs, store) = gitlab(&w, "bench-matrix.gitlab-ci.yml");

@@ -44,7 +44,42 @@ pub struct Args {
     /// it ([`compare_revisions`](super::compare_revisions)); the filter, `--exact` and
     /// `--skip` are copied in when it runs.
     pub revisions: Option<super::RevisionsOptions>,
+    /// `--help` or `-h`: print the harness's flags (`HELP`) and run nothing.
+    pub help: bool,
 }
+
+/// What `cargo bench --bench NAME -- --help` prints: every flag the harness takes.
+pub const HELP: &str = "\
+The rtcompare bench harness: cargo bench --bench NAME -- [FILTER] [OPTIONS]
+
+Running the benchmarks of this target:
+  FILTER                     run the benchmarks whose name contains FILTER
+      --exact                FILTER must equal the whole name
+      --skip S               leave out the benchmarks whose name contains S (repeatable)
+      --list                 print the names, run nothing
+      --output-format F      `bencher`: libtest's bench line per result; `criterion`: the table
+  Without --bench (cargo test --benches) each benchmark runs once; libtest's flags
+  (--nocapture, --test-threads N, --quiet, --color C, --format F, ...) are accepted.
+
+Comparing with another revision of this target (nothing to install):
+      --baseline REV         build REV (a git revision) in a temporary worktree and compare
+      --head REV             compare REV instead of the working tree
+      --fail-on-regression[=BUDGET]
+                             exit 1 when a benchmark is proven slower by more than BUDGET
+                             (default 0: by any amount)
+      --budget DURATION      time for the worker pairs in all (e.g. 5m; 0: none)
+      --margin PCT           changes within it are equivalent (default 1%)
+      --layouts N            code layouts per build
+      --seed N               seed of the layouts and the pairs' order
+      --pairs N, --max-pairs N, --per-benchmark, --precision, --no-cpu-per-pair
+      --json FILE            the result as JSON (- for stdout)
+      --export-markdown FILE the summary as Markdown (--markdown likewise)
+      --html FILE            the result as an HTML page
+      --no-step-summary      do not append the summary to $GITHUB_STEP_SUMMARY
+
+criterion's --save-baseline and --load-baseline are refused: give --baseline a git revision.
+More: docs/guide/cargo-bench.md and docs/topics/cross-revision.md.
+";
 
 /// How the harness prints each result on stdout.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -186,6 +221,7 @@ impl Args {
             "--bench" => *bench = true,
             "--exact" => self.exact = true,
             "--list" => self.list = true,
+            "--help" | "-h" => self.help = true,
             "--output-format" => match args.next() {
                 Some(v) => self.output = OutputFormat::parse(&v)?,
                 None => {
@@ -246,8 +282,8 @@ impl Args {
                     "argument",
                     format!(
                         "unknown flag {flag:?}: the rtcompare bench harness accepts a name \
-                         filter, --exact, --skip, --list, --bench, --output-format and \
-                         libtest's flags"
+                         filter, --exact, --skip, --list, --bench, --output-format, libtest's \
+                         flags, and --baseline REV with its flags; `-- --help` lists them"
                     ),
                 ));
             }
@@ -410,6 +446,32 @@ mod tests {
                 }
                 other => panic!("{bad:?}: {other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn help_is_a_flag_and_names_every_flag_the_harness_takes() {
+        assert!(parse(&["--help"]).unwrap().help && parse(&["-h"]).unwrap().help);
+        assert!(!parse(&["--bench"]).unwrap().help);
+        let named =
+            |flag: &str| HELP.contains(&format!("{flag} ")) || HELP.contains(&format!("{flag}["));
+        for flag in ["--exact", "--skip", "--list", "--output-format"] {
+            assert!(named(flag), "{flag} missing from HELP");
+        }
+        let hidden_aliases = ["--export-json", "--threshold"];
+        for (flag, _) in flags::VALUED {
+            assert!(
+                named(flag) || hidden_aliases.contains(&flag),
+                "{flag} missing from HELP"
+            );
+        }
+        for flag in flags::SWITCHES {
+            assert!(
+                named(flag)
+                    || HELP.contains(&format!("{flag},"))
+                    || HELP.contains(&format!("{flag}\n")),
+                "{flag} missing from HELP"
+            );
         }
     }
 

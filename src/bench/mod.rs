@@ -219,6 +219,10 @@ impl Bencher {
             bencher._filler = filler;
             return bencher;
         }
+        if args.help {
+            print!("{}", args::HELP);
+            std::process::exit(0);
+        }
         if let Some(revisions) = &args.revisions {
             std::process::exit(revisions_from_harness(revisions, &args));
         }

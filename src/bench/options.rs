@@ -31,8 +31,9 @@ pub struct BuildsProgress {
     pub pairs_done: usize,
     /// Worker pairs planned for it so far (the first stage, then Stein's plan).
     pub pairs_planned: usize,
-    /// The last pair's δ (fraction; negative when the head was slower).
-    pub delta: f64,
+    /// The last pair's change of the head's time against the baseline's (fraction; + = the
+    /// head was slower), the direction every number a person reads is printed in.
+    pub change: f64,
 }
 
 /// A progress callback of [`compare_builds`]; called between worker pairs, never while one is

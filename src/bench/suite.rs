@@ -190,7 +190,7 @@ impl Builds<'_, '_> {
                 name: name.to_string(),
                 pairs_done: reports.len(),
                 pairs_planned: planned.max(reports.len()),
-                delta: last.estimate.delta,
+                change: -last.estimate.delta,
             });
         }
     }

@@ -7,7 +7,7 @@
 use crate::bench::{BenchOptions, BenchResult, BenchRun, Bencher};
 use crate::measure::candidate::Candidate;
 
-pub use crate::bench::args::{Args, OutputFormat};
+pub use crate::bench::args::{Args, HELP, OutputFormat};
 pub use crate::bench::builds::{compare_builds, compare_layouts, compare_variants, only_head};
 pub use crate::bench::layouts::{DEFAULT_LAYOUTS, DEFAULT_MARGIN, LayoutSpread, VariantSource};
 pub use crate::bench::options::{BuildsOptions, BuildsProgress, BuildsProgressFn};

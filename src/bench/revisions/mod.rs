@@ -44,7 +44,9 @@ pub use git::{Revisions, TempWorktree, git};
 pub use report::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, TimeJson, family_note, markdown, table,
 };
-pub(crate) use report::{budget_note, failure_notes, layout_note, placement_note, time_note};
+pub(crate) use report::{
+    budget_note, failure_notes, layout_note, placement_note, regression_note, time_note,
+};
 
 /// Exit status: every benchmark ran and no gate failed.
 pub const EXIT_OK: i32 = 0;
@@ -608,12 +610,23 @@ fn report(
         eprintln!("{note}");
     }
     say(time_note(&time, &layouts));
+    let gate = regression_note(&rows, o.fail_on_regression);
+    if let Some(note) = &gate {
+        // On stderr too: a CI log shows why the step failed beside cargo's own last line.
+        say(note.clone());
+        if !stdout_taken {
+            eprintln!("{note}");
+        }
+    }
     let mut md = markdown(&rows, &run, &c.baseline_commit, &c.head_commit, c.dirty)
         + &format!("\n{}\n", layout_note(&rows, &layouts, o.margin));
     if let Some(note) = budget_note(&run, o.budget) {
         md.push_str(&format!("\n{note}\n"));
     }
     md.push_str(&format!("\n{}\n", time_note(&time, &layouts)));
+    if let Some(note) = gate {
+        md.push_str(&format!("\n{note}\n"));
+    }
     let exit_code = exit_status(o, &rows, &run, interrupt);
     let json = BenchJson {
         schema_version: BENCH_JSON_VERSION,

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
-use crate::display::Ns;
+use crate::display::{MagnitudePct, Ns};
 use crate::stats::DecisionEnd;
 use crate::stats::{Bar, Bounds, Scale, judge};
 
@@ -453,6 +453,29 @@ pub(crate) fn failure_notes(rows: &[BenchRow], run: &BuildsRun) -> Vec<String> {
     notes
 }
 
+/// The sentence that says why `--fail-on-regression BUDGET` (a fraction) fails the run or
+/// lets it pass, naming each benchmark proven slower beyond the budget with its change; `None`
+/// without the flag. CI logs show only the exit status otherwise.
+pub(crate) fn regression_note(rows: &[BenchRow], budget: Option<f64>) -> Option<String> {
+    let budget = budget?;
+    let beyond: Vec<String> = rows
+        .iter()
+        .filter(|r| r.beyond(budget))
+        .map(|r| format!("{} ({})", r.name, r.words.as_deref().unwrap_or("slower")))
+        .collect();
+    let bar = MagnitudePct(budget);
+    Some(if beyond.is_empty() {
+        format!(
+            "--fail-on-regression {bar}: passed; no benchmark is proven slower by more than              {bar} (its whole interval beyond it)."
+        )
+    } else {
+        format!(
+            "--fail-on-regression {bar}: FAILED (exit status 1); proven slower by more than              {bar}: {}.",
+            beyond.join("; ")
+        )
+    })
+}
+
 /// The sentence under the table when time ended decisions: how many benchmarks the time
 /// budget left undecided, and whether the first stages alone overran `budget` (zero: none);
 /// `None` when every decision ended otherwise.
@@ -584,5 +607,42 @@ mod tests {
         assert!(!note.contains("  "), "{note}");
         assert!(note.contains("2 benchmarks undecided"), "{note}");
         assert!(note.contains("overran the 300.0 s budget"), "{note}");
+    }
+
+    /// A compared row whose head changed by `low`..`high` (fractions, + = slower).
+    fn row(name: &str, low: f64, high: f64, resolved: bool) -> BenchRow {
+        let mid = (low + high) / 2.0;
+        serde_json::from_value(serde_json::json!({
+            "name": name, "status": "compared", "reason": null, "retried": [],
+            "change": mid, "change_low": low, "change_high": high,
+            "words": format!("{:.1} % slower", 100.0 * mid),
+            "delta": -mid, "low": -high, "high": -low,
+            "resolved": resolved, "regression": resolved && mid > 0.0, "equivalent": false,
+            "rules_out_beyond": null, "processes": 10, "baseline_ns": 100.0, "head_ns": 103.0,
+            "layout_variants": 5, "layout_moves": null, "layout_share": null,
+            "layout_beyond_margin": false
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_regression_note_says_why_the_gate_failed_or_passed() {
+        let rows = [
+            row("work", 0.025, 0.04, true),
+            row("same", -0.01, 0.01, false),
+            row("near", 0.015, 0.03, true),
+        ];
+        assert_eq!(regression_note(&rows, None), None);
+        let failed = regression_note(&rows, Some(0.02)).unwrap();
+        assert!(failed.contains("FAILED (exit status 1)"), "{failed}");
+        // Only the benchmark whose whole interval lies beyond the budget is named.
+        assert!(failed.contains("work (3.2 % slower)"), "{failed}");
+        assert!(
+            !failed.contains("near") && !failed.contains("same"),
+            "{failed}"
+        );
+        let passed = regression_note(&rows, Some(0.05)).unwrap();
+        assert!(passed.contains("passed"), "{passed}");
+        assert!(passed.contains("5.0%"), "{passed}");
     }
 }

@@ -364,13 +364,13 @@ fn relinked_by(by: &[Option<&'static str>; 2]) -> String {
 fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
     let text = |p: &BuildsProgress| {
         format!(
-            "benchmark {}/{} {}: pair {}/{}, last δ {:+.2} %",
+            "benchmark {}/{} {}: pair {}/{}, last pair {:+.2} % (+ = head slower)",
             p.benchmark + 1,
             p.benchmarks,
             p.name,
             p.pairs_done,
             p.pairs_planned,
-            100.0 * p.delta
+            100.0 * p.change
         )
     };
     #[cfg(feature = "progress")]
