@@ -120,24 +120,52 @@ pub(crate) fn check(args: &GitArgs) -> Result<Vec<OsString>> {
     shell.argv(&args.build)
 }
 
-/// Runs `rtcompare git` from the current directory's repository, building with `build_argv`
-/// (the build command as [`check`] split it).
-pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> {
-    let cwd = std::env::current_dir().map_err(|source| CliError::System {
-        call: "getcwd",
-        source,
-    })?;
-    let Revisions {
-        top,
-        base_commit,
-        head_rev,
-        head_commit,
-        dirty,
-    } = Revisions::resolve(&cwd, &args.base, args.head.as_deref()).map_err(git_error)?;
+/// Checks the baseline's commit out of the repository at `top` into a temporary worktree, and
+/// the head too when it is a revision (`head_rev`); returns their guards, which remove the
+/// worktrees when dropped. Errors: [`CliError::Interrupted`] after a signal, else git's.
+fn check_out(
+    top: &Path,
+    base_commit: &str,
+    head_rev: Option<&str>,
+) -> Result<(TempWorktree, Option<TempWorktree>)> {
+    if signals::interrupted() {
+        return Err(CliError::Interrupted);
+    }
+    let base_tree = TempWorktree::add_as(top, base_commit, "baseline").map_err(git_error)?;
+    let head_tree = head_rev
+        .map(|c| TempWorktree::add_as(top, c, "head"))
+        .transpose()
+        .map_err(git_error)?;
+    Ok((base_tree, head_tree))
+}
+
+/// The trees a comparison runs its commands in, checked out and built.
+struct Trees {
+    /// The baseline's worktree, removed when dropped.
+    base: TempWorktree,
+    /// The head's worktree; `None`: the head is the working tree.
+    head: Option<TempWorktree>,
+    /// Where the commands run in the baseline's tree.
+    base_dir: PathBuf,
+    /// Where the commands run in the head's tree (the current directory for the working tree).
+    head_dir: PathBuf,
+}
+
+/// Checks out the revisions `resolved` names and builds them with `build_argv`, the baseline
+/// first, then the head (in the working tree when it has no revision); returns the trees, whose
+/// worktrees are removed when dropped, on an error too.
+fn check_out_and_build(
+    args: &GitArgs,
+    build_argv: &[OsString],
+    cwd: &Path,
+    resolved: &Revisions,
+) -> Result<Trees> {
+    let top = &resolved.top;
     // Beneath the working tree's target directory, one for each checked-out tree: kept between
     // runs so that a rebuild is incremental, never shared between the two builds of one run.
-    let own_target = working_target(&cwd, &top).join("rtcompare");
+    let own_target = working_target(cwd, top).join("rtcompare");
     let (base_target, head_target) = (own_target.join("git-base"), own_target.join("git-head"));
+    let head_rev = resolved.head_rev.as_deref();
     // Both runners (and their watchdogs) before any checkout: if one cannot start, nothing has
     // been checked out in vain.
     let base_runner = Runner::for_builds()?.env("CARGO_TARGET_DIR", &base_target);
@@ -145,24 +173,15 @@ pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> 
         Some(_) => Runner::for_builds()?.env("CARGO_TARGET_DIR", &head_target),
         None => Runner::for_builds()?,
     };
-
-    if signals::interrupted() {
-        return Err(CliError::Interrupted);
-    }
-    let base_tree = TempWorktree::add_as(&top, &base_commit, "baseline").map_err(git_error)?;
-    let head_tree = head_rev
-        .as_deref()
-        .map(|c| TempWorktree::add_as(&top, c, "head"))
-        .transpose()
-        .map_err(git_error)?;
+    let (base, head) = check_out(top, &resolved.base_commit, head_rev)?;
     // The same place relative to the top in every tree, so relative paths in the commands work.
-    let rel = cwd.strip_prefix(&top).unwrap_or(Path::new(""));
-    let base_dir = base_tree.path().join(rel);
-    let head_dir = head_tree
+    let rel = cwd.strip_prefix(top).unwrap_or(Path::new(""));
+    let base_dir = base.path().join(rel);
+    let head_dir = head
         .as_ref()
-        .map_or_else(|| cwd.clone(), |t| t.path().join(rel));
+        .map_or_else(|| cwd.to_path_buf(), |t| t.path().join(rel));
 
-    link_target(base_tree.path(), &base_target)?;
+    link_target(base.path(), &base_target)?;
     build(
         &base_runner,
         build_argv,
@@ -170,7 +189,7 @@ pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> 
         &base_dir,
         "baseline tree",
     )?;
-    match &head_tree {
+    match &head {
         Some(tree) => {
             link_target(tree.path(), &head_target)?;
             build(
@@ -181,10 +200,32 @@ pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> 
                 "head tree",
             )?;
         }
-        None => build(&head_runner, build_argv, &args.build, &cwd, "working tree")?,
+        None => build(&head_runner, build_argv, &args.build, cwd, "working tree")?,
     }
     // Their watchdog threads are not needed while the comparison runs.
     drop((base_runner, head_runner));
+    Ok(Trees {
+        base,
+        head,
+        base_dir,
+        head_dir,
+    })
+}
+
+/// Runs `rtcompare git` from the current directory's repository, building with `build_argv`
+/// (the build command as [`check`] split it).
+pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> {
+    let cwd = std::env::current_dir().map_err(|source| CliError::System {
+        call: "getcwd",
+        source,
+    })?;
+    let resolved = Revisions::resolve(&cwd, &args.base, args.head.as_deref()).map_err(git_error)?;
+    let Trees {
+        base,
+        head,
+        base_dir,
+        head_dir,
+    } = check_out_and_build(args, build_argv, &cwd, &resolved)?;
 
     let pair = Pair {
         baseline: &args.run,
@@ -195,13 +236,13 @@ pub(crate) fn run(args: &GitArgs, build_argv: &[OsString]) -> Result<CmdResult> 
     let mut result = session::run(&pair, &args.options)?;
     result.git = Some(GitInfo {
         base_ref: args.base.clone(),
-        base_commit,
+        base_commit: resolved.base_commit,
         head_ref: args.head.clone(),
-        head_commit,
-        dirty,
-        baseline_tree: base_tree.path().into(),
-        head_tree: head_tree.as_ref().map(|t| t.path().into()),
-        working_tree: top,
+        head_commit: resolved.head_commit,
+        dirty: resolved.dirty,
+        baseline_tree: base.path().into(),
+        head_tree: head.as_ref().map(|t| t.path().into()),
+        working_tree: resolved.top,
     });
     Ok(result)
 }

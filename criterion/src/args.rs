@@ -38,122 +38,156 @@ pub(crate) struct Overrides {
 impl CommandLine {
     /// Parses the arguments after the program's name.
     pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLine, Error> {
-        let mut rest = Vec::new();
-        let mut notes = Vec::new();
-        let mut overrides = Overrides::default();
-        let (mut reject_all, mut force_test) = (false, false);
+        let mut flags = Flags::default();
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
-            // criterion's long flags take `--flag value` and `--flag=value`.
-            let (flag, inline) = match arg.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-                _ => (arg.clone(), None),
-            };
-            let mut value = |expected| take_value(&flag, inline.clone(), &mut args, expected);
-            match flag.as_str() {
-                "--noplot" | "-n" => notes.push(Note::Plots),
-                "--plotting-backend" => {
-                    one_of(
-                        &flag,
-                        value("gnuplot or plotters")?,
-                        &["gnuplot", "plotters"],
-                    )?;
-                    notes.push(Note::Plots);
-                }
-                "--color" | "--colour" | "-c" => {
-                    let v = value("auto, always or never")?;
-                    one_of(&flag, v, &["auto", "always", "never"])?;
-                    notes.push(Note::Color);
-                }
-                "--verbose" | "-v" | "--quiet" => notes.push(Note::Verbosity),
-                "--quick" => notes.push(Note::Quick),
-                "--discard-baseline" => notes.push(Note::SavedBaselines),
-                "--ignored" => reject_all = true,
-                "--test" => force_test = true,
-                // criterion's list format and libtest's output format: both lists print
-                // `NAME: benchmark` lines here, and a test run prints its own lines.
-                "--format" => {
-                    value("a format")?;
-                }
-                "--sample-size" => {
-                    number::<usize>(&flag, value("a whole number of samples")?, "a whole number")?;
-                    notes.push(Note::SampleSize);
-                }
-                "--nresamples" => {
-                    number::<usize>(&flag, value("a whole number")?, "a whole number")?;
-                    notes.push(Note::Resamples);
-                }
-                "--noise-threshold" | "--significance-level" => {
-                    number::<f64>(&flag, value("a number")?, "a number")?;
-                    notes.push(Note::BaselineJudgement);
-                }
-                "--warm-up-time" => overrides.warm_up_time = Some(seconds(&flag, value("s")?)?),
-                "--measurement-time" => {
-                    overrides.measurement_time = Some(seconds(&flag, value("s")?)?);
-                }
-                "--confidence-level" => {
-                    let v = value("a level between 0 and 1")?;
-                    let level = number::<f64>(&flag, v.clone(), "a level between 0 and 1")?;
-                    if !(level > 0.0 && level < 1.0) {
-                        return Err(Error::Value {
-                            flag,
-                            value: v,
-                            expected: "a level between 0 and 1 (0.95 for 95 %)",
-                        });
-                    }
-                    overrides.confidence_level = Some(level);
-                }
-                "--profile-time" => {
-                    return Err(Error::Unsupported {
-                        flag: "--profile-time",
-                        instead: "run the bench binary under your profiler with a filter \
-                                  and --bench (`perf record target/release/deps/NAME-HASH \
-                                  --bench FILTER`): each selected benchmark is then measured \
-                                  as usual while the profiler samples it",
-                    });
-                }
-                "--baseline-lenient" => {
-                    return Err(Error::Unsupported {
-                        flag: "--baseline-lenient",
-                        instead: "this harness keeps no saved baselines; compare against \
-                                  another revision with `--baseline REV` (a git revision), \
-                                  which builds it and runs both builds in the same seconds on \
-                                  one CPU",
-                    });
-                }
-                // criterion's short forms, refused by the harness under their long names.
-                "-s" => rest.push("--save-baseline".to_string()),
-                "-b" => rest.push("--baseline".to_string()),
-                _ => rest.push(arg),
-            }
+            flags.read(arg, &mut args)?;
         }
-        let mut harness = rtcompare::support::bench::Args::parse(rest)?;
-        harness.test |= force_test;
-        let filter = match harness.filter.take() {
-            // A comparison of revisions selects in its parent, by substring as
-            // `rtcompare bench` does: the filter stays the harness's.
-            Some(f) if harness.revisions.is_some() => {
-                harness.filter = Some(f);
-                None
-            }
-            Some(f) if harness.exact => {
-                harness.filter = Some(f);
-                None
-            }
-            Some(f) => Some(Regex::new(&f).map_err(|e| Error::Filter {
-                filter: f.clone(),
-                reason: e.to_string(),
-            })?),
-            None => None,
-        };
+        let mut harness = rtcompare::support::bench::Args::parse(flags.rest)?;
+        harness.test |= flags.force_test;
+        let filter = regex_filter(&mut harness)?;
         Ok(CommandLine {
             harness,
             filter,
-            reject_all,
-            overrides,
-            notes,
+            reject_all: flags.reject_all,
+            overrides: flags.overrides,
+            notes: flags.notes,
         })
     }
+}
+
+/// What criterion's own flags said, and the arguments left for the harness to parse.
+#[derive(Default)]
+struct Flags {
+    /// The arguments the harness parses, criterion's short forms spelled as its long flags.
+    rest: Vec<String>,
+    /// Flags accepted that change nothing here ([`CommandLine::notes`]).
+    notes: Vec<Note>,
+    /// Settings given on the command line ([`CommandLine::overrides`]).
+    overrides: Overrides,
+    /// `--ignored`.
+    reject_all: bool,
+    /// `--test`: a test run even under `cargo bench`.
+    force_test: bool,
+}
+
+impl Flags {
+    /// Reads `arg`, taking its value from `args` when it is a flag with a separate one; an
+    /// argument that is not criterion's is kept for the harness. Errors: [`Error::Value`] for a
+    /// missing or bad value, [`Error::Unsupported`] for a flag this harness cannot honour.
+    fn read(&mut self, arg: String, args: &mut impl Iterator<Item = String>) -> Result<(), Error> {
+        // criterion's long flags take `--flag value` and `--flag=value`.
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |expected| take_value(&flag, inline.clone(), args, expected);
+        match flag.as_str() {
+            "--ignored" => self.reject_all = true,
+            "--test" => self.force_test = true,
+            // criterion's list format and libtest's output format: both lists print
+            // `NAME: benchmark` lines here, and a test run prints its own lines.
+            "--format" => {
+                value("a format")?;
+            }
+            "--warm-up-time" => self.overrides.warm_up_time = Some(seconds(&flag, value("s")?)?),
+            "--measurement-time" => {
+                self.overrides.measurement_time = Some(seconds(&flag, value("s")?)?);
+            }
+            "--confidence-level" => {
+                let v = value("a level between 0 and 1")?;
+                self.overrides.confidence_level = Some(level(&flag, v)?);
+            }
+            "--profile-time" => {
+                return Err(Error::Unsupported {
+                    flag: "--profile-time",
+                    instead: "run the bench binary under your profiler with a filter \
+                              and --bench (`perf record target/release/deps/NAME-HASH \
+                              --bench FILTER`): each selected benchmark is then measured \
+                              as usual while the profiler samples it",
+                });
+            }
+            "--baseline-lenient" => {
+                return Err(Error::Unsupported {
+                    flag: "--baseline-lenient",
+                    instead: "this harness keeps no saved baselines; compare against \
+                              another revision with `--baseline REV` (a git revision), \
+                              which builds it and runs both builds in the same seconds on \
+                              one CPU",
+                });
+            }
+            // criterion's short forms, refused by the harness under their long names.
+            "-s" => self.rest.push("--save-baseline".to_string()),
+            "-b" => self.rest.push("--baseline".to_string()),
+            _ => match no_effect(&flag, value)? {
+                Some(note) => self.notes.push(note),
+                None => self.rest.push(arg),
+            },
+        }
+        Ok(())
+    }
+}
+
+/// The note for `flag` when it is one of criterion's flags that change nothing here, after
+/// checking its value (read with `value`) as criterion would; `None` for any other flag.
+/// Errors: [`Error::Value`] for a missing or bad value.
+fn no_effect(
+    flag: &str,
+    mut value: impl FnMut(&'static str) -> Result<String, Error>,
+) -> Result<Option<Note>, Error> {
+    Ok(Some(match flag {
+        "--noplot" | "-n" => Note::Plots,
+        "--plotting-backend" => {
+            one_of(
+                flag,
+                value("gnuplot or plotters")?,
+                &["gnuplot", "plotters"],
+            )?;
+            Note::Plots
+        }
+        "--color" | "--colour" | "-c" => {
+            let v = value("auto, always or never")?;
+            one_of(flag, v, &["auto", "always", "never"])?;
+            Note::Color
+        }
+        "--verbose" | "-v" | "--quiet" => Note::Verbosity,
+        "--quick" => Note::Quick,
+        "--discard-baseline" => Note::SavedBaselines,
+        "--sample-size" => {
+            number::<usize>(flag, value("a whole number of samples")?, "a whole number")?;
+            Note::SampleSize
+        }
+        "--nresamples" => {
+            number::<usize>(flag, value("a whole number")?, "a whole number")?;
+            Note::Resamples
+        }
+        "--noise-threshold" | "--significance-level" => {
+            number::<f64>(flag, value("a number")?, "a number")?;
+            Note::BaselineJudgement
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// criterion's filter, taken out of `harness`: a regular expression; `None` where the harness
+/// keeps the filter as it is, or where there is none. Errors: [`Error::Filter`] for a filter
+/// that is not a regular expression.
+fn regex_filter(harness: &mut rtcompare::support::bench::Args) -> Result<Option<Regex>, Error> {
+    // The filter stays the harness's in a comparison of revisions, which selects in its parent
+    // by substring as `rtcompare bench` does, and with `--exact`, which compares whole names.
+    if harness.revisions.is_some() || harness.exact {
+        return Ok(None);
+    }
+    harness
+        .filter
+        .take()
+        .map(|f| {
+            Regex::new(&f).map_err(|e| Error::Filter {
+                reason: e.to_string(),
+                filter: f,
+            })
+        })
+        .transpose()
 }
 
 /// The flag's value: after `=`, or the next argument.
@@ -191,6 +225,19 @@ fn number<T: std::str::FromStr>(
         value,
         expected,
     })
+}
+
+/// A confidence level, strictly between 0 and 1 (criterion's `--confidence-level`).
+fn level(flag: &str, value: String) -> Result<f64, Error> {
+    let level = number::<f64>(flag, value.clone(), "a level between 0 and 1")?;
+    if !(level > 0.0 && level < 1.0) {
+        return Err(Error::Value {
+            flag: flag.to_string(),
+            value,
+            expected: "a level between 0 and 1 (0.95 for 95 %)",
+        });
+    }
+    Ok(level)
 }
 
 /// A positive, finite number of seconds (criterion's unit for these flags).

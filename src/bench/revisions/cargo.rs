@@ -291,6 +291,49 @@ pub(crate) fn build(
     interrupt: &InterruptGuard,
 ) -> Result<std::result::Result<PathBuf, RelinkFailure>> {
     let files = Scratch::new();
+    let command = cargo_command(tree, target, how, &files)?;
+    let status = super::child::run(command, "cargo", interrupt)?;
+    let messages = std::fs::read_to_string(&files.messages).unwrap_or_default();
+    if let How::Capture(_) = how {
+        for rendered in rendered(&messages) {
+            eprint!("{rendered}");
+        }
+    }
+    let status_text = status.code().map_or_else(
+        || "killed by a signal".to_string(),
+        |c| format!("exit status {c}"),
+    );
+    if !status.success() {
+        if let How::Plain { .. } = how {
+            return Err(Error::Build {
+                bench: target.bench.clone(),
+                revision: tree.revision.clone(),
+                status: status_text,
+                detail: "the compiler's messages are above".into(),
+            });
+        }
+        let seed = match how {
+            How::Relink(seed) => Some(seed),
+            _ => None,
+        };
+        let errors = std::fs::read_to_string(&files.errors).unwrap_or_default();
+        return Ok(Err(relink_failure(
+            tree,
+            target,
+            seed,
+            status_text,
+            &messages,
+            &errors,
+        )));
+    }
+    executable(&messages, tree, target).map(Ok)
+}
+
+/// The cargo command that builds the bench target in `tree` as `how` says (see [`build`]):
+/// cargo's JSON messages go to `files`' messages file, and a quiet build's stderr to its errors
+/// file. A build whose messages are shown says first which build it is ([`said_building`]).
+/// Errors: [`Error::Io`] when a scratch file cannot be created.
+fn cargo_command(tree: &Tree, target: &Target, how: How<'_>, files: &Scratch) -> Result<Command> {
     let verb = if matches!(how, How::Plain { .. }) {
         "build"
     } else {
@@ -317,17 +360,15 @@ pub(crate) fn build(
     if let Some(salt) = &tree.salt {
         command.env("RUSTC_WORKSPACE_WRAPPER", salt);
     }
-    let seed = match how {
+    match how {
         How::Plain { quiet: true } => {
             command
                 .stderr(files.create(&files.errors)?)
                 .args(["--quiet", "--message-format=json"]);
-            None
         }
         How::Plain { quiet: false } => {
             said_building(tree, target);
             command.arg("--message-format=json-render-diagnostics");
-            None
         }
         How::Capture(print) => {
             // The diagnostics are read back and shown after the build, so that a failure that
@@ -339,7 +380,6 @@ pub(crate) fn build(
                 .arg("--message-format=json")
                 .args(["--", "-C", "save-temps", "--print"])
                 .arg(to);
-            None
         }
         How::Relink(seed) => {
             // The linker's complaint is read back, not shown: one that cannot shuffle is
@@ -348,40 +388,9 @@ pub(crate) fn build(
                 .stderr(files.create(&files.errors)?)
                 .args(["--quiet", "--message-format=json", "--", "-C"])
                 .arg(format!("link-arg={}", super::link::shuffle_flag(seed)));
-            Some(seed)
-        }
-    };
-    let status = super::child::run(command, "cargo", interrupt)?;
-    let messages = std::fs::read_to_string(&files.messages).unwrap_or_default();
-    if let How::Capture(_) = how {
-        for rendered in rendered(&messages) {
-            eprint!("{rendered}");
         }
     }
-    let status_text = status.code().map_or_else(
-        || "killed by a signal".to_string(),
-        |c| format!("exit status {c}"),
-    );
-    if !status.success() {
-        if let How::Plain { .. } = how {
-            return Err(Error::Build {
-                bench: target.bench.clone(),
-                revision: tree.revision.clone(),
-                status: status_text,
-                detail: "the compiler's messages are above".into(),
-            });
-        }
-        let errors = std::fs::read_to_string(&files.errors).unwrap_or_default();
-        return Ok(Err(relink_failure(
-            tree,
-            target,
-            seed,
-            status_text,
-            &messages,
-            &errors,
-        )));
-    }
-    executable(&messages, tree, target).map(Ok)
+    Ok(command)
 }
 
 /// A relink with `seed` (or a capture, without) that failed: the linker's last lines, from the rendered diagnostics in
