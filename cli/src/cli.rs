@@ -39,8 +39,9 @@ pub enum Commands {
     Git(GitArgs),
     /// Compare one bench target at two revisions, benchmark by benchmark: the baseline is built
     /// in a temporary worktree and the head in the working tree (or at --head), both into the
-    /// working tree's target directory, so the dependencies build once; worker pairs (two workers of each build on one CPU) serve every
-    /// benchmark's timed batches in rounds of four. The same engine as the bench target's own
+    /// working tree's target directory, so the dependencies build once; worker pairs (two
+    /// workers of each build on one CPU) serve every benchmark's timed batches in rounds of
+    /// four. The same engine as the bench target's own
     /// `cargo bench --bench NAME -- --baseline REV`, which needs no install.
     /// Exits 1 with --fail-on-regression when a benchmark is proven slower by more than the
     /// budget, 2 on a usage, build or run error, 3 when a benchmark failed.
@@ -131,7 +132,8 @@ pub struct BenchArgs {
     pub layouts: usize,
     /// The smallest difference that matters: each benchmark is decided faster, slower or
     /// equivalent within ±this, and one whose code layout alone moves it by more is named
-    /// under the table (a fraction or a percentage).
+    /// under the table (a fraction or a percentage). A wider --fail-on-regression budget is
+    /// the margin instead, so that each benchmark is decided for the check.
     #[arg(long, alias = "threshold", value_name = "PCT", default_value = "1%", value_parser = parse_fraction)]
     pub margin: f64,
     /// Measure each benchmark to a ±1 point interval (Stein's plan, Holm over the family)
@@ -348,7 +350,9 @@ pub struct CompareArgs {
     #[arg(long, conflicts_with = "runs")]
     pub precision: bool,
     /// Smallest difference worth claiming, and the margin of the decision: a verdict's
-    /// interval must lie beyond it (and the A/A floor), "equivalent" inside ±it.
+    /// interval must lie beyond it (and the A/A floor), "equivalent" inside ±it. A wider
+    /// --fail-on-regression budget is the margin instead, so that the run is decided for the
+    /// check.
     #[arg(long, visible_alias = "margin", value_name = "PCT", default_value = "2%", value_parser = parse_fraction)]
     pub threshold: f64,
     /// Time budget of the comparison stage, and the longest one run may take (`60`, `90s`,

@@ -93,7 +93,7 @@ where
         }
     };
     let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+        Ok(cli) => decide_at_budget(cli),
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
@@ -107,6 +107,23 @@ where
             e.exit_code()
         }
     }
+}
+
+/// `cmd` and `git` decide at the `--fail-on-regression` budget when it is wider than
+/// `--threshold`, as `bench` does ([`decision_margin`](rtcompare::support::bench::decision_margin)):
+/// the looks go on until the interval answers the check, rather than stopping beyond the
+/// threshold while the interval still straddles the budget.
+fn decide_at_budget(mut cli: Cli) -> Cli {
+    use rtcompare::support::bench::decision_margin;
+    let options = match &mut cli.command {
+        cli::Commands::Cmd(args) => Some(&mut args.options),
+        cli::Commands::Git(args) => Some(&mut args.options),
+        _ => None,
+    };
+    if let Some(o) = options {
+        o.threshold = decision_margin(o.threshold, o.fail_on_regression);
+    }
+    cli
 }
 
 /// `--fail-on-regression` takes its budget the same way in every subcommand (and in the bench
@@ -253,7 +270,38 @@ fn exit_status(result: &CmdResult, options: &cli::CompareArgs) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::join_budget;
+    use super::{decide_at_budget, join_budget};
+    use crate::cli::{Cli, Commands};
+    use clap::Parser;
+
+    #[test]
+    fn cmd_decides_at_a_wider_regression_budget() {
+        let threshold = |args: &[&str]| match decide_at_budget(Cli::parse_from(args)).command {
+            Commands::Cmd(a) => a.options.threshold,
+            _ => unreachable!(),
+        };
+        assert_eq!(threshold(&["rtcompare", "cmd", "a", "b"]), 0.02);
+        assert_eq!(
+            threshold(&["rtcompare", "cmd", "--fail-on-regression=5%", "a", "b"]),
+            0.05
+        );
+        // Bare (any amount) or within the threshold: the threshold stays.
+        assert_eq!(
+            threshold(&["rtcompare", "cmd", "--fail-on-regression", "a", "b"]),
+            0.02
+        );
+        assert_eq!(
+            threshold(&[
+                "rtcompare",
+                "cmd",
+                "--threshold=3%",
+                "--fail-on-regression=1%",
+                "a",
+                "b"
+            ]),
+            0.03
+        );
+    }
 
     fn joined(args: &[&str]) -> Result<Vec<String>, String> {
         join_budget(args.iter().map(Into::into).collect())

@@ -68,7 +68,8 @@ Comparing with another revision of this target (nothing to install):
                              exit 1 when a benchmark is proven slower by more than BUDGET
                              (default 0: by any amount)
       --budget DURATION      time for the worker pairs in all (e.g. 5m; 0: none)
-      --margin PCT           changes within it are equivalent (default 1%)
+      --margin PCT           changes within it are equivalent (default 1%; a wider
+                             --fail-on-regression budget is the margin instead)
       --layouts N            code layouts per build
       --seed N               seed of the layouts and the pairs' order
       --pairs N, --max-pairs N, --per-benchmark, --precision, --no-cpu-per-pair

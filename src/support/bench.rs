@@ -14,8 +14,8 @@ pub use crate::bench::options::{BuildsOptions, BuildsProgress, BuildsProgressFn}
 pub use crate::bench::revisions::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, EXIT_BENCH_FAILED, EXIT_ERROR, EXIT_OK,
     EXIT_REGRESSION, LayoutsJson, Revisions, RevisionsOptions, RevisionsOutcome, TempWorktree,
-    TimeJson, compare_revisions, family_note, git, markdown, parse_budget, parse_duration,
-    parse_fraction, table,
+    TimeJson, compare_revisions, decision_margin, family_note, git, markdown, parse_budget,
+    parse_duration, parse_fraction, table,
 };
 pub use crate::bench::run::{BuildComparison, BuildStatus, BuildsRun, PairFailure, Stopped};
 pub use crate::bench::worker::{HANDSHAKE_TIMEOUT, WORKER_ENV, WORKER_PROTOCOL};

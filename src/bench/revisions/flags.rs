@@ -82,6 +82,28 @@ pub fn parse_budget(s: &str) -> std::result::Result<Duration, String> {
     }
 }
 
+/// The widest `--fail-on-regression` budget a run decides at (50 %): beyond it "equivalent
+/// within ±budget" would span halving and doubling, and the margin stays.
+const MAX_DECISION_MARGIN: f64 = 0.5;
+
+/// The margin a comparison is decided at, in every front end with `--fail-on-regression`:
+/// `margin`, or the regression `budget` when that is wider (up to 50 %), so that each look
+/// goes on until the interval answers the check (beyond the budget, or within ±budget)
+/// instead of stopping at the first interval beyond the margin, which can still straddle
+/// the budget. Fractions; `None` (no check) or a budget of 0 (any amount) leave the margin.
+///
+/// ```
+/// use rtcompare::support::bench::decision_margin;
+/// assert_eq!(decision_margin(0.01, Some(0.02)), 0.02);
+/// assert_eq!(decision_margin(0.01, None), 0.01);
+/// ```
+pub fn decision_margin(margin: f64, budget: Option<f64>) -> f64 {
+    match budget {
+        Some(budget) if budget > margin && budget <= MAX_DECISION_MARGIN => budget,
+        _ => margin,
+    }
+}
+
 /// The flags that take a value, with what the value is.
 pub(crate) const VALUED: [(&str, &str); 14] = [
     ("--baseline", "a git revision"),

@@ -39,7 +39,7 @@ use crate::measure::CancelToken;
 use cargo::{Pick, Target, Tree, locate};
 use stages::{Built, Spent};
 
-pub use flags::{parse_budget, parse_duration, parse_fraction};
+pub use flags::{decision_margin, parse_budget, parse_duration, parse_fraction};
 pub use git::{Revisions, TempWorktree, git};
 pub use report::{
     BENCH_JSON_VERSION, BenchJson, BenchRow, LayoutsJson, TimeJson, family_note, markdown, table,
@@ -95,7 +95,10 @@ pub struct RevisionsOptions {
     /// Code layouts of each build (`--layouts`, default
     /// [`DEFAULT_LAYOUTS`](super::DEFAULT_LAYOUTS), 30); 1 compares the plain builds.
     pub layouts: usize,
-    /// The smallest difference that matters, a fraction (`--margin`, default 0.02).
+    /// The smallest difference that matters, a fraction (`--margin`, default
+    /// [`DEFAULT_MARGIN`](super::DEFAULT_MARGIN), 0.01). With a wider
+    /// [`fail_on_regression`](Self::fail_on_regression) budget, the run decides at the budget
+    /// instead ([`decision_margin`](Self::decision_margin)).
     pub margin: f64,
     /// Measure each benchmark to a ±1 point interval instead of deciding it (`--precision`).
     pub precision: bool,
@@ -160,6 +163,17 @@ impl Default for RevisionsOptions {
 }
 
 impl RevisionsOptions {
+    /// The margin each benchmark is decided at: [`margin`](Self::margin), or the
+    /// `--fail-on-regression` budget when that is wider (up to 50 %). A look then stops only
+    /// when the interval lies beyond the budget (the check fails) or within ±budget (it
+    /// passes), rather than at the first interval beyond the margin, which can still straddle
+    /// the budget; and a change within the budget reads equivalent, with its size, rather than
+    /// "slower" beside a check that passed (docs/background.md, "The gate decides at its
+    /// budget").
+    pub fn decision_margin(&self) -> f64 {
+        flags::decision_margin(self.margin, self.fail_on_regression)
+    }
+
     /// Checks the numbers before anything is checked out or built, so a mistake costs a second.
     /// Errors: [`Error::InvalidOption`] naming the flag.
     pub fn check(&self) -> Result<()> {
@@ -533,7 +547,7 @@ pub(crate) fn builds_options(
     let options = BuildsOptions::default()
         .working_dirs(trees[0].dir.clone(), trees[1].dir.clone())
         .layouts(layouts)
-        .margin(o.margin)
+        .margin(o.decision_margin())
         .pairs(o.pairs)
         .max_pairs(o.max_pairs)
         .family_wise(!o.per_benchmark)
@@ -548,6 +562,20 @@ pub(crate) fn builds_options(
         Some(f) => options.filter(f.clone()),
         None => options,
     }
+}
+
+/// The sentence that says the run decided at the `--fail-on-regression` budget rather than
+/// the margin; `None` when it decided at the margin.
+fn margin_note(o: &RevisionsOptions) -> Option<String> {
+    let decided = o.decision_margin();
+    (decided != o.margin).then(|| {
+        format!(
+            "Decided at ±{:.1} %, the --fail-on-regression budget, rather than the {:.1} % \
+             margin: a change within the budget reads equivalent, with its size.",
+            100.0 * decided,
+            100.0 * o.margin
+        )
+    })
 }
 
 /// The exit status of a run that reported (see [`RevisionsOutcome::exit_code`]).
@@ -600,7 +628,10 @@ fn report(
     if let Some(note) = budget_note(&run, o.budget) {
         say(note);
     }
-    say(layout_note(&rows, &layouts, o.margin));
+    say(layout_note(&rows, &layouts, o.decision_margin()));
+    if let Some(note) = margin_note(o) {
+        say(note);
+    }
     if let Some(note) = placement_note(&run) {
         say(note);
     }
@@ -619,7 +650,10 @@ fn report(
         }
     }
     let mut md = markdown(&rows, &run, &c.baseline_commit, &c.head_commit, c.dirty)
-        + &format!("\n{}\n", layout_note(&rows, &layouts, o.margin));
+        + &format!("\n{}\n", layout_note(&rows, &layouts, o.decision_margin()));
+    if let Some(note) = margin_note(o) {
+        md.push_str(&format!("\n{note}\n"));
+    }
     if let Some(note) = budget_note(&run, o.budget) {
         md.push_str(&format!("\n{note}\n"));
     }
@@ -695,4 +729,31 @@ fn write_outputs(o: &RevisionsOptions, json: &BenchJson, md: &str) -> Result<()>
             .map_err(|e| Error::io(&path, e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wider_regression_budget_is_the_margin_the_run_decides_at() {
+        let o = |margin: f64, budget: Option<f64>| RevisionsOptions {
+            margin,
+            fail_on_regression: budget,
+            ..RevisionsOptions::default()
+        };
+        assert_eq!(o(0.01, None).decision_margin(), 0.01);
+        // Any amount (0) and a budget inside the margin leave the margin.
+        assert_eq!(o(0.01, Some(0.0)).decision_margin(), 0.01);
+        assert_eq!(o(0.03, Some(0.02)).decision_margin(), 0.03);
+        assert_eq!(o(0.01, Some(0.02)).decision_margin(), 0.02);
+        // Beyond 50 % "equivalent within ±budget" means nothing: the margin stays.
+        assert_eq!(o(0.01, Some(0.8)).decision_margin(), 0.01);
+        assert_eq!(margin_note(&o(0.01, Some(0.0))), None);
+        let note = margin_note(&o(0.01, Some(0.02))).unwrap();
+        assert!(
+            note.contains("±2.0 %") && note.contains("1.0 % margin"),
+            "{note}"
+        );
+    }
 }
