@@ -5,7 +5,8 @@
 #   cargo bench --bench b -- --baseline HEAD~1 --fail-on-regression 2% --markdown s.md
 # at the defaults, TRIALS times. Prints each trial's exit status, the change of `work` and
 # `same` (+ = slower) with their intervals and verdicts, and its wall time; the first trial
-# includes the builds. MARGIN, when set, is passed as `--margin`.
+# includes the builds. MARGIN, when set, is passed as `--margin`; with SHOW set, each trial's
+# summary is printed too.
 #
 #   [BUDGET=2%] [MARGIN=2%] scripts/harness_gate.sh [TRIALS] [BASE_STEPS] [HEAD_STEPS] [--workspace]
 #
@@ -101,4 +102,5 @@ for t in $(seq 1 "$trials"); do
     rows=$(grep -E '^\| `(work|same)`' s.md 2>/dev/null | awk -F'|' '{gsub(/ +/," ",$5); gsub(/ +/," ",$6); printf "%s(%s %s) ", $2, $5, $6}')
     printf '%d %d %.0f %s\n' "$t" "$status" "$(echo "$end - $start" | bc)" "$rows"
     [ -s s.md ] || { echo "no summary written; stderr:"; tail -20 "$scratch/err.$t"; }
+    if [ -n "${SHOW:-}" ] && [ -s s.md ]; then cat s.md; fi
 done

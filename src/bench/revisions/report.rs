@@ -466,11 +466,13 @@ pub(crate) fn regression_note(rows: &[BenchRow], budget: Option<f64>) -> Option<
     let bar = MagnitudePct(budget);
     Some(if beyond.is_empty() {
         format!(
-            "--fail-on-regression {bar}: passed; no benchmark is proven slower by more than              {bar} (its whole interval beyond it)."
+            "--fail-on-regression {bar}: passed; no benchmark is proven slower by more than \
+             {bar} (its whole interval beyond it)."
         )
     } else {
         format!(
-            "--fail-on-regression {bar}: FAILED (exit status 1); proven slower by more than              {bar}: {}.",
+            "--fail-on-regression {bar}: FAILED (exit status 1); proven slower by more than \
+             {bar}: {}.",
             beyond.join("; ")
         )
     })
@@ -635,6 +637,7 @@ mod tests {
         assert_eq!(regression_note(&rows, None), None);
         let failed = regression_note(&rows, Some(0.02)).unwrap();
         assert!(failed.contains("FAILED (exit status 1)"), "{failed}");
+        assert!(!failed.contains("  "), "{failed}");
         // Only the benchmark whose whole interval lies beyond the budget is named.
         assert!(failed.contains("work (3.2 % slower)"), "{failed}");
         assert!(
@@ -642,7 +645,7 @@ mod tests {
             "{failed}"
         );
         let passed = regression_note(&rows, Some(0.05)).unwrap();
-        assert!(passed.contains("passed"), "{passed}");
+        assert!(passed.contains("passed") && !passed.contains("  "), "{passed}");
         assert!(passed.contains("5.0%"), "{passed}");
     }
 }
