@@ -9,6 +9,23 @@ use regex::Regex;
 use crate::error::Error;
 use crate::session::Note;
 
+/// What `cargo bench -- --help` prints for a criterion bench file on this layer, before the
+/// harness's own flags.
+pub(crate) const HELP: &str = "\
+A criterion bench file on rtcompare-criterion. criterion's flags:
+  FILTER                     a regular expression a benchmark's name must match
+      --warm-up-time S, --measurement-time S, --confidence-level L
+                             applied (the measurement time bounds a benchmark's time)
+      --sample-size, --nresamples, --noise-threshold, --significance-level, --noplot,
+      --plotting-backend, --color, --quiet, --verbose, --quick, --discard-baseline
+                             accepted; each is named once as having no effect here
+      --ignored, --test, --format F
+                             as criterion's
+      --profile-time, --baseline-lenient, --save-baseline, --load-baseline
+                             refused, with what to do instead
+
+";
+
 /// A parsed command line.
 #[derive(Debug)]
 pub(crate) struct CommandLine {
@@ -260,6 +277,23 @@ mod tests {
 
     fn parse(a: &[&str]) -> Result<CommandLine, Error> {
         CommandLine::parse(a.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn help_reaches_the_harness_and_names_criterions_flags() {
+        assert!(parse(&["--bench", "--help"]).unwrap().harness.help);
+        assert!(parse(&["-h"]).unwrap().harness.help);
+        for flag in [
+            "--warm-up-time",
+            "--measurement-time",
+            "--confidence-level",
+            "--sample-size",
+            "--noplot",
+            "--profile-time",
+            "--save-baseline",
+        ] {
+            assert!(HELP.contains(flag), "{flag} missing from HELP");
+        }
     }
 
     #[test]

@@ -130,6 +130,10 @@ fn start(args: impl IntoIterator<Item = String>) -> Result<(), i32> {
             }
         }
     };
+    if command_line.harness.help {
+        // The harness prints its own flags and exits; criterion's come first.
+        print!("{}", crate::args::HELP);
+    }
     let harness = support::bench::start(command_line.harness.clone());
     let notes = command_line.notes.clone();
     SESSION.set(Some(Session {

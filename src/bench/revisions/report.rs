@@ -590,7 +590,9 @@ pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirt
         s.push_str(&format!("\n{note}\n"));
     }
     s.push_str(&format!(
-        "\nChange: the head's time against the baseline's, + = slower. {}\n",
+        "\nChange: the head's time against the baseline's, + = slower, pair by pair over the \
+         code layouts (baseline/op and head/op are each build's median, which layouts move \
+         apart). {}\n",
         family_note(run)
     ));
     if let Some(note) = placement_note(run) {
@@ -645,7 +647,10 @@ mod tests {
             "{failed}"
         );
         let passed = regression_note(&rows, Some(0.05)).unwrap();
-        assert!(passed.contains("passed") && !passed.contains("  "), "{passed}");
+        assert!(
+            passed.contains("passed") && !passed.contains("  "),
+            "{passed}"
+        );
         assert!(passed.contains("5.0%"), "{passed}");
     }
 }
