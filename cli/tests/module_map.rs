@@ -47,7 +47,8 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The top-level modules the code before its tests names through `crate::` (comments left
-/// out: a documentation link is not an import), in `use crate::{a, b::c}` groups too.
+/// out: a documentation link is not an import; macros' `$crate::` paths too), in
+/// `use crate::{a, b::c}` groups too.
 fn imports(code: &str) -> BTreeSet<String> {
     let code = code.split("#[cfg(test)]").next().unwrap_or(code);
     let code: String = code
@@ -63,6 +64,11 @@ fn imports(code: &str) -> BTreeSet<String> {
     };
     let mut out = BTreeSet::new();
     for (i, _) in code.match_indices("crate::") {
+        // An exported macro's `$crate::` path is resolved in the crate that expands it (a
+        // user's), not imported by the module that defines the macro.
+        if code[..i].ends_with('$') {
+            continue;
+        }
         let rest = &code[i + "crate::".len()..];
         let Some(group) = rest.strip_prefix('{') else {
             out.insert(ident(rest));
