@@ -643,11 +643,8 @@ fn report(
     say(time_note(&time, &layouts));
     let gate = regression_note(&rows, o.fail_on_regression);
     if let Some(note) = &gate {
-        // On stderr too: a CI log shows why the step failed beside cargo's own last line.
+        // Last, where a CI log's reader looks for why the step failed.
         say(note.clone());
-        if !stdout_taken {
-            eprintln!("{note}");
-        }
     }
     let mut md = markdown(&rows, &run, &c.baseline_commit, &c.head_commit, c.dirty)
         + &format!("\n{}\n", layout_note(&rows, &layouts, o.decision_margin()));
