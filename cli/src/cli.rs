@@ -43,8 +43,8 @@ pub enum Commands {
     /// workers of each build on one CPU) serve every benchmark's timed batches in rounds of
     /// four. The same engine as the bench target's own
     /// `cargo bench --bench NAME -- --baseline REV`, which needs no install.
-    /// Exits 1 with --fail-on-regression when a benchmark is proven slower by more than the
-    /// budget, 2 on a usage, build or run error, 3 when a benchmark failed.
+    /// Exits 1 with --fail-on-regression when a benchmark is proven slower with an estimated
+    /// slowdown above the budget, 2 on a usage, build or run error, 3 when a benchmark failed.
     Bench(BenchArgs),
     /// Calibration before trust: A/A comparisons of the command against itself must give no
     /// verdict, and a real 5 % extra cost (a busy-wait in the timed window) must be detected in
@@ -75,9 +75,9 @@ pub struct CombineArgs {
     /// Write the Markdown summary to FILE (`-`: standard output).
     #[arg(long = "export-markdown", alias = "markdown", value_name = "FILE")]
     pub markdown: Option<PathBuf>,
-    /// Exit 1 when some comparison is proven slower over the machines by more than BUDGET (the
-    /// whole pooled interval beyond it; for `bench` and `compare` inputs δ < −BUDGET, for
-    /// `cmd` inputs δ > BUDGET); without BUDGET, by any amount. BUDGET follows as
+    /// Exit 1 when some comparison is proven slower over the machines (the pooled interval
+    /// above zero) with an estimated slowdown above BUDGET, whatever the kind of input; without
+    /// BUDGET, any proven slowdown. BUDGET follows as
     /// `--fail-on-regression=5%` or as the next word when it is a budget (`5%`, `0.05`), in
     /// every subcommand alike.
     #[arg(long, value_name = "BUDGET", num_args = 0..=1, require_equals = true, default_missing_value = "0%", value_parser = parse_fraction)]
@@ -174,9 +174,9 @@ pub struct BenchArgs {
     /// forest plot of its worker pairs and the median pair's panels) written beside it.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Exit 1 when some benchmark is proven slower than the baseline by more than BUDGET (a
-    /// fraction or a percentage: the whole interval of the slowdown must lie above it);
-    /// without BUDGET, by any amount. BUDGET follows as `--fail-on-regression=5%` or as the
+    /// Exit 1 when some benchmark is proven slower than the baseline (its interval above
+    /// zero) with an estimated slowdown above BUDGET (a fraction or a percentage); without
+    /// BUDGET, any proven slowdown. BUDGET follows as `--fail-on-regression=5%` or as the
     /// next word when it is a budget (`5%`, `0.05`), in every subcommand alike.
     #[arg(long, value_name = "BUDGET", num_args = 0..=1, require_equals = true, default_missing_value = "0%", value_parser = parse_fraction)]
     pub fail_on_regression: Option<f64>,
@@ -395,9 +395,9 @@ pub struct CompareArgs {
     /// Seed of the bootstrap (0 or absent: draw one; the result records it).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Exit with status 1 when a command is found slower than the reference (`slower` or
-    /// `loss`) and, with a BUDGET, its interval's least favourable end lies beyond BUDGET too
-    /// (under the few-runs rule, which has no interval, any loss). BUDGET follows as
+    /// Exit with status 1 when a command is proven slower than the reference (its interval
+    /// above zero and the A/A floor) with an estimated slowdown above BUDGET (without BUDGET,
+    /// any proven slowdown; under the few-runs rule, which has no interval, any loss). BUDGET follows as
     /// `--fail-on-regression=5%` or as the next word when it is a budget
     /// (`--fail-on-regression 5% ./old ./new`), in every subcommand alike; a next word that
     /// is a command stays a command.

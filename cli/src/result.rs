@@ -19,8 +19,7 @@ use rtcompare::support::measure::{CounterDelta, CounterFailure, CounterSummary, 
 use crate::analysis::{self, Floor, Rule, SideSummary, Warning};
 use crate::error::{CliError, Result};
 use crate::process::Measured;
-use rtcompare::stats::{Bounds, Claim, judge};
-use rtcompare::support::stats::bar;
+use rtcompare::stats::{Bounds, over_budget};
 
 /// Version of the JSON result's layout (`schema_version`). Readers should check it: 2 holds
 /// every command in `commands` and every verdict in `comparisons`, and nothing twice; 1 also
@@ -520,16 +519,18 @@ impl CmdResult {
         (line(self.reference()), line(self.candidate(c)))
     }
 
-    /// Whether some command was found slower than the reference (`slower` or `loss`) and, by
-    /// the lower-bound rule that judged it, slower by more than `budget` (a fraction; 0:
-    /// by any amount): what `--fail-on-regression` acts on. A loss under the few-runs rule,
-    /// which has no interval, counts whatever the budget.
+    /// Whether some command fails `--fail-on-regression BUDGET` (`budget` a fraction; 0: any
+    /// proven slowdown): proven slower than the reference (its interval above zero and the A/A
+    /// floor) with an estimated slowdown (`ratio − 1`) above the budget, the library's
+    /// [`over_budget`]. A loss under the few-runs rule, which has no interval, counts whatever
+    /// the budget.
     pub fn regressed(&self, budget: f64) -> bool {
-        self.comparisons.iter().any(|c| {
-            c.verdict.outcome.is_regression()
-                && c.bounds().is_none_or(|b| {
-                    judge(b, bar(budget, 0.0), false).claim() == Some(Claim::Slower)
-                })
+        self.comparisons.iter().any(|c| match c.bounds() {
+            Some(b) => {
+                let floor = c.floor.as_ref().map_or(0.0, |f| f.floor);
+                over_budget(b, floor, c.verdict.ratio - 1.0, budget)
+            }
+            None => c.verdict.outcome.is_regression(),
         })
     }
 }

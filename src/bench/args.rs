@@ -65,7 +65,8 @@ Comparing with another revision of this target (nothing to install):
       --baseline REV         build REV (a git revision) in a temporary worktree and compare
       --head REV             compare REV instead of the working tree
       --fail-on-regression[=BUDGET]
-                             exit 1 when a benchmark is proven slower by more than BUDGET
+                             exit 1 when a benchmark is proven slower and its
+                             estimated slowdown exceeds BUDGET
                              (default 0: by any amount)
       --budget DURATION      time for the worker pairs in all (e.g. 5m; 0: none)
       --margin PCT           changes within it are equivalent (default 1%; a wider

@@ -15,7 +15,9 @@ use crate::error::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Expectation {
-    /// The candidate is not slower than the baseline by more than `budget` (0.05 = 5 %).
+    /// The candidate is not slower than the baseline by more than `budget` (0.05 = 5 %): it
+    /// fails when proven slower with an estimated slowdown above the budget
+    /// ([`over_budget`](crate::stats::over_budget)).
     NotSlower {
         /// Tolerated slowdown, `candidate/baseline − 1`, at least 0.
         budget: f64,

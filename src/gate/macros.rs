@@ -1,7 +1,8 @@
 //! The assertion macros, the one-line form of a gate. `#[macro_export]` puts them at the crate
 //! root (`rtcompare::assert_not_slower!`); their bodies call `assert_gate` (through `rtcompare::support::gate`).
 
-/// Fails unless `candidate` is not slower than `baseline` by more than `budget` (a fraction). Each
+/// Fails when `candidate` is proven slower than `baseline` (the interval of its slowdown above
+/// zero and the noise floor) and its estimated slowdown exceeds `budget` (a fraction). Each
 /// side is a [`Candidate`](crate::Candidate) or a closure performing one operation. "Cannot tell"
 /// passes. Skipped in debug builds unless `RTCOMPARE_GATE=force`; see [the module
 /// docs](crate::gate). With `processes = k` (3 or more) the test binary re-runs this one test in

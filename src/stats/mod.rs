@@ -128,7 +128,7 @@ pub use verdicts::aa_floor::aa_noise_floor;
 pub(crate) use verdicts::decision::QUANTIZATION_GATE;
 pub use verdicts::decision::{Change, Unresolved, Verdict, decide};
 
-pub use verdicts::judge::{Bar, Bounds, Claim, Judgement, Scale, judge};
+pub use verdicts::judge::{Bar, Bounds, Claim, Judgement, Scale, judge, over_budget};
 pub(crate) use verdicts::sequential::{
     DecisionEnd, Sequential, SequentialDecision, SequentialLook, SequentialOptions,
 };

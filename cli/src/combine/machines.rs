@@ -17,8 +17,8 @@ use crate::error::{CliError, Result};
 use crate::words;
 use rtcompare::Verdict;
 use rtcompare::stats::Change;
-use rtcompare::stats::{Bounds, Claim, Scale, judge};
-use rtcompare::support::stats::{bar, change_of_ratio};
+use rtcompare::stats::{Bounds, Scale, over_budget};
+use rtcompare::support::stats::change_of_ratio;
 
 /// Version of the JSON `rtcompare combine --json` writes.
 pub const COMBINE_JSON_VERSION: u32 = 1;
@@ -38,7 +38,8 @@ pub struct CombinedResult {
     pub resolved: bool,
     /// I², the share of the spread between machines beyond their own noise, in [0, 1].
     pub i2: f64,
-    /// Whether this comparison is a proven regression beyond `--fail-on-regression`.
+    /// Whether this comparison fails `--fail-on-regression`: proven slower over machines, with
+    /// an estimated slowdown above the budget ([`over_budget`]).
     pub regression: bool,
     /// The candidate's change in time against the baseline over machines (fraction, + =
     /// slower, whatever the kind of input), with its interval: what the tables print.
@@ -101,14 +102,12 @@ pub fn combine(files: &[MachineFile], budget: Option<f64>) -> Result<CombineJson
             0.95,
             rtcompare::support::stats::DEFAULT_MARGIN,
         )?;
-        // The gate, in the inputs' own sign.
-        let regression = budget.is_some_and(|b| {
-            pooled.resolved
-                && Bounds::of_interval(pooled.low, pooled.high, first.kind.scale()).is_ok_and(
-                    |bounds| judge(bounds, bar(b, 0.0), false).claim() == Some(Claim::Slower),
-                )
-        });
         let (change, verdict) = candidate_view(first.kind, &pooled);
+        // The gate: the interval in the inputs' own sign, the estimate as the change.
+        let regression = budget.is_some_and(|b| {
+            Bounds::of_interval(pooled.low, pooled.high, first.kind.scale())
+                .is_ok_and(|bounds| over_budget(bounds, 0.0, change.change, b))
+        });
         results.push(CombinedResult {
             words: verdict.in_words_with(change),
             verdict,

@@ -123,8 +123,9 @@ pub struct RevisionsOptions {
     pub markdown: Option<PathBuf>,
     /// Write an HTML index, with a page per benchmark beside it (`--html`; feature `html`).
     pub html: Option<PathBuf>,
-    /// Exit [`EXIT_REGRESSION`] when a benchmark is proven slower by more than this fraction
-    /// (`--fail-on-regression [BUDGET]`; `Some(0.0)`: by any amount).
+    /// Exit [`EXIT_REGRESSION`] when a benchmark is proven slower with an estimated slowdown
+    /// above this fraction ([`over_budget`](crate::stats::over_budget);
+    /// `--fail-on-regression [BUDGET]`; `Some(0.0)`: any proven slowdown).
     pub fail_on_regression: Option<f64>,
     /// Append the Markdown summary to `$GITHUB_STEP_SUMMARY` when that is set (default true;
     /// `--no-step-summary`, for runners whose summaries a later step pools).
@@ -167,7 +168,7 @@ impl RevisionsOptions {
     /// `--fail-on-regression` budget when that is wider (up to 50 %). A look then stops only
     /// when the interval lies beyond the budget (the check fails) or within ±budget (it
     /// passes), rather than at the first interval beyond the margin, which can still straddle
-    /// the budget; and a change within the budget reads equivalent, with its size, rather than
+    /// the budget (one that straddles it when the pairs are spent is held to its estimate); and a change within the budget reads equivalent, with its size, rather than
     /// "slower" beside a check that passed (docs/background.md, "The gate decides at its
     /// budget").
     pub fn decision_margin(&self) -> f64 {
@@ -592,7 +593,7 @@ fn exit_status(
     }
     let regressed = o
         .fail_on_regression
-        .is_some_and(|budget| rows.iter().any(|r| r.beyond(budget)));
+        .is_some_and(|budget| rows.iter().any(|r| r.over_budget(budget)));
     if run.failed().next().is_some() {
         EXIT_BENCH_FAILED
     } else if regressed {

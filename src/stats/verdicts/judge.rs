@@ -283,6 +283,36 @@ pub fn judge(bounds: Bounds, bar: Bar, equivalence: bool) -> Judgement {
     }
 }
 
+/// The regression check that `--fail-on-regression BUDGET` and
+/// [`assert_not_slower!`](crate::assert_not_slower) apply: whether the candidate fails a
+/// budget of `budget` (a fraction; 0 or less: any slowdown).
+///
+/// It fails when two things hold: the interval proves it slower ([`judge`] at a threshold of
+/// 0 and the A/A `floor` finds [`Claim::Slower`], so zero and the floor lie below the whole
+/// interval), and its estimated slowdown `change` (the point estimate, + = slower, such as
+/// the `change` of a [`Change`](crate::stats::Change)) exceeds the budget. A budget is a size of change,
+/// so it is held to the best estimate of the size; the interval answers whether there is a
+/// slowdown at all. Demanding the whole interval beyond the budget instead would pass a
+/// slowdown of budget plus the interval's half-width half the time (3.4 % under a 2 % budget
+/// at ±1.4 %). Pure; a NaN `change` or bound fails nothing.
+///
+/// ```
+/// use rtcompare::stats::{Bounds, Scale, over_budget};
+///
+/// // 2.8 % slower [+1.4 %, +4.2 %]: proven slower, and over a 2 % budget by its estimate.
+/// let b = Bounds::of_interval(0.014, 0.042, Scale::Slowdown)?;
+/// assert!(over_budget(b, 0.0, 0.028, 0.02));
+/// assert!(!over_budget(b, 0.0, 0.028, 0.03));
+/// // 2.5 % [−0.3 %, +5.3 %]: over the budget by its estimate, but not proven slower.
+/// let wide = Bounds::of_interval(-0.003, 0.053, Scale::Slowdown)?;
+/// assert!(!over_budget(wide, 0.0, 0.025, 0.02));
+/// # Ok::<(), rtcompare::Error>(())
+/// ```
+pub fn over_budget(bounds: Bounds, floor: f64, change: f64, budget: f64) -> bool {
+    change > budget.max(0.0)
+        && judge(bounds, Bar::threshold(0.0).with_floor(floor), false).is_slower()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,6 +320,27 @@ mod tests {
 
     fn bar(threshold: f64, floor: f64) -> Bar {
         Bar::new(threshold, floor).unwrap()
+    }
+
+    #[test]
+    fn a_budget_is_held_to_the_estimate_of_a_proven_slowdown() {
+        let slowdown =
+            |low: f64, high: f64| Bounds::of_interval(low, high, Scale::Slowdown).unwrap();
+        // Straddling the budget: the estimate decides, once the interval excludes zero.
+        assert!(over_budget(slowdown(0.014, 0.042), 0.0, 0.028, 0.02));
+        assert!(!over_budget(slowdown(0.009, 0.031), 0.0, 0.019, 0.02));
+        // Wholly beyond the budget fails; wholly inside passes.
+        assert!(over_budget(slowdown(0.04, 0.06), 0.0, 0.05, 0.02));
+        assert!(!over_budget(slowdown(-0.01, 0.01), 0.0, 0.0, 0.02));
+        // Not proven slower: past zero, or not past the A/A floor.
+        assert!(!over_budget(slowdown(-0.002, 0.06), 0.0, 0.029, 0.02));
+        assert!(!over_budget(slowdown(0.014, 0.042), 0.02, 0.028, 0.02));
+        // A budget of 0 is any proven slowdown; a NaN estimate or floor fails nothing.
+        assert!(over_budget(slowdown(0.001, 0.003), 0.0, 0.002, 0.0));
+        assert!(!over_budget(slowdown(0.014, 0.042), 0.0, f64::NAN, 0.02));
+        assert!(!over_budget(slowdown(0.014, 0.042), f64::NAN, 0.028, 0.02));
+        // Faster is never over a budget.
+        assert!(!over_budget(slowdown(-0.05, -0.03), 0.0, -0.04, 0.0));
     }
 
     #[test]

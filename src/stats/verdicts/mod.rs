@@ -94,6 +94,13 @@
 //! ([`Scale`]), so no caller flips a sign to ask the rule. [`decide`] stays the verdict of a
 //! symmetric comparison (A against B, no baseline); the judge names roles.
 //!
+//! A regression budget (`--fail-on-regression 2%`, `assert_not_slower!(…, budget = 0.02)`) asks
+//! a different question, how large a slowdown is, and [`over_budget`] answers it in two parts:
+//! the judge must find the candidate slower at all (the interval above zero and the floor), and
+//! the point estimate of the slowdown must exceed the budget. Holding the whole interval to
+//! the budget would let a slowdown of the budget plus the interval's half-width pass half the
+//! time.
+//!
 //! ```
 //! use rtcompare::stats::{Bar, Bounds, Claim, Judgement, Scale, judge};
 //!
