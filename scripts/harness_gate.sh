@@ -75,7 +75,7 @@ git -C "$origin" init -q
 git -C "$origin" add .
 git -C "$origin" -c user.name=a -c user.email=a@b commit -qm base
 bench "$head_steps" > "$origin/$pkgdir/benches/b.rs"
-git -C "$origin" -c user.name=a -c user.email=a@b commit -qam head
+git -C "$origin" -c user.name=a -c user.email=a@b commit --allow-empty -qam head
 git clone -q "$origin" "$scratch/clone"
 cd "$scratch/clone"
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
 use crate::display::{MagnitudePct, Ns};
 use crate::stats::DecisionEnd;
-use crate::stats::{Bounds, Scale, over_budget};
+use crate::stats::{Bounds, Change, Scale, over_budget};
 
 /// Version of the JSON a comparison of revisions writes (`--json`). Version 2 adds each
 /// row's `change`, `change_low`, `change_high` (the head's time against the baseline's, plus
@@ -140,6 +140,17 @@ impl BenchRow {
             (Some(delta), Some(low), Some(high)) => Bounds::of_interval(low, high, Scale::Speedup)
                 .is_ok_and(|b| over_budget(b, 0.0, -delta, budget)),
             _ => false,
+        }
+    }
+
+    /// The head's change with its interval ("2.8 % slower [+1.4 %, +4.2 %]"): what the
+    /// regression note names a failing benchmark by, since its verdict can be "cannot tell"
+    /// against the margin while its estimate is over the budget. The row's words where a file
+    /// of schema 1 lacks the change.
+    fn change_in_words(&self) -> String {
+        match (self.change, self.change_low, self.change_high) {
+            (Some(change), Some(low), Some(high)) => Change { change, low, high }.to_string(),
+            _ => self.words.clone().unwrap_or_else(|| "slower".into()),
         }
     }
 
@@ -459,7 +470,7 @@ pub(crate) fn regression_note(rows: &[BenchRow], budget: Option<f64>) -> Option<
     let beyond: Vec<String> = rows
         .iter()
         .filter(|r| r.over_budget(budget))
-        .map(|r| format!("{} ({})", r.name, r.words.as_deref().unwrap_or("slower")))
+        .map(|r| format!("{} ({})", r.name, r.change_in_words()))
         .collect();
     let bar = MagnitudePct(budget);
     Some(if beyond.is_empty() {
@@ -643,8 +654,8 @@ mod tests {
         assert!(failed.contains("FAILED (exit status 1)"), "{failed}");
         assert!(!failed.contains("  "), "{failed}");
         // Only the benchmarks proven slower with an estimate beyond the budget are named.
-        assert!(failed.contains("work (3.2 % slower)"), "{failed}");
-        assert!(failed.contains("over (2.4 % slower)"), "{failed}");
+        assert!(failed.contains("work (3.2 % slower [+2.5"), "{failed}");
+        assert!(failed.contains("over (2.4 % slower [+1.2"), "{failed}");
         assert!(
             !failed.contains("near") && !failed.contains("same") && !failed.contains("wide"),
             "{failed}"
