@@ -77,13 +77,23 @@ fn three_times_the_work_fails_not_slower_and_passes_faster_in_reverse() {
 
 #[test]
 fn closures_are_candidates_and_identical_code_is_equivalent_within_15_percent() {
-    let report = gate::check(
-        || spin(black_box(200)),
-        || spin(black_box(200)),
-        Expectation::Equivalent { margin: 0.15 },
-        &opts("equivalent"),
-    )
-    .unwrap();
+    // Equivalence needs the A/A floor below the margin, and a burst of load on a shared
+    // 2-core machine during the quick A/A runs can raise it past 15 % (a CI run measured a
+    // 56 % floor from a few batches at 2.5 times the rest): the gate then rightly refuses to
+    // claim equivalence. Identical code must read equivalent in one of three tries.
+    let mut refusals = Vec::new();
+    let report = loop {
+        match gate::check(
+            || spin(black_box(200)),
+            || spin(black_box(200)),
+            Expectation::Equivalent { margin: 0.15 },
+            &opts("equivalent"),
+        ) {
+            Ok(report) => break report,
+            Err(e) if refusals.len() < 2 => refusals.push(e.to_string()),
+            Err(e) => panic!("refused three times: {refusals:?}, then {e}"),
+        }
+    };
     assert_eq!(report.name_a, "candidate");
     assert_eq!(report.name_b, "baseline");
 }
