@@ -285,7 +285,7 @@ pub fn judge(bounds: Bounds, bar: Bar, equivalence: bool) -> Judgement {
 
 /// The regression check that `--fail-on-regression BUDGET` and
 /// [`assert_not_slower!`](crate::assert_not_slower) apply: whether the candidate fails a
-/// budget of `budget` (a fraction; 0 or less: any slowdown).
+/// budget of `budget` (a fraction; 0, less or NaN: any proven slowdown).
 ///
 /// It fails when two things hold: the interval proves it slower ([`judge`] at a threshold of
 /// 0 and the A/A `floor` finds [`Claim::Slower`], so zero and the floor lie below the whole
