@@ -343,6 +343,41 @@ mod tests {
         assert!(!over_budget(slowdown(-0.05, -0.03), 0.0, -0.04, 0.0));
     }
 
+    /// Seeded Monte Carlo of the budget check's rates: estimates drawn around a true slowdown
+    /// with the spread of the cross-revision intervals on the Intel guest (half-width ±1.2 %,
+    /// σ = 0.6 %), a 95 % interval around each, a 2 % budget.
+    #[test]
+    fn the_budget_check_fails_what_is_over_the_budget_and_little_else() {
+        let mut rng = crate::rng::Rng::new(0x0b0d_6e7);
+        let sigma = 0.006;
+        let mut rates = |truth: f64, whole_interval: bool| {
+            let n = 20_000;
+            let failed = (0..n)
+                .filter(|_| {
+                    let est = truth + sigma * rng.next_normal();
+                    let (low, high) = (est - 1.96 * sigma, est + 1.96 * sigma);
+                    let b = Bounds::of_interval(low, high, Scale::Slowdown).unwrap();
+                    if whole_interval {
+                        judge(b, bar(0.02, 0.0), false).is_slower()
+                    } else {
+                        over_budget(b, 0.0, est, 0.02)
+                    }
+                })
+                .count();
+            failed as f64 / n as f64
+        };
+        // Normal tails: P(z > 3.33) = 0.04 %, P(z > 1.67) = 4.8 %, P(z > −1.67) = 95.2 %.
+        assert!(rates(0.0, false) < 0.005);
+        assert!(rates(0.01, false) < 0.07);
+        let at_budget = rates(0.02, false);
+        assert!((0.45..0.55).contains(&at_budget), "{at_budget}");
+        assert!(rates(0.03, false) > 0.92);
+        // The rule it replaced (the whole interval beyond the budget) failed a 3 % slowdown
+        // only when the estimate cleared 2 % + 1.96σ: P(z > 0.29) = 38 %.
+        let old = rates(0.03, true);
+        assert!((0.33..0.43).contains(&old), "{old}");
+    }
+
     #[test]
     fn a_claim_needs_its_least_favourable_end_beyond_the_larger_bar() {
         let b = Bounds::of_interval(0.03, 0.05, Scale::Slowdown).unwrap();
