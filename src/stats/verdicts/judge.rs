@@ -348,7 +348,7 @@ mod tests {
     /// σ = 0.6 %), a 95 % interval around each, a 2 % budget.
     #[test]
     fn the_budget_check_fails_what_is_over_the_budget_and_little_else() {
-        let mut rng = crate::rng::Rng::new(0x0b0d_6e7);
+        let mut rng = crate::rng::Rng::new(0xb0d6e7);
         let sigma = 0.006;
         let mut rates = |truth: f64, whole_interval: bool| {
             let n = 20_000;
