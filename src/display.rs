@@ -1,7 +1,9 @@
 //! Number formats shared by every `Display` in the crate and by the workspace's other crates
 //! (through the hidden `support` module): percentages, ratios, levels, durations, counts and
-//! sizes in bytes. The one place where a unit switches: durations at 10⁴ of a unit (9999 ns,
-//! then 10.00 µs), sizes at 1024. Pure; imports nothing of the crate.
+//! sizes in bytes. Percentages have one style (`2.1 %`, `+1.7 %`, `−0.30 %`, `95 %`); a
+//! difference is printed as the candidate's change in time, + = slower (`stats::Change`). The
+//! one place where a unit switches: durations at 10³ of a unit (999.9 ns, then 1.000 µs),
+//! sizes at 1024. Pure; imports nothing of the crate.
 
 use std::fmt;
 
@@ -64,28 +66,40 @@ impl fmt::Display for Share {
     }
 }
 
-/// A fraction shown as a signed percentage with two decimals ("43.53%", "-1.20%"): the crate's
-/// percentage, for every figure that carries its own sign.
+/// A fraction as a percentage: one decimal, two below 1 % so that a small figure keeps two
+/// significant digits, a space before the sign and a minus sign (U+2212) only when negative:
+/// `2.1 %`, `0.45 %`, `−1.2 %`. The crate's one percentage style, for every figure a person
+/// reads (the terminal, Markdown, HTML, warnings); a NaN prints as `NaN %`.
 pub struct Pct(pub f64);
 
 impl fmt::Display for Pct {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.2}%", 100.0 * self.0)
+        let sign = if self.0 < 0.0 { "−" } else { "" };
+        write!(f, "{sign}{}", Magnitude(self.0))
     }
 }
 
-/// The size of a fraction as a percentage, for sentences that say the direction in words
-/// ("20.0% less", "0.45% more"): one decimal, two below 1 % so that a small difference keeps
-/// two significant digits.
-pub struct MagnitudePct(pub f64);
+/// A fraction as a percentage that always carries its sign, rounded as [`Pct`]: `+1.7 %`,
+/// `−0.30 %`, `+0.00 %`. For a change in time, + = slower, and for the ends of its interval.
+pub struct SignedPct(pub f64);
 
-impl fmt::Display for MagnitudePct {
+impl fmt::Display for SignedPct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0.0 { "−" } else { "+" };
+        write!(f, "{sign}{}", Magnitude(self.0))
+    }
+}
+
+/// The size of a fraction as a percentage, without sign, rounded as [`Pct`].
+struct Magnitude(f64);
+
+impl fmt::Display for Magnitude {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = self.0.abs() * 100.0;
         if p < 1.0 {
-            write!(f, "{p:.2}%")
+            write!(f, "{p:.2} %")
         } else {
-            write!(f, "{p:.1}%")
+            write!(f, "{p:.1} %")
         }
     }
 }
@@ -105,13 +119,16 @@ impl fmt::Display for Sig {
     }
 }
 
-/// A level as a percentage without trailing zeros ("95%", "99.9%"), rounded to six decimals so
-/// that a level such as 0.57 prints as 57%, not as its binary neighbour 56.99999999999999%.
+/// A level as a percentage to at most two decimals, without trailing zeros (`95 %`, `99.9 %`,
+/// `99.16 %` for a sequential look's 0.991636), so that a level such as 0.57 prints as 57 %,
+/// not as its binary neighbour 56.99999999999999 %.
 pub struct Level(pub f64);
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}%", (self.0 * 100.0 * 1e6).round() / 1e6)
+        let text = format!("{:.2}", self.0 * 100.0);
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        write!(f, "{text} %")
     }
 }
 
@@ -153,12 +170,16 @@ mod tests {
         assert_eq!(Ns(1.234e10).to_string(), "12.34 s");
         assert_eq!(Ns(2.13).to_string(), "2.130 ns");
         assert_eq!(Ns(48_000.0).to_string(), "48.00 µs");
-        assert_eq!(Pct(0.4353).to_string(), "43.53%");
-        assert_eq!(MagnitudePct(-0.2).to_string(), "20.0%");
-        assert_eq!(MagnitudePct(0.0045).to_string(), "0.45%");
-        assert_eq!(Level(0.95).to_string(), "95%");
-        assert_eq!(Level(0.999).to_string(), "99.9%");
-        assert_eq!(Level(0.57).to_string(), "57%");
+        assert_eq!(Pct(0.4353).to_string(), "43.5 %");
+        assert_eq!(Pct(-0.2).to_string(), "−20.0 %");
+        assert_eq!(Pct(0.0045).to_string(), "0.45 %");
+        assert_eq!(SignedPct(0.017).to_string(), "+1.7 %");
+        assert_eq!(SignedPct(-0.003).to_string(), "−0.30 %");
+        assert_eq!(SignedPct(0.0).to_string(), "+0.00 %");
+        assert_eq!(Level(0.95).to_string(), "95 %");
+        assert_eq!(Level(0.999).to_string(), "99.9 %");
+        assert_eq!(Level(0.57).to_string(), "57 %");
+        assert_eq!(Level(0.991_636).to_string(), "99.16 %");
         assert_eq!(Sig(1.7712).to_string(), "1.771");
         assert_eq!(Sig(0.329_33).to_string(), "0.3293");
         assert_eq!(Sig(12.345).to_string(), "12.35");

@@ -38,7 +38,7 @@
 //! let report = compare(a, b, &CompareOptions::default().thresholds([0.05]).seed(42))?;
 //! println!("{report}");
 //! match report.verdict {
-//!     Verdict::AFaster => println!("sort_unstable wins by {:.1}%", 100.0 * report.estimate.delta),
+//!     Verdict::AFaster => println!("sort_unstable wins by {:.1} %", 100.0 * report.estimate.delta),
 //!     Verdict::BFaster => println!("sort wins"),
 //!     Verdict::Equivalent { margin } => println!("neither wins by more than {margin}"),
 //!     Verdict::CannotTell(reason) => println!("cannot tell: {reason}"),

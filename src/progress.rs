@@ -294,9 +294,10 @@ struct Processes {
 
 impl Processes {
     fn update(&mut self, p: &PoolProgress) {
-        let delta = p
-            .delta
-            .map_or("failed".to_string(), |d| format!("δ {:+.2} %", 100.0 * d));
+        let delta = p.delta.map_or("failed".to_string(), |d| {
+            // The one direction: A's change against B, + = slower (δ = 1 − A/B).
+            format!("A {}", crate::display::SignedPct(-d))
+        });
         match &mut self.out {
             Out::Lines(w) => {
                 let seconds = self.started.elapsed().as_secs_f64();
@@ -673,9 +674,9 @@ mod tests {
         let text = watch.text();
         let got: Vec<&str> = text.lines().collect();
         assert_eq!(got.len(), 3, "{text}");
-        assert!(got[0].ends_with("process 1/3: δ +1.23 %"), "{text}");
+        assert!(got[0].ends_with("process 1/3: A −1.2 %"), "{text}");
         assert!(got[1].ends_with("process 2/3: failed"), "{text}");
-        assert!(got[2].ends_with("process 3/3: δ -50.00 %"), "{text}");
+        assert!(got[2].ends_with("process 3/3: A +50.0 %"), "{text}");
     }
 
     #[test]

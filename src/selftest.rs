@@ -180,7 +180,7 @@ impl fmt::Display for Bar {
         };
         write!(
             f,
-            "[{verdict}] {}: {}/{} = {:.1}% (95% interval {:.1}%–{:.1}%)",
+            "[{verdict}] {}: {}/{} = {:.1} % (95 % interval {:.1} %–{:.1} %)",
             self.name,
             self.hits,
             self.runs,
@@ -204,7 +204,7 @@ impl fmt::Display for SelfTestReport {
         }
         writeln!(
             f,
-            "median noise floor {:.2}%, {:.1} s",
+            "median noise floor {:.2} %, {:.1} s",
             100.0 * self.median_noise_floor,
             self.seconds
         )?;
@@ -346,7 +346,7 @@ pub(crate) fn selftest_with<'a, C: Clock>(
     let mut aa = run_bar("A/A false signals".to_string(), 0.0, o.runs)?;
     aa.passed = Some(aa.rate <= MAX_FALSE_SIGNAL_RATE);
     let mut detection = run_bar(
-        format!("{:.0}% regression detected", 100.0 * o.injected),
+        format!("{:.0} % regression detected", 100.0 * o.injected),
         o.injected,
         o.runs,
     )?;
@@ -354,7 +354,7 @@ pub(crate) fn selftest_with<'a, C: Clock>(
     let mut informational = Vec::new();
     for &extra in &o.informational {
         informational.push(run_bar(
-            format!("{}% regression detected", 100.0 * extra),
+            format!("{} % regression detected", 100.0 * extra),
             extra,
             o.info_runs,
         )?);

@@ -107,8 +107,14 @@ fn text(html: &str) -> String {
     s
 }
 
+/// A fraction in the library's percentage style (`2.1 %`, `−0.45 %`).
 fn pct(v: f64) -> String {
-    format!("{:.2}%", 100.0 * v)
+    rtcompare::support::display::Pct(v).to_string()
+}
+
+/// A's change (+ = slower) from a δ = 1 − A/B, as the pages print it (`+2.1 %`).
+fn change(delta: f64) -> String {
+    rtcompare::support::display::SignedPct(-delta).to_string()
 }
 
 /// Four significant digits, as the report's `Display` writes ratios.
@@ -141,18 +147,25 @@ fn a_report_page_has_five_panels_and_the_reports_numbers() {
     );
     assert!(t.contains(&format!("Verdict: {}.", r.verdict)), "verdict");
     assert!(t.contains(&format!(
-        "B takes {} times as long as A",
-        sig(r.ratio.ratio)
+        "A takes {} times as long as B",
+        sig(1.0 - r.estimate.delta)
     )));
-    assert!(t.contains(&format!("δ = 1 − A/B = {}", pct(r.estimate.delta))));
-    assert!(t.contains(&pct(r.estimate.low)) && t.contains(&pct(r.estimate.high)));
+    // A's change, + = slower: the interval of δ turned round.
+    let e = &r.estimate;
+    assert!(
+        t.contains(&format!("[{}, {}]", change(e.high), change(e.low))),
+        "{t}"
+    );
     assert!(t.contains(&format!("Noise floor: {}", pct(r.noise_floor))));
     for c in r.confidences.as_ref().unwrap().iter() {
-        assert!(t.contains(&format!("{:.1}%", 100.0 * c.confidence)));
+        assert!(t.contains(&format!("{:.1} %", 100.0 * c.confidence)), "{t}");
     }
     assert!(t.contains(&format!("{} operations per batch", r.timing.inner_loops)));
     assert!(t.contains(&format!("{} ns per step", r.timing.instrument.precision_ns)));
-    assert!(t.contains(&format!("{} replicates of δ", r.estimate.resamples)));
+    assert!(t.contains(&format!(
+        "{} replicates of A's change",
+        r.estimate.resamples
+    )));
     assert!(t.contains(&format!("seed ({})", r.seed)));
     assert!(t.contains(&format!(
         "{} A/A runs",
@@ -202,7 +215,7 @@ fn validation_skipped_and_width_target_render() {
     check_page(&html, 5);
     let t = text(&html);
     assert!(r.run.width_target_met.is_some());
-    assert!(t.contains("Width target ±1.00%"), "{t}");
+    assert!(t.contains("Width target ±1.0 %"), "{t}");
 }
 
 #[test]
@@ -212,7 +225,7 @@ fn ratios_of_ten_thousand_either_way_render() {
         assert!(r.ratio.ratio.is_finite());
         let html = r.to_html();
         check_page(&html, 5);
-        assert!(text(&html).contains(&sig(r.ratio.ratio)));
+        assert!(text(&html).contains(&sig(1.0 - r.estimate.delta)));
         assert!(
             !html.contains("NaN") && !html.contains("inf%") && !html.contains("inf\""),
             "a non-finite number drawn"
@@ -263,7 +276,10 @@ fn a_pooled_page_is_a_forest_plot_with_inflation_and_i2() {
         "{t}"
     );
     assert!(t.contains(&format!("I² = {:.2}", pooled.i2)), "{t}");
-    assert!(t.contains(&pct(pooled.low)) && t.contains(&pct(pooled.high)));
+    assert!(
+        t.contains(&change(pooled.low)) && t.contains(&change(pooled.high)),
+        "{t}"
+    );
     assert!(t.contains("process 0") && t.contains("process 4") && t.contains("pooled"));
     // Extreme and degenerate pools draw too.
     let ests: Vec<Estimate> = [-9_999.0, 0.9999, 0.5]
@@ -287,6 +303,7 @@ fn the_building_blocks_escape_and_hold_one_svg() {
         level: 0.95,
         noise_floor: None,
         thresholds: vec![f64::NAN, 0.0, 0.05, -0.05],
+        b_is_candidate: false,
     };
     let scale = TimeScale {
         bars: vec![
@@ -333,5 +350,5 @@ fn a_pool_runs_page_is_the_forest_plot_then_the_median_process() {
         ]
     );
     assert!(text(&html).contains(&format!("I² = {:.2}", run.pooled.i2)));
-    assert!(text(&html).contains(&pct(reports[2].estimate.delta)));
+    assert!(text(&html).contains(&change(reports[2].estimate.delta)));
 }

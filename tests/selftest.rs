@@ -23,5 +23,5 @@ fn a_fifty_percent_injection_is_detected_on_the_real_clock() {
     assert_eq!(r.detection.runs, 2);
     assert_eq!(r.detection.hits, 2, "{r}");
     assert_eq!(r.detection.wrong_direction, 0, "{r}");
-    assert!(r.to_string().contains("50% regression detected"));
+    assert!(r.to_string().contains("50 % regression detected"));
 }

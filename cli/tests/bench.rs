@@ -325,7 +325,7 @@ fn shuffled_layouts_are_said(
         md.contains(placement) && md.contains("layout moves δ"),
         "{md}"
     );
-    assert!(index.contains("layouts move δ by"), "{index}");
+    assert!(index.contains("layouts move the change by"), "{index}");
 }
 
 /// `same` panics in the working tree only: its row says "failed" with the panic's message,

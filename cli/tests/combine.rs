@@ -83,7 +83,7 @@ fn machines_are_pooled_with_the_machine_as_the_unit() {
     let md = std::fs::read_to_string(d.0.join("out.md")).unwrap();
     assert!(
         // Each machine's δ = 1 − A/B as the command's change in time, + = slower: B/A − 1.
-        md.contains("| `B vs A` |") && md.contains("+11.11, +12.36, +13.64"),
+        md.contains("| `B vs A` |") && md.contains("+11.1 %, +12.4 %, +13.6 %"),
         "{md}"
     );
     // The gate: every machine says the command is 10–12 % slower.
@@ -193,7 +193,7 @@ fn the_html_page_draws_every_comparison_and_every_machine() {
     }
     // The numbers: B vs A pooled at +11 %, C vs A at −11 %, I² and the random effects beside.
     assert!(
-        html.contains("+11.00 % [") && html.contains("-11.00 % ["),
+        html.contains("+11.0 % [") && html.contains("−11.0 % ["),
         "{html}"
     );
     assert!(
@@ -482,7 +482,8 @@ fn inputs_that_do_not_match_are_refused() {
     assert!(e.contains("at least 3"), "{e}");
     // What each machine says on its own is in the message.
     assert!(
-        e.contains("B vs A:") && e.contains("B-1.json: δ +10.00 % [+9.00, +11.00] at 95 %"),
+        e.contains("B vs A:")
+            && e.contains("B-1.json: 11.1 % slower [+9.9 %, +12.4 %] (95 % interval)"),
         "{e}"
     );
     // Different comparisons: the names that differ are listed, with what each compares.

@@ -11,6 +11,7 @@ use crate::options::{
 use rtcompare::Estimate;
 use rtcompare::env::Environment;
 use rtcompare::stats::Unresolved;
+use rtcompare::support::display::{Ns, Pct};
 
 /// Version of the JSON layout of [`LoadReport`] and [`ServiceReport`]; raised when a field
 /// changes meaning or is removed.
@@ -265,11 +266,14 @@ impl fmt::Display for ServiceUnresolved {
                 ratio_high,
             } => write!(
                 f,
-                "the interval of {} is too wide (ratio B/A in [{ratio_low:.3}, {ratio_high:.3}], \
-                 half-width {:.1}% of the ratio; a verdict needs at most {:.1}%)",
+                "the interval of {} is too wide (A's time over B's in [{:.3}, {:.3}], \
+                 half-width {} of the ratio; a verdict needs at most {})",
                 PName(percentile),
-                100.0 * relative_half_width,
-                100.0 * bound
+                // The fields hold B/A; said as A/B, the one direction (+ = A slower).
+                ratio_high.recip(),
+                ratio_low.recip(),
+                Pct(relative_half_width),
+                Pct(bound)
             ),
             ServiceUnresolved::GeneratorBehind {
                 lag_quantile,
@@ -296,11 +300,11 @@ impl fmt::Display for ServiceUnresolved {
             } => {
                 write!(
                     f,
-                    "the difference ({:.2}%, at least {:.2}% by its interval) clears this \
-                     comparison's own bars but not ServiceOptions::min_difference ({:.2}%)",
-                    100.0 * delta.abs(),
-                    100.0 * bound,
-                    100.0 * min_difference
+                    "the difference ({}, at least {} by its interval) clears this \
+                     comparison's own bars but not ServiceOptions::min_difference ({})",
+                    Pct(delta.abs()),
+                    Pct(bound),
+                    Pct(min_difference)
                 )?;
                 // Only the default needs its origin told: a value the user set is theirs.
                 if min_difference == DEFAULT_MIN_DIFFERENCE {
@@ -389,24 +393,6 @@ impl ServiceReport {
     /// The comparison of percentile `p` (as given in the options), if it was made.
     pub fn percentile(&self, p: f64) -> Option<&PercentileComparison> {
         self.comparisons.iter().find(|c| c.percentile == p)
-    }
-}
-
-/// A duration in ns shown with a fitting unit.
-pub(crate) struct Ns(pub f64);
-
-impl fmt::Display for Ns {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let v = self.0;
-        if v >= 1e9 {
-            write!(f, "{:.3} s", v / 1e9)
-        } else if v >= 1e6 {
-            write!(f, "{:.3} ms", v / 1e6)
-        } else if v >= 1e3 {
-            write!(f, "{:.1} µs", v / 1e3)
-        } else {
-            write!(f, "{v:.0} ns")
-        }
     }
 }
 
@@ -504,28 +490,26 @@ impl fmt::Display for ServiceReport {
         writeln!(f, "  A {}", self.a)?;
         writeln!(f, "  B {}", self.b)?;
         for c in &self.comparisons {
-            let r = c.estimate.ratio();
+            let e = &c.estimate;
             write!(
                 f,
-                "  {:>6}: B/A = {:.4} [{:.4}, {:.4}], A/A floor {:.2}%: ",
+                "  {:>6}: A's change {}, A/A floor {}: ",
                 PName(c.percentile).to_string(),
-                r.ratio,
-                r.low,
-                r.high,
-                100.0 * c.noise_floor
+                rtcompare::stats::Change::of_delta(e.delta, e.low, e.high),
+                Pct(c.noise_floor)
             )?;
             match c.verdict {
                 ServiceVerdict::AFaster => writeln!(
                     f,
-                    "A FASTER ({} answers in {:.1}% less time)",
+                    "A FASTER ({} answers in {} less time)",
                     self.a.name,
-                    100.0 * c.estimate.delta
+                    Pct(c.estimate.delta)
                 )?,
                 ServiceVerdict::BFaster => writeln!(
                     f,
-                    "B FASTER ({} answers in {:.1}% less time)",
+                    "B FASTER ({} answers in {} less time)",
                     self.b.name,
-                    100.0 * (1.0 - (1.0 - c.estimate.delta).recip())
+                    Pct(1.0 - (1.0 - c.estimate.delta).recip())
                 )?,
                 ServiceVerdict::CannotTell(reason) => writeln!(f, "CANNOT TELL: {reason}")?,
             }
@@ -554,13 +538,13 @@ mod tests {
             .to_string()
         };
         let default = at(DEFAULT_MIN_DIFFERENCE);
-        assert!(default.contains("(0.90%, at least 0.40%"), "{default}");
-        assert!(default.contains("min_difference (1.50%)"), "{default}");
+        assert!(default.contains("(0.90 %, at least 0.40 %"), "{default}");
+        assert!(default.contains("min_difference (1.5 %)"), "{default}");
         assert!(default.contains("development machine"), "{default}");
         assert!(default.contains("docs/background.md"), "{default}");
         assert!(default.contains("set it to"), "{default}");
         let own = at(0.01);
-        assert!(own.contains("min_difference (1.00%)"), "{own}");
+        assert!(own.contains("min_difference (1.0 %)"), "{own}");
         assert!(own.contains("as set for this comparison"), "{own}");
         assert!(!own.contains("development machine"), "{own}");
     }
@@ -570,8 +554,9 @@ mod tests {
         assert_eq!(PName(0.5).to_string(), "p50");
         assert_eq!(PName(0.999).to_string(), "p99.9");
         assert_eq!(PName(0.99).to_string(), "p99");
-        assert_eq!(Ns(1_500.0).to_string(), "1.5 µs");
+        // Durations come from the core's one formatter (four significant digits).
+        assert_eq!(Ns(1_500.0).to_string(), "1.500 µs");
         assert_eq!(Ns(2_500_000.0).to_string(), "2.500 ms");
-        assert_eq!(Ns(12.0).to_string(), "12 ns");
+        assert_eq!(Ns(12.0).to_string(), "12.00 ns");
     }
 }

@@ -609,30 +609,34 @@ fn thousands(x: f64) -> String {
 
 impl std::fmt::Display for BenchResult {
     /// One table row: the name, then ns/op with its interval's half-width (and the rate, with
-    /// a throughput), or the comparison's δ with its interval and verdict, or the failure.
+    /// a throughput), or the comparison's verdict with A's change (+ = slower) and its
+    /// interval, or the failure.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:<32} ", self.name)?;
         match &self.outcome {
             Outcome::Measured(m) => match &m.estimate {
                 Some(e) => write!(
                     f,
-                    "{:>12.1} ns/op ± {:.1} %{} ({} readings{})",
+                    "{:>12.1} ns/op ± {}{} ({} readings{})",
                     e.mean,
-                    100.0 * e.half_width / e.mean.abs().max(f64::MIN_POSITIVE),
+                    crate::display::Pct(e.half_width / e.mean.abs().max(f64::MIN_POSITIVE)),
                     self.rate().map(|r| format!(", {r}")).unwrap_or_default(),
                     m.used,
                     if m.target_met { "" } else { "; target NOT met" }
                 ),
                 None => write!(f, "no estimate ({:?})", m.stop),
             },
-            Outcome::Compared(r) => write!(
-                f,
-                "δ {:+.2} % [{:+.2}, {:+.2}] {}",
-                100.0 * r.estimate.delta,
-                100.0 * r.estimate.low,
-                100.0 * r.estimate.high,
-                r.verdict.in_words(&r.name_a, &r.name_b)
-            ),
+            Outcome::Compared(r) => {
+                let e = &r.estimate;
+                let change = crate::stats::Change::of_delta(e.delta, e.low, e.high);
+                write!(
+                    f,
+                    "{} against {}: {}",
+                    r.name_a,
+                    r.name_b,
+                    r.verdict.in_words_with(change)
+                )
+            }
             Outcome::Failed { reason } => write!(f, "FAILED: {reason}"),
         }
     }

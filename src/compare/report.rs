@@ -315,7 +315,7 @@ impl fmt::Display for Warning {
             ),
             Warning::HighTieRate { tie_rate } => write!(
                 f,
-                "{:.1}% of bootstrap replicates tie exactly: the clock is coarse next to this \
+                "{:.1} % of bootstrap replicates tie exactly: the clock is coarse next to this \
                  difference; lengthen the batches with a smaller max_quantization_error",
                 100.0 * tie_rate
             ),
@@ -348,7 +348,7 @@ impl fmt::Display for Warning {
             Warning::LargeWorkingSet { bytes, measure } => fmt_large_working_set(f, bytes, measure),
             Warning::BusyProcess { other_cpu_share } => write!(
                 f,
-                "other threads of this process used {:.0}% of a core during the comparison \
+                "other threads of this process used {:.0} % of a core during the comparison \
                  (parallel tests or a thread pool); they compete with the measured code, so run \
                  comparisons alone (for tests: --test-threads=1)",
                 100.0 * other_cpu_share
@@ -377,7 +377,13 @@ fn fmt_drift(
     let what = match series {
         Series::A => "candidate A",
         Series::B => "candidate B",
-        Series::Ratio => "the ratio B/A",
+        Series::Ratio => "A's time over B's",
+    };
+    // The series holds the ratio B/A; said in the one direction, A's time over B's, whose
+    // relative shift is 1 / (1 + shift) − 1.
+    let relative_shift = match series {
+        Series::Ratio => (1.0 + relative_shift).recip() - 1.0,
+        _ => relative_shift,
     };
     let dir = if relative_shift < 0.0 {
         "lower"
@@ -444,7 +450,7 @@ fn fmt_unreliable_validation(
 ) -> fmt::Result {
     write!(
         f,
-        "candidate {}'s A/A validation gave {:.0}% false signals (nominal {:.0}%) and a \
+        "candidate {}'s A/A validation gave {:.0} % false signals (nominal {:.0} %) and a \
          mean confidence of {mean_confidence:.2} (nominal 0.50) over {runs} runs: the \
          harness is not neutral between positions on this machine, so its noise floor \
          cannot be trusted",
@@ -718,14 +724,14 @@ mod tests {
             noise_floor: 0.01,
         });
         let s = v.to_string();
-        assert!(s.starts_with("CANNOT TELL.") && s.contains("0.40%") && s.contains("1.00%"));
+        assert!(s.starts_with("CANNOT TELL.") && s.contains("0.40 %") && s.contains("1.0 %"));
         let w = Warning::Drift {
             series: Series::B,
             relative_shift: -0.0712,
             p_value: 0.001,
         };
         assert_eq!(w.code(), "drift_b");
-        assert!(w.to_string().contains("7.12% lower"));
+        assert!(w.to_string().contains("7.1 % lower"));
         let json = serde_json::to_string(&w).unwrap();
         assert!(json.contains("\"kind\":\"drift\""), "{json}");
         assert_eq!(serde_json::from_str::<Warning>(&json).unwrap(), w);

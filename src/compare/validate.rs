@@ -328,14 +328,14 @@ impl std::fmt::Display for HarnessValidation {
         )?;
         writeln!(
             f,
-            "  noise floor {:.2}% (0.9 quantile of |difference|), typical {:.2}%, largest {:.2}%",
+            "  noise floor {:.2} % (0.9 quantile of |difference|), typical {:.2} %, largest {:.2} %",
             100.0 * self.noise_floor,
             100.0 * self.typical_noise,
             100.0 * self.max_observed_noise
         )?;
         writeln!(
             f,
-            "  false signals {:.1}% at level {} (nominal {:.0}%), mean confidence {:.3}, ties {:.1}%",
+            "  false signals {:.1} % at level {} (nominal {:.0} %), mean confidence {:.3}, ties {:.1} %",
             100.0 * self.false_signal_rate,
             self.level,
             200.0 * (1.0 - self.level),
@@ -344,7 +344,7 @@ impl std::fmt::Display for HarnessValidation {
         )?;
         write!(
             f,
-            "  drift in {:.1}% of runs (median shift {:.2}%), lag-1 autocorrelation {:+.2}",
+            "  drift in {:.1} % of runs (median shift {:.2} %), lag-1 autocorrelation {:+.2}",
             100.0 * self.drift_rate,
             100.0 * self.median_drift_shift,
             self.autocorrelation

@@ -412,7 +412,7 @@ mod tests {
                 validation_b: Some(&biased),
                 ..base
             });
-            assert!(w[0].to_string().contains("(nominal 10%)"), "{}", w[0]);
+            assert!(w[0].to_string().contains("(nominal 10 %)"), "{}", w[0]);
             assert_eq!(
                 codes(&WarningInputs {
                     validation_b: Some(&biased),

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::compare::gate_record::Expectation;
 use crate::compare::report::Report;
-use crate::display::Pct;
+use crate::display::{Pct, SignedPct};
 use crate::error::Error;
 
 /// Why a gate failed: the expectation was not met, or the measurement itself failed.
@@ -69,11 +69,11 @@ impl fmt::Display for GateFailure {
                 let e = &report.estimate;
                 writeln!(
                     f,
-                    "candidate/baseline − 1: {:+.2}% with {:.0}% interval [{:+.2}%, {:+.2}%]",
-                    -100.0 * e.delta,
-                    100.0 * e.level,
-                    -100.0 * e.high,
-                    -100.0 * e.low
+                    "candidate/baseline − 1: {} ({} interval [{}, {}])",
+                    SignedPct(-e.delta),
+                    crate::display::Level(e.level),
+                    SignedPct(-e.high),
+                    SignedPct(-e.low)
                 )?;
                 writeln!(f, "noise floor: {}", Pct(report.noise_floor))?;
                 if report.warnings.is_empty() {

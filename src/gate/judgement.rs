@@ -4,7 +4,7 @@
 
 use crate::compare::gate_record::Expectation;
 use crate::compare::report::Report;
-use crate::display::Pct;
+use crate::display::{Pct, SignedPct};
 use crate::stats::Verdict;
 use crate::stats::{self, Bar, Bounds, Claim, Estimate, Judgement, Pooled, Scale};
 
@@ -43,10 +43,10 @@ fn judge_on(
     // Slowdown of the candidate = −δ, with interval [−high, −low].
     let (slow_low, slow_high) = (-e.high, -e.low);
     let interval = format!(
-        "slowdown {:+.2}% [{:+.2}%, {:+.2}%], noise floor {}",
-        -100.0 * e.delta,
-        100.0 * slow_low,
-        100.0 * slow_high,
+        "slowdown {} [{}, {}], noise floor {}",
+        SignedPct(-e.delta),
+        SignedPct(slow_low),
+        SignedPct(slow_high),
         Pct(floor)
     );
     // The gate's candidate is A, so δ = 1 − A/B reads as a speedup of the candidate; the

@@ -57,10 +57,10 @@ impl std::fmt::Display for Entry {
         let day = self.unix_s % 86_400;
         write!(
             f,
-            "{:+.1} % [{:+.1}, {:+.1}] at {:02}:{:02} UTC",
-            100.0 * self.delta,
-            100.0 * self.low,
-            100.0 * self.high,
+            "A's change {} [{}, {}] at {:02}:{:02} UTC",
+            crate::display::SignedPct(-self.delta),
+            crate::display::SignedPct(-self.high),
+            crate::display::SignedPct(-self.low),
             day / 3_600,
             day % 3_600 / 60
         )
@@ -209,7 +209,7 @@ mod tests {
         assert_eq!(third.disagreeing.len(), 2, "{third:?}");
         let warning = third.warning().unwrap();
         assert!(warning.contains("rtcompare combine"), "{warning}");
-        assert!(warning.contains("gave +12.1 %"), "{warning}");
+        assert!(warning.contains("gave A's change −12.1 %"), "{warning}");
         // A line that is not an entry is skipped, not an error.
         std::fs::OpenOptions::new()
             .append(true)

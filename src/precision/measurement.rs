@@ -91,14 +91,14 @@ impl std::fmt::Display for Measurement {
         match &self.estimate {
             Some(e) => write!(
                 f,
-                "{}: {} per operation, {:.0}% interval [{}, {}] (±{:.2}%), from {} batch means of \
+                "{}: {} per operation, {} interval [{}, {}] (±{}), from {} batch means of \
                  {} readings (q = {})",
                 self.name,
                 crate::display::Ns(e.mean),
-                100.0 * e.level,
+                crate::display::Level(e.level),
                 crate::display::Ns(e.low),
                 crate::display::Ns(e.high),
-                100.0 * e.half_width / e.mean.abs().max(f64::MIN_POSITIVE),
+                crate::display::Pct(e.half_width / e.mean.abs().max(f64::MIN_POSITIVE)),
                 e.batches,
                 e.readings,
                 e.q

@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use super::page::{Page, Panel};
 use super::report::write;
 use crate::bench::{BenchRun, BuildComparison, BuildStatus, BuildsRun, Outcome};
-use crate::display::{Ns, Pct};
+use crate::display::{Level, Ns, Pct, SignedPct};
 use crate::error::{Error, Result};
+use crate::stats::Change;
 
 impl BenchRun {
     /// The run as one self-contained HTML page: a table of every benchmark (ns/op with its
-    /// interval's half-width and, with a throughput, the rate; or the comparison's δ and
-    /// verdict, or the failure), then the
+    /// interval's half-width and, with a throughput, the rate; or the comparison's change of A
+    /// against B in time, + = slower, and verdict, or the failure), then the
     /// answer panel of each in-binary comparison.
     pub fn to_html(&self) -> String {
         let rows: Vec<(Option<String>, Vec<String>)> = self
@@ -44,10 +45,14 @@ impl BenchRun {
                     Outcome::Compared(rep) => vec![
                         r.name.clone(),
                         format!(
-                            "δ {} [{}, {}]",
-                            Pct(rep.estimate.delta),
-                            Pct(rep.estimate.low),
-                            Pct(rep.estimate.high)
+                            "{} against {}: {}",
+                            rep.name_a,
+                            rep.name_b,
+                            Change::of_delta(
+                                rep.estimate.delta,
+                                rep.estimate.low,
+                                rep.estimate.high
+                            )
                         ),
                         rep.verdict.in_words(&rep.name_a, &rep.name_b),
                     ],
@@ -144,7 +149,7 @@ impl BuildsRun {
                     "change [interval]",
                     "verdict",
                     "pairs",
-                    "layouts move δ by",
+                    "layouts move the change by",
                 ],
                 &rows,
             ))
@@ -200,9 +205,14 @@ fn row(b: &BuildComparison) -> Vec<String> {
             per_op(|r| r.ns_per_op_a),
             // The head's change in time, + = slower, and the verdict in the words every front
             // end prints.
-            format!("{} [{}, {}]", Pct(-p.delta), Pct(-p.high), Pct(-p.low)),
+            format!(
+                "{} [{}, {}]",
+                SignedPct(-p.delta),
+                SignedPct(-p.high),
+                SignedPct(-p.low)
+            ),
             p.verdict
-                .in_words_with(crate::stats::Change::of_delta(p.delta, p.low, p.high)),
+                .in_words_with(Change::of_delta(p.delta, p.low, p.high)),
             p.processes.to_string(),
             layout_cell(b),
         ],
@@ -225,8 +235,8 @@ fn row(b: &BuildComparison) -> Vec<String> {
     }
 }
 
-/// How far code layouts move a benchmark's δ, marked when beyond the margin; a dash with one
-/// layout.
+/// How far code layouts move a benchmark's change (δ's spread, the same in either direction),
+/// marked when beyond the margin; a dash with one layout.
 fn layout_cell(b: &BuildComparison) -> String {
     match &b.layout {
         Some(l) if l.beyond_margin => format!("±{} (beyond the margin)", Pct(l.layout_moves)),
@@ -241,8 +251,8 @@ fn benchmark_page(b: &BuildComparison) -> String {
     let mut page = Page::new(&format!("rtcompare bench: {}", b.name));
     if let Some(p) = &b.pooled {
         page = page.intro(&format!(
-            "A = the head build, B = the baseline build; δ = 1 − head/baseline. {} worker \
-             pairs pooled: {}",
+            "A = the head build, B = the baseline build; every change is the head's time \
+             against the baseline's, + = slower. {} worker pairs pooled: {}",
             p.processes, p.verdict
         ));
         if let Some(h) = &b.holm {
@@ -253,7 +263,7 @@ fn benchmark_page(b: &BuildComparison) -> String {
                 h.p,
                 h.adjusted,
                 h.alpha,
-                Pct(p.level)
+                Level(p.level)
             ));
         }
         if let Some(d) = &p.decision {
@@ -265,9 +275,9 @@ fn benchmark_page(b: &BuildComparison) -> String {
         }
         if let Some(l) = &b.layout {
             page = page.intro(&format!(
-                "Each pair ran its own code layout ({} layouts): between layouts δ spreads by \
-                 {} (standard deviation), within one by {}; the layouts hold {} of the \
-                 spread, and move δ by ±{} for 95 % of them{}.",
+                "Each pair ran its own code layout ({} layouts): between layouts the head's \
+                 change spreads by {} (standard deviation), within one by {}; the layouts hold \
+                 {} of the spread, and move the change by ±{} for 95 % of them{}.",
                 l.layout_variants,
                 Pct(l.layout_sd),
                 Pct(l.process_sd),

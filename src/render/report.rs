@@ -7,11 +7,11 @@ use super::chart::{
 };
 use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
 use crate::compare::report::Report;
-use crate::display::{Bytes, Level, Ns, Pct, Share, Sig};
+use crate::display::{Bytes, Level, Ns, Pct, Share, Sig, SignedPct};
 use crate::env::Environment;
 use crate::error::{Error, Result};
 use crate::pool::PoolRun;
-use crate::stats::{BootstrapDistribution, Confidences, EstimateOptions, Pooled};
+use crate::stats::{BootstrapDistribution, Change, Confidences, EstimateOptions, Pooled};
 
 /// Writes `html` to `path`. Errors: [`Error::Io`] naming the path (a missing directory, no
 /// permission).
@@ -38,22 +38,27 @@ fn bytes(b: u64) -> String {
     Bytes(b as f64).to_string()
 }
 
-/// The confidence of each threshold asked about, as a sentence: at least so much less time for
-/// a threshold of 0 or more, at most so much more time for a negative one.
+/// The confidence of each threshold asked about, as a sentence in A's change (+ = slower): at
+/// least so much less time (a change of at most −threshold) for a threshold of 0 or more, at
+/// most so much more time (a change of at most +|threshold|) for a negative one.
 fn confidence_items(cs: &Confidences) -> Vec<String> {
     cs.iter()
         .map(|c| {
             if c.threshold >= 0.0 {
                 format!(
-                    "Confidence that A needs at least {} less time than B: {:.1}%",
+                    "Confidence that A needs at least {} less time than B (A's change at most \
+                     {}): {}",
                     Pct(c.threshold),
-                    100.0 * c.confidence
+                    SignedPct(-c.threshold),
+                    Pct(c.confidence)
                 )
             } else {
                 format!(
-                    "Confidence that A needs at most {} more time than B: {:.1}%",
+                    "Confidence that A needs at most {} more time than B (A's change at most \
+                     {}): {}",
                     Pct(-c.threshold),
-                    100.0 * c.confidence
+                    SignedPct(-c.threshold),
+                    Pct(c.confidence)
                 )
             }
         })
@@ -65,21 +70,6 @@ fn loads(l: &Option<[f64; 3]>) -> String {
         || "unknown".to_string(),
         |[a, b, c]| format!("{a:.2}, {b:.2}, {c:.2}"),
     )
-}
-
-/// "between 3.10% and 4.20% less time", as the report's `Display` says it.
-fn between(low: f64, high: f64) -> String {
-    if low >= 0.0 {
-        format!("between {} and {} less time", Pct(low), Pct(high))
-    } else if high <= 0.0 {
-        format!("between {} and {} more time", Pct(-high), Pct(-low))
-    } else {
-        format!(
-            "between {} more time and {} less time",
-            Pct(-low),
-            Pct(high)
-        )
-    }
 }
 
 /// The environment stamp as `(name, value)` rows for a [`Panel::table`]: the crate's version,
@@ -167,18 +157,18 @@ impl Report {
 
     fn answer_panel(&self) -> Panel {
         let e = &self.estimate;
-        let r = &self.ratio;
         let level = Level(e.level);
+        let change = Change::of_delta(e.delta, e.low, e.high);
+        // A/B = 1 − δ, and its interval's ends come from δ's, swapped.
+        let (ratio, low, high) = (1.0 - e.delta, 1.0 - e.high, 1.0 - e.low);
         let mut p = Panel::new("answer", "The answer")
             .lead(&format!("Verdict: {}.", self.verdict))
             .text(&format!(
-                "B takes {} times as long as A ({level} interval {} to {}): A needs {} with \
-                 {level} confidence (δ = 1 − A/B = {}).",
-                Sig(r.ratio),
-                Sig(r.low.min(r.high)),
-                Sig(r.low.max(r.high)),
-                between(e.low, e.high),
-                Pct(e.delta)
+                "A's change in time against B (+ = slower): {change} ({level} interval). As \
+                 a ratio: A takes {} times as long as B ({level} interval {} to {}).",
+                Sig(ratio),
+                Sig(low.min(high)),
+                Sig(low.max(high))
             ))
             .text(&format!(
                 "A ({}): {} per operation (median); B ({}): {} per operation (median).",
@@ -210,6 +200,7 @@ impl Report {
                 level: e.level,
                 noise_floor: self.validated.then_some(self.noise_floor),
                 thresholds,
+                b_is_candidate: false,
             }
             .figure(),
         );
@@ -237,10 +228,10 @@ impl Report {
         let n = self.samples_a.len().min(self.samples_b.len());
         let half = |name: &str, d: &crate::stats::DriftReport, unit: &dyn Fn(f64) -> String| {
             format!(
-                "{name}: {} in the first half, {} in the second ({:+.2}%, drift test p = {})",
+                "{name}: {} in the first half, {} in the second ({}, drift test p = {})",
                 unit(d.first_half),
                 unit(d.second_half),
-                100.0 * d.relative_shift,
+                SignedPct(d.relative_shift),
                 if d.p_value.is_finite() {
                     format!("{:.3}", d.p_value)
                 } else {
@@ -317,12 +308,12 @@ impl Report {
             v.as_ref().map(|v| v.deltas.clone()).unwrap_or_default()
         };
         let mut p = Panel::new("bootstrap", "The bootstrap").text(&format!(
-            "The {} replicates of δ that gave the interval, drawn again from the report's own \
-             samples with its seed ({}) and {}, on an axis zoomed to them. Below, on an axis wide \
-             enough for everything, the interval again beside the A/A runs, one dot each: a \
-             candidate measured against itself under the same protocol. Their spread is the \
-             noise floor, what identical code produced here; a real difference lies well clear \
-             of it.",
+            "The {} replicates of A's change in time against B (+ = slower) that gave the \
+             interval, drawn again from the report's own samples with its seed ({}) and {}, on \
+             an axis zoomed to them. Below, on an axis wide enough for everything, the \
+             interval again beside the A/A runs, one dot each: a candidate measured against \
+             itself under the same protocol. Their spread is the noise floor, what identical \
+             code produced here; a real difference lies well clear of it.",
             e.resamples,
             self.seed,
             match self.diagnostics.block_length {
@@ -344,6 +335,7 @@ impl Report {
                 aa_b: aa(&self.validation_b),
                 noise_floor: self.validated.then_some(self.noise_floor),
                 aa_what: "A/A runs".into(),
+                b_is_candidate: false,
             }
             .figure(),
         )
@@ -485,15 +477,16 @@ impl Report {
 
     /// The report as one self-contained HTML page (inline CSS and SVG, no script, no external
     /// resource; about 60 KB for a default comparison): five panels, each holding one SVG
-    /// figure. 1. **The answer**: the verdict, the ratio with its interval, and a number line
-    /// of δ's interval against zero, ± the noise floor and ± the thresholds. 2. **Run
-    /// order**: A, B and the ratio B/A by pair with each half's median and the drift tests'
-    /// p-values. 3. **Distributions**: both samples' empirical CDFs with medians and minima.
-    /// 4. **The bootstrap**: the replicate deltas (drawn again with
-    /// [`bootstrap_replicates`](Self::bootstrap_replicates)) as a histogram with the interval's
-    /// ends and the estimate, above the A/A deltas of both validations. 5. **The instrument
-    /// and the machine**: the clock against the batches, a table of the instrument,
-    /// quantization, tie rate, block length and environment, and every warning's sentence.
+    /// figure. 1. **The answer**: the verdict, A's change in time against B (+ = slower) and
+    /// the ratio A/B with their interval, and a number line of the change's interval against
+    /// zero, ± the noise floor and ± the thresholds. 2. **Run order**: A, B and the ratio B/A
+    /// by pair with each half's median and the drift tests' p-values. 3. **Distributions**:
+    /// both samples' empirical CDFs with medians and minima. 4. **The bootstrap**: the
+    /// replicates (drawn again with [`bootstrap_replicates`](Self::bootstrap_replicates), shown
+    /// as A's change −δ) as a histogram with the interval's ends and the estimate, above the
+    /// A/A differences of both validations. 5. **The instrument and the machine**: the clock
+    /// against the batches, a table of the instrument, quantization, tie rate, block length and
+    /// environment, and every warning's sentence.
     ///
     /// Never fails: a figure that cannot be drawn says why in its place.
     pub fn to_html(&self) -> String {
@@ -537,9 +530,10 @@ impl Pooled {
         let mut p = Panel::new("processes", "Processes side by side")
             .lead(&format!("Verdict: {}.", self.verdict))
             .text(&format!(
-                "Pooled over {} processes: A needs {} ({level} interval, {}); δ = {}.",
+                "Pooled over {} processes, A's change in time against B (+ = slower): {} \
+                 ({level} {}).",
                 self.processes,
-                between(self.low, self.high),
+                Change::of_delta(self.delta, self.low, self.high),
                 if self.first_stage > 0 {
                     format!(
                         "Stein's two-stage interval, first stage {} processes",
@@ -547,8 +541,7 @@ impl Pooled {
                     )
                 } else {
                     "Student t interval".to_string()
-                },
-                Pct(self.delta)
+                }
             ))
             .figure(
                 Forest {
@@ -574,20 +567,20 @@ impl Pooled {
             ))
             .text(&if self.validated {
                 format!(
-                    "Noise floor across processes: {} (harness bias {}).",
+                    "Noise floor across processes: {} (harness bias in A's change {}).",
                     Pct(self.noise_floor),
-                    Pct(self.bias)
+                    SignedPct(-self.bias)
                 )
             } else {
                 "Noise floor: unknown (not every process was validated).".to_string()
             });
         for m in &self.modes {
             p = p.text(&format!(
-                "A mode: {:.0}% of the processes around δ = {} ({} to {}).",
-                100.0 * m.share,
-                Pct(m.centre),
-                Pct(m.low),
-                Pct(m.high)
+                "A mode: {} of the processes around A's change {} (from {} to {}).",
+                Pct(m.share),
+                SignedPct(-m.centre),
+                SignedPct(-m.high),
+                SignedPct(-m.low)
             ));
         }
         let warnings: Vec<String> = self
@@ -602,9 +595,9 @@ impl Pooled {
     }
 
     /// The pooled result as one self-contained HTML page: a forest plot of the processes'
-    /// intervals (δ ± half-width, in process order) with the pooled interval as a diamond
-    /// beneath, and the inflation and I² under it. One panel, one SVG. For the processes'
-    /// own panels beside it use [`PoolRun::to_html`].
+    /// intervals of A's change (−δ ± half-width, + = slower, in process order) with the
+    /// pooled interval as a diamond beneath, and the inflation and I² under it. One panel, one
+    /// SVG. For the processes' own panels beside it use [`PoolRun::to_html`].
     pub fn to_html(&self) -> String {
         Page::new(&format!(
             "rtcompare: a comparison pooled over {} processes",
@@ -636,8 +629,8 @@ impl PoolRun {
         if let Some(r) = self.median_report() {
             page = page.intro(&format!(
                 "A = {}, B = {}. The first panel pools all processes; the five after it show \
-                 the process whose δ is the median ({}), as one example of what each process \
-                 measured.",
+                 the process whose change is the median ({}), as one example of what each \
+                 process measured.",
                 r.name_a,
                 r.name_b,
                 r.context

@@ -19,7 +19,7 @@ pub mod render {
 /// The crate's number formats (durations, sizes, counts, percentages), so that every front end
 /// prints a figure the same way.
 pub mod display {
-    pub use crate::display::{Bytes, Count, Level, MagnitudePct, Ns, Pct, Share, SiCount, Sig};
+    pub use crate::display::{Bytes, Count, Level, Ns, Pct, Share, SiCount, Sig, SignedPct};
 }
 
 /// The most bootstrap replicates one call accepts (the statistics' own limit, 10,000,000):

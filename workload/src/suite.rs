@@ -17,6 +17,7 @@ use rtcompare::compare::report::Report;
 use rtcompare::pool::{Child, PoolOptions, PoolRun};
 use rtcompare::stats::{Pooled, Verdict};
 use rtcompare::support;
+use rtcompare::support::display::{Level, SignedPct};
 use rtcompare::support::measure::MonotonicClock;
 
 type Runner = fn(&Spec, &CompareOptions, bool) -> Result<StructureReport>;
@@ -424,11 +425,12 @@ impl fmt::Display for SuiteResult {
                     c.label.clone(),
                     c.structure.clone(),
                     c.verdict_text(),
+                    // The structure's change in time against the baseline, + = slower: −δ.
                     format!(
-                        "{:+.1} [{:+.1}, {:+.1}]",
-                        100.0 * c.delta,
-                        100.0 * c.low,
-                        100.0 * c.high
+                        "{} [{}, {}]",
+                        SignedPct(-c.delta),
+                        SignedPct(-c.high),
+                        SignedPct(-c.low)
                     ),
                     format!("{:.1}", c.ns_per_op),
                     format!("{:.1}", c.baseline_ns_per_op),
@@ -441,7 +443,7 @@ impl fmt::Display for SuiteResult {
             "spec (lookups/ins/rem %)".to_string(),
             "structure".to_string(),
             "verdict".to_string(),
-            format!("δ % [{:.0} % interval]", 100.0 * level),
+            format!("change [{} interval]", Level(level)),
             "ns/op".to_string(),
             format!("{} ns/op", self.baseline),
             format!(
@@ -476,7 +478,7 @@ impl fmt::Display for SuiteResult {
         }
         write!(
             f,
-            "δ = 1 − structure/{}: > 0 means the structure is faster. {} cells in {:.0} s.",
+            "change: the structure's time against {}'s, + = slower. {} cells in {:.0} s.",
             self.baseline,
             self.cells.len(),
             self.elapsed.as_secs_f64()
@@ -484,7 +486,7 @@ impl fmt::Display for SuiteResult {
         if pooled {
             write!(
                 f,
-                " Pooled cells: δ is the mean over the processes with the pool's interval, \
+                " Pooled cells: the change is the mean over the processes with the pool's interval, \
                  ns/op the medians over the processes."
             )?;
         }

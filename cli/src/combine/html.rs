@@ -7,22 +7,9 @@
 use rtcompare::support::render::{MachineForest, Page, Panel};
 
 use super::inputs::MachineFile;
-use super::machines::{CombineJson, CombinedResult, fleet_note, verdict_word};
-
-/// A fraction as a signed percentage with two decimals (`+1.25 %`).
-fn signed_pct(v: f64) -> String {
-    format!("{:+.2} %", 100.0 * v)
-}
-
-/// An interval as `+1.25 % [+0.50, +2.00]`.
-fn interval(delta: f64, low: f64, high: f64) -> String {
-    format!(
-        "{} [{:+.2}, {:+.2}]",
-        signed_pct(delta),
-        100.0 * low,
-        100.0 * high
-    )
-}
+use super::machines::{
+    CombineJson, CombinedResult, change_of, fleet_note, signed_interval, verdict_word,
+};
 
 /// The panel of one comparison: `i` numbers its `id`.
 fn panel(i: usize, r: &CombinedResult, c: &CombineJson, files: &[MachineFile]) -> Panel {
@@ -41,20 +28,43 @@ fn panel(i: usize, r: &CombinedResult, c: &CombineJson, files: &[MachineFile]) -
             verdict_word(r)
         ),
     };
+    // The forest draws −δ of a δ = 1 − A/B: each machine's and the pool's change (+ = slower)
+    // in this kind's sign is handed over as such a δ, −change, with the ends swapped.
+    let as_delta = |d: f64, l: f64, h: f64| {
+        let ch = change_of(c.kind, d, l, h);
+        (-ch.change, -ch.high, -ch.low)
+    };
+    let machines = r
+        .per_machine
+        .iter()
+        .map(|m| {
+            let mut m = m.clone();
+            (m.delta, m.low, m.high) = as_delta(m.delta, m.low, m.high);
+            m
+        })
+        .collect();
+    let mut pooled = p.clone();
+    (pooled.delta, pooled.low, pooled.high) = as_delta(p.delta, p.low, p.high);
     Panel::new(&format!("comparison-{i}"), &r.name)
         .lead(&lead)
         .figure(
             MachineForest {
-                machines: r.per_machine.clone(),
-                pooled: p.clone(),
+                machines,
+                pooled,
                 axis: c.kind.axis().to_string(),
             }
             .figure(),
         )
         .table(&numbers(r, c))
         .grid(
-            &["input", "machine", "δ [interval]", "level", ""],
-            &machine_rows(r, files),
+            &[
+                "input",
+                "machine",
+                "change (+ = slower) [interval]",
+                "level",
+                "",
+            ],
+            &machine_rows(r, c, files),
         )
 }
 
@@ -76,7 +86,7 @@ fn numbers(r: &CombinedResult, c: &CombineJson) -> [(&'static str, String); 7] {
             "change over machines (+ = slower)",
             format!(
                 "{} ({:.0} % t interval on {} degrees of freedom)",
-                interval(r.change.change, r.change.low, r.change.high),
+                signed_interval(&r.change),
                 100.0 * p.level,
                 p.machines.saturating_sub(1)
             ),
@@ -93,7 +103,7 @@ fn numbers(r: &CombinedResult, c: &CombineJson) -> [(&'static str, String); 7] {
             "Random effects",
             format!(
                 "{} (DerSimonian–Laird, Hartung–Knapp interval); machines scatter by τ = {:.2} %",
-                interval(p.re_delta, p.re_low, p.re_high),
+                signed_interval(&change_of(c.kind, p.re_delta, p.re_low, p.re_high)),
                 100.0 * p.tau2.sqrt()
             ),
         ),
@@ -106,9 +116,13 @@ fn numbers(r: &CombinedResult, c: &CombineJson) -> [(&'static str, String); 7] {
     ]
 }
 
-/// One row per machine of `r`: its input, its machine, its δ with its interval, its level,
-/// and whether it is an outlier.
-fn machine_rows(r: &CombinedResult, files: &[MachineFile]) -> Vec<(Option<String>, Vec<String>)> {
+/// One row per machine of `r`: its input, its machine, its change (+ = slower) with its
+/// interval, its level, and whether it is an outlier.
+fn machine_rows(
+    r: &CombinedResult,
+    c: &CombineJson,
+    files: &[MachineFile],
+) -> Vec<(Option<String>, Vec<String>)> {
     let p = &r.pooled;
     r.per_machine
         .iter()
@@ -126,7 +140,7 @@ fn machine_rows(r: &CombinedResult, files: &[MachineFile]) -> Vec<(Option<String
                 vec![
                     m.label.clone(),
                     machine,
-                    interval(m.delta, m.low, m.high),
+                    signed_interval(&change_of(c.kind, m.delta, m.low, m.high)),
                     format!("{:.0} %", 100.0 * m.level),
                     if outlier { "outlier" } else { "" }.to_string(),
                 ],

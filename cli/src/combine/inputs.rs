@@ -54,12 +54,14 @@ impl Kind {
         }
     }
 
-    /// The δ axis of this kind's figures: its sign convention.
+    /// The axis of this kind's figures: the candidate's change in time, + = slower, whatever
+    /// the sign of the kind's δ (the figures are given the change, see
+    /// `machines::change_of`).
     pub fn axis(self) -> &'static str {
         match self {
-            Kind::Pooled => "δ = 1 − A/B, % of B's time (positive: A needs less time)",
-            Kind::Cmd => "δ = 1 − reference/command, % (positive: the command is slower)",
-            Kind::Bench => "δ = 1 − head/baseline, % (negative: the head is slower)",
+            Kind::Pooled => "A's change in time against B, % (+ = slower)",
+            Kind::Cmd => "the command's change in time against the reference, % (+ = slower)",
+            Kind::Bench => "the head's change in time against the baseline, % (+ = slower)",
         }
     }
 

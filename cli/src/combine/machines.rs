@@ -18,6 +18,7 @@ use crate::words;
 use rtcompare::Verdict;
 use rtcompare::stats::Change;
 use rtcompare::stats::{Bounds, Scale, over_budget};
+use rtcompare::support::display::{Level, SignedPct};
 use rtcompare::support::stats::change_of_ratio;
 
 /// Version of the JSON `rtcompare combine --json` writes.
@@ -243,12 +244,10 @@ fn too_few(files: &[MachineFile]) -> String {
             {
                 let _ = write!(
                     s,
-                    "\n    {}: δ {:+.2} % [{:+.2}, {:+.2}] at {:.0} %",
+                    "\n    {}: {} ({} interval)",
                     e.label,
-                    100.0 * e.delta,
-                    100.0 * e.low,
-                    100.0 * e.high,
-                    100.0 * e.level
+                    change_of(f.kind, e.delta, e.low, e.high),
+                    Level(e.level)
                 );
             }
         }
@@ -256,34 +255,45 @@ fn too_few(files: &[MachineFile]) -> String {
     s
 }
 
-/// The candidate's change (+ = slower) and the verdict with the candidate as side A, from a
-/// pooled δ in the inputs' own sign: `bench` and pooled files carry δ = 1 − candidate/baseline
-/// (+ = faster), `cmd` files δ = 1 − reference/command (+ = slower).
-pub fn candidate_view(kind: Kind, p: &MachinesPooled) -> (Change, Verdict) {
+/// The candidate's change (+ = slower) from a δ and its interval in the inputs' own sign:
+/// `bench` and pooled files carry δ = 1 − candidate/baseline (+ = faster), `cmd` files
+/// δ = 1 − reference/command (+ = slower). The one place that turns an input's δ into what a
+/// person reads.
+pub fn change_of(kind: Kind, delta: f64, low: f64, high: f64) -> Change {
     match kind.scale() {
-        Scale::Speedup => (Change::of_delta(p.delta, p.low, p.high), p.verdict),
+        Scale::Speedup => Change::of_delta(delta, low, high),
         Scale::Slowdown => {
             // time ratio = 1 / (1 − δ), increasing in δ.
             let ratio = |d: f64| 1.0 / (1.0 - d);
-            let verdict = match p.verdict {
-                Verdict::AFaster => Verdict::BFaster,
-                Verdict::BFaster => Verdict::AFaster,
-                other => other,
-            };
-            (
-                change_of_ratio(ratio(p.delta), ratio(p.low), ratio(p.high)),
-                verdict,
-            )
+            change_of_ratio(ratio(delta), ratio(low), ratio(high))
         }
     }
 }
 
+/// The candidate's change (+ = slower) and the verdict with the candidate as side A, from a
+/// pooled δ in the inputs' own sign (see [`change_of`]).
+pub fn candidate_view(kind: Kind, p: &MachinesPooled) -> (Change, Verdict) {
+    let verdict = match (kind.scale(), p.verdict) {
+        (Scale::Slowdown, Verdict::AFaster) => Verdict::BFaster,
+        (Scale::Slowdown, Verdict::BFaster) => Verdict::AFaster,
+        (_, other) => other,
+    };
+    (change_of(kind, p.delta, p.low, p.high), verdict)
+}
+
+/// A change and its interval as signed percentages: `+2.1 % [+1.7 %, +2.5 %]`.
+pub fn signed_interval(c: &Change) -> String {
+    format!(
+        "{} [{}, {}]",
+        SignedPct(c.change),
+        SignedPct(c.low),
+        SignedPct(c.high)
+    )
+}
+
 /// A machine's own change (+ = slower) from its δ in the inputs' sign.
 fn machine_change(kind: Kind, delta: f64) -> f64 {
-    match kind.scale() {
-        Scale::Speedup => -delta,
-        Scale::Slowdown => 1.0 / (1.0 - delta) - 1.0,
-    }
+    change_of(kind, delta, delta, delta).change
 }
 
 /// The terminal table: per comparison the pooled change with its interval, the verdict, I², the
@@ -303,18 +313,13 @@ pub fn table(c: &CombineJson) -> String {
             });
         let _ = writeln!(
             s,
-            "{:<28} {:<32} {:<12} {:>4.0}%  {:+.2} … {:+.2} %{}",
+            "{:<28} {:<32} {:<12} {:>4.0} %  {} … {}{}",
             r.name,
-            format!(
-                "{:+.2} % [{:+.2}, {:+.2}]",
-                100.0 * r.change.change,
-                100.0 * r.change.low,
-                100.0 * r.change.high
-            ),
+            signed_interval(&r.change),
             verdict_word(r),
             100.0 * r.i2,
-            100.0 * lo,
-            100.0 * hi,
+            SignedPct(lo),
+            SignedPct(hi),
             if r.pooled.outliers.is_empty() {
                 String::new()
             } else {
@@ -384,15 +389,13 @@ pub fn markdown(c: &CombineJson) -> String {
         let spread: Vec<String> = r
             .per_machine
             .iter()
-            .map(|m| format!("{:+.2}", 100.0 * machine_change(c.kind, m.delta)))
+            .map(|m| SignedPct(machine_change(c.kind, m.delta)).to_string())
             .collect();
         let _ = writeln!(
             s,
-            "| `{}` | {:+.2} % [{:+.2}, {:+.2}] | {} | {:.0} % | {} % |",
+            "| `{}` | {} | {} | {:.0} % | {} |",
             r.name,
-            100.0 * r.change.change,
-            100.0 * r.change.low,
-            100.0 * r.change.high,
+            signed_interval(&r.change),
             if r.regression {
                 format!("**{}**", verdict_word(r))
             } else {

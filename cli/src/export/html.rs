@@ -12,6 +12,7 @@
 
 use rtcompare::Estimate;
 use rtcompare::stats::DriftReport;
+use rtcompare::support::display::{Pct, SignedPct};
 use rtcompare::support::render::{
     BootstrapPlot, COLOUR_A, COLOUR_B, COLOUR_FLOOR, Distributions, NumberLine, Page, Panel,
     RunOrder, TimeBar, TimeScale, environment_rows,
@@ -38,7 +39,7 @@ impl Exporter<CmdResult> for Html {
 }
 
 fn pct(v: f64) -> String {
-    format!("{:.2} %", 100.0 * v)
+    Pct(v).to_string()
 }
 
 /// One comparison as the page draws it: the reference (`a`) and one command (`b`), with the
@@ -165,14 +166,17 @@ fn answer(r: &CmdResult, p: &Pair<'_>, panel: Panel) -> Panel {
         ),
     });
     let (delta, low, high, level) = p.delta();
+    // The command (B) is the candidate: its change against the reference, + = slower, drawn
+    // from δ on B's side (the map turns the interval's ends round).
     answer.figure(
         NumberLine {
-            delta,
-            low,
-            high,
+            delta: b_side(delta),
+            low: b_side(high),
+            high: b_side(low),
             level,
             noise_floor: floor,
             thresholds: vec![r.threshold],
+            b_is_candidate: true,
         }
         .figure(),
     )
@@ -186,7 +190,7 @@ fn comparisons_panel(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
         "Command".to_string(),
         "Command line".into(),
         format!("Time over {reference}'s [interval]"),
-        "δ [interval]".into(),
+        "Change (+ = slower) [interval]".into(),
         "A/A floor".into(),
         "Verdict".into(),
     ];
@@ -198,9 +202,18 @@ fn comparisons_panel(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
                 (Some(l), Some(h)) => format!("{:.3} [{l:.3}, {h:.3}]", v.ratio),
                 _ => format!("{:.3}", v.ratio),
             };
-            let delta = match p.estimate {
-                Some(e) => format!("{} [{}, {}]", pct(e.delta), pct(e.low), pct(e.high)),
-                None => "(few-runs rule)".into(),
+            // The command's change, + = slower, from the same ratio and interval.
+            let delta = match (p.estimate, v.low, v.high) {
+                (Some(_), Some(l), Some(h)) => {
+                    let c = rtcompare::support::stats::change_of_ratio(v.ratio, l, h);
+                    format!(
+                        "{} [{}, {}]",
+                        SignedPct(c.change),
+                        SignedPct(c.low),
+                        SignedPct(c.high)
+                    )
+                }
+                _ => "(few-runs rule)".into(),
             };
             let cells = vec![
                 p.b_label.to_string(),
@@ -215,8 +228,8 @@ fn comparisons_panel(r: &CmdResult, pairs: &[Pair<'_>]) -> Panel {
         })
         .collect();
     let mut panel = Panel::new("comparisons", "Every comparison").text(&format!(
-        "Each command against the reference {reference} ({}), over the same {} rounds; δ is \
-         1 − {reference}'s time over the command's (positive: {reference} is faster). In each \
+        "Each command against the reference {reference} ({}), over the same {} rounds; the \
+         change is the command's time over {reference}'s minus 1 (+ = slower). In each \
          answer's reason A is the reference and B the command compared.",
         pairs.first().map_or("", |p| p.a.command.as_str()),
         r.pairs
@@ -359,6 +372,13 @@ fn distributions_panel(first: &Pair<'_>, wa: &[f64], wb: &[f64]) -> Panel {
         )
 }
 
+/// δ = 1 − A/B of a command pair (A the reference) seen from B's side, `1 − B/A`, so that a
+/// figure that draws the candidate's change as `−δ` draws the command's, B/A − 1. Decreasing
+/// in δ: an interval's ends swap.
+fn b_side(delta: f64) -> f64 {
+    1.0 - (1.0 - delta).recip()
+}
+
 /// The bootstrap of the first comparison (the quantiles of its replicates that `figures`
 /// records, as a histogram), beside the quantiles of each command's A/A bootstrap against its
 /// partner runs.
@@ -368,11 +388,11 @@ fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, figures: Option<&Figures>) -
     let bootstrap = Panel::new("bootstrap", &first.titled("The bootstrap"));
     let bootstrap = if first.estimate.is_some() {
         bootstrap.text(&format!(
-            "The {} replicates of δ behind the interval (seed {}), drawn as a histogram of \
+            "The {} replicates behind the interval of B's change (seed {}), drawn as a histogram of \
              the {} quantiles the result records, one every {} % from the smallest to the \
              largest. Below, on an axis wide enough for everything, the interval beside \
              {AA_QUANTILES} quantiles of each command's A/A bootstrap (the command against its \
-             own partner runs), whose 0.9 quantile of |δ| is its floor.",
+             own partner runs), whose 0.9 quantile of the absolute difference is its floor.",
             figures.map_or(0, |f| f.replicates),
             r.seed,
             REPLICATE_STEPS + 1,
@@ -383,14 +403,18 @@ fn bootstrap_panel(r: &CmdResult, first: &Pair<'_>, figures: Option<&Figures>) -
     };
     bootstrap.figure(
         BootstrapPlot {
-            replicates: quantiles(|f| &f.replicate_quantiles),
-            delta,
-            low,
-            high,
+            replicates: quantiles(|f| &f.replicate_quantiles)
+                .into_iter()
+                .map(b_side)
+                .collect(),
+            delta: b_side(delta),
+            low: b_side(high),
+            high: b_side(low),
             level,
             aa_a: quantiles(|f| &f.aa_a_quantiles),
             aa_b: quantiles(|f| &f.aa_b_quantiles),
             noise_floor: first.floor(),
+            b_is_candidate: true,
             aa_what: "quantiles of the A/A bootstrap".into(),
         }
         .figure(),

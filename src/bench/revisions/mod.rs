@@ -571,10 +571,10 @@ fn margin_note(o: &RevisionsOptions) -> Option<String> {
     let decided = o.decision_margin();
     (decided != o.margin).then(|| {
         format!(
-            "Decided at ±{:.1} %, the --fail-on-regression budget, rather than the {:.1} % \
+            "Decided at ±{}, the --fail-on-regression budget, rather than the {} \
              margin: a change within the budget reads equivalent, with its size.",
-            100.0 * decided,
-            100.0 * o.margin
+            crate::display::Pct(decided),
+            crate::display::Pct(o.margin)
         )
     })
 }

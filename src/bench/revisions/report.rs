@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::bench::{BuildComparison, BuildStatus, BuildsRun, Stopped};
-use crate::display::{MagnitudePct, Ns};
+use crate::display::{Ns, Pct, SignedPct};
 use crate::stats::DecisionEnd;
 use crate::stats::{Bounds, Change, Scale, over_budget};
 
@@ -182,14 +182,14 @@ impl BenchRow {
             self.interval(),
             match self.rules_out_beyond {
                 Some(x) if status_word(self.status).is_none() && self.outcome() == CANNOT_TELL => {
-                    format!("cannot tell below ±{:.1} %", 100.0 * x)
+                    format!("cannot tell below ±{}", Pct(x))
                 }
                 _ => self.verdict().to_string(),
             },
             self.processes.to_string(),
             match self.layout_moves {
-                Some(m) if self.layout_beyond_margin => format!("±{:.2} % !", 100.0 * m),
-                Some(m) => format!("±{:.2} %", 100.0 * m),
+                Some(m) if self.layout_beyond_margin => format!("±{} !", Pct(m)),
+                Some(m) => format!("±{}", Pct(m)),
                 None => "–".into(),
             },
         ]
@@ -199,12 +199,7 @@ impl BenchRow {
         // Read from δ, so that a row of schema 1 (no change fields) prints the same.
         match (self.delta, self.low, self.high) {
             (Some(d), Some(l), Some(h)) => {
-                format!(
-                    "{:+.2} % [{:+.2}, {:+.2}]",
-                    -100.0 * d,
-                    -100.0 * h,
-                    -100.0 * l
-                )
+                format!("{} [{}, {}]", SignedPct(-d), SignedPct(-h), SignedPct(-l))
             }
             _ => "–".to_string(),
         }
@@ -363,13 +358,7 @@ pub(crate) fn layout_note(rows: &[BenchRow], layouts: &LayoutsJson, margin: f64)
     let moved: Vec<String> = rows
         .iter()
         .filter(|r| r.layout_beyond_margin)
-        .map(|r| {
-            format!(
-                "{} by ±{:.1} %",
-                r.name,
-                100.0 * r.layout_moves.unwrap_or(0.0)
-            )
-        })
+        .map(|r| format!("{} by ±{}", r.name, Pct(r.layout_moves.unwrap_or(0.0))))
         .collect();
     let head = format!(
         "Code placement: every worker pair ran its own code layout ({} per build, linked with \
@@ -378,15 +367,15 @@ pub(crate) fn layout_note(rows: &[BenchRow], layouts: &LayoutsJson, margin: f64)
     );
     if moved.is_empty() {
         format!(
-            "{head} No benchmark's layout was shown to move it by more than the {:.1} % margin.",
-            100.0 * margin
+            "{head} No benchmark's layout was shown to move it by more than the {} margin.",
+            Pct(margin)
         )
     } else {
         format!(
-            "{head} Layout alone moves {} (beyond the {:.1} % margin, marked !): one build's \
+            "{head} Layout alone moves {} (beyond the {} margin, marked !): one build's \
              figure for these says little.",
             moved.join(", "),
-            100.0 * margin
+            Pct(margin)
         )
     }
 }
@@ -472,7 +461,7 @@ pub(crate) fn regression_note(rows: &[BenchRow], budget: Option<f64>) -> Option<
         .filter(|r| r.over_budget(budget))
         .map(|r| format!("{} ({})", r.name, r.change_in_words()))
         .collect();
-    let bar = MagnitudePct(budget);
+    let bar = Pct(budget.abs());
     Some(if beyond.is_empty() {
         format!(
             "--fail-on-regression {bar}: passed; no benchmark is proven slower with an \
@@ -665,6 +654,6 @@ mod tests {
             passed.contains("passed") && !passed.contains("  "),
             "{passed}"
         );
-        assert!(passed.contains("5.0%"), "{passed}");
+        assert!(passed.contains("5.0 %"), "{passed}");
     }
 }

@@ -364,13 +364,13 @@ fn relinked_by(by: &[Option<&'static str>; 2]) -> String {
 fn progress() -> impl Fn(&BuildsProgress) + Send + Sync + 'static {
     let text = |p: &BuildsProgress| {
         format!(
-            "benchmark {}/{} {}: pair {}/{}, last pair {:+.2} % (+ = head slower)",
+            "benchmark {}/{} {}: pair {}/{}, last pair {} (+ = head slower)",
             p.benchmark + 1,
             p.benchmarks,
             p.name,
             p.pairs_done,
             p.pairs_planned,
-            100.0 * p.change
+            crate::display::SignedPct(p.change)
         )
     };
     #[cfg(feature = "progress")]

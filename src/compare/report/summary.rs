@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::Report;
-use crate::display::{Level, Ns, Pct, Sig};
+use crate::display::{Level, Ns, Pct, Sig, SignedPct};
 use crate::measure::cache::Cache;
 
 impl fmt::Display for Report {
@@ -41,43 +41,31 @@ impl Report {
         Ok(())
     }
 
-    /// The difference both ways with its interval, and what the interval covers.
+    /// The difference in the one direction (A's time against B's, + = slower) with its
+    /// interval, as a change and as a ratio, and what the interval covers.
     fn fmt_difference(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let e = &self.estimate;
-        let r = &self.ratio;
-        let level = Level(e.level);
-        if e.delta >= 0.0 {
-            writeln!(
-                f,
-                "A needs {} less time than B: B takes {} times as long as A.",
-                Pct(e.delta),
-                Sig(r.ratio)
-            )?;
+        let change = crate::stats::Change::of_delta(e.delta, e.low, e.high);
+        // A/B = 1 − δ, and its interval's ends come from δ's, swapped.
+        let (ratio, low, high) = (1.0 - e.delta, 1.0 - e.high, 1.0 - e.low);
+        let size = Pct(change.change.abs());
+        if change.change > 0.0 {
+            write!(f, "A needs {size} more time than B")?;
+        } else if change.change < 0.0 {
+            write!(f, "A needs {size} less time than B")?;
         } else {
-            writeln!(
-                f,
-                "A needs {} more time than B: B takes {} times as long as A.",
-                Pct(-e.delta),
-                Sig(r.ratio)
-            )?;
+            write!(f, "A and B need the same time")?;
         }
-        let between = if e.low >= 0.0 {
-            format!("between {} and {} less time", Pct(e.low), Pct(e.high))
-        } else if e.high <= 0.0 {
-            format!("between {} and {} more time", Pct(-e.high), Pct(-e.low))
-        } else {
-            format!(
-                "between {} more time and {} less time",
-                Pct(-e.low),
-                Pct(e.high)
-            )
-        };
+        writeln!(f, ": A takes {} times as long as B.", Sig(ratio))?;
         writeln!(
             f,
-            "With {level} confidence the difference lies {between} (B takes between {} and {} \
-             times as long as A).",
-            Sig(r.low.min(r.high)),
-            Sig(r.low.max(r.high))
+            "With {} confidence A's change lies in [{}, {}] (A takes between {} and {} times \
+             as long as B).",
+            Level(e.level),
+            SignedPct(change.low),
+            SignedPct(change.high),
+            Sig(low.min(high)),
+            Sig(low.max(high))
         )?;
         match &self.context.process {
             None => writeln!(
@@ -136,7 +124,7 @@ impl Report {
         if self.diagnostics.block_length > 1 {
             writeln!(
                 f,
-                "Neighbouring pairs are correlated (lag-1 autocorrelation of their ratios B/A \
+                "Neighbouring pairs are correlated (lag-1 autocorrelation of their time ratios \
                  {:+.2}), so they were resampled in blocks of {}.",
                 self.diagnostics.autocorrelation_ratio, self.diagnostics.block_length
             )?;
@@ -144,7 +132,7 @@ impl Report {
             writeln!(
                 f,
                 "Neighbouring pairs are nearly independent (lag-1 autocorrelation of their \
-                 ratios B/A {:+.2}), so single pairs were resampled.",
+                 time ratios {:+.2}), so single pairs were resampled.",
                 self.diagnostics.autocorrelation_ratio
             )?;
         }
@@ -244,14 +232,14 @@ impl Report {
                 if c.threshold >= 0.0 {
                     writeln!(
                         f,
-                        "Confidence that A needs at least {} less time than B: {:.1}%",
+                        "Confidence that A needs at least {} less time than B: {:.1} %",
                         Pct(c.threshold),
                         100.0 * c.confidence
                     )?;
                 } else {
                     writeln!(
                         f,
-                        "Confidence that A needs at most {} more time than B: {:.1}%",
+                        "Confidence that A needs at most {} more time than B: {:.1} %",
                         Pct(-c.threshold),
                         100.0 * c.confidence
                     )?;

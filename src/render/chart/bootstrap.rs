@@ -1,17 +1,19 @@
-//! Panel 4's figure: the bootstrap's replicates of δ as a histogram, above the interval beside
-//! the A/A deltas of identical code measured against itself.
+//! Panel 4's figure: the bootstrap's replicates of A's change in time (+ = slower) as a
+//! histogram, above the interval beside the A/A differences of identical code measured against
+//! itself.
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use super::{
-    Area, Chart, DESC, FIGURE_WIDTH, anchored, dashes, err, finite, font, grid, rgb, signed, span,
-    svg,
+    Area, Chart, DESC, FIGURE_WIDTH, anchored, change_axis, change_tick, change_words, dashes, err,
+    finite, font, grid, rgb, sides, span, svg,
 };
-use crate::display::Pct;
+use crate::display::{Level, Pct, SignedPct};
 use crate::render::page::{
     COLOUR_A, COLOUR_B, COLOUR_FLOOR, COLOUR_INK, COLOUR_INTERVAL, Figure, LegendEntry, Mark,
 };
+use crate::stats::Change;
 
 /// Sample colour of the bootstrap histogram: Okabe–Ito sky blue.
 const COLOUR_HIST: &str = "#56B4E9";
@@ -19,11 +21,12 @@ const COLOUR_HIST: &str = "#56B4E9";
 /// Histogram bins of the replicate deltas.
 const BINS: usize = 60;
 
-/// The δ axis of both charts.
-const AXIS: &str = "δ = 1 − A/B, % of B's time (positive: A needs less time)";
-
-/// Panel 4: the histogram of the bootstrap's replicate deltas with the interval's ends and
-/// the point estimate, above a strip of the A/A deltas of both validations on the same axis.
+/// Panel 4: the histogram of the bootstrap's replicates with the interval's ends and the point
+/// estimate, above a strip of the A/A differences of both validations on the same axis.
+///
+/// The fields hold δ = 1 − A/B (positive: A needs less time), as the bootstrap draws it; the
+/// figure draws every value as A's change −δ (+ = slower), an interval `[low, high]` as
+/// `[−high, −low]`, both axes in percent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BootstrapPlot {
     /// The replicate deltas (fractions), any order.
@@ -42,14 +45,21 @@ pub struct BootstrapPlot {
     pub aa_b: Vec<f64>,
     /// The noise floor (fraction), drawn as a band; `None` when not measured.
     pub noise_floor: Option<f64>,
+    /// Whether the words name B the candidate (a command against its reference): then the
+    /// caller passes every δ from B's side, `1 − B/A`, and the figure says "B's change".
+    pub b_is_candidate: bool,
     /// What one A/A dot is, for the legend (`"A/A runs"`; `"quantiles of the A/A bootstrap"`
     /// when the dots summarise one A/A series' replicates).
     pub aa_what: String,
 }
 
-/// What the plot draws, in percent: the finite replicates and A/A deltas, the floor if it is
-/// finite and positive, the interval's ends and the estimate.
+/// What the plot draws, in percent of A's change (−δ, + = slower): the finite replicates and
+/// A/A differences, the floor if it is finite and positive, the interval's ends and the
+/// estimate.
 struct Percent {
+    /// The axis's description and the candidate's name (see [`change_axis`], [`sides`]).
+    axis: &'static str,
+    who: &'static str,
     reps: Vec<f64>,
     aa_a: Vec<f64>,
     aa_b: Vec<f64>,
@@ -120,49 +130,63 @@ impl BootstrapPlot {
         }
     }
 
-    /// The values to draw, in percent.
+    /// A's change with its interval: `−δ`, the ends swapped.
+    fn change(&self) -> Change {
+        Change::of_delta(self.delta, self.low, self.high)
+    }
+
+    /// The values to draw, in percent of A's change: each δ as `−100 δ`.
     fn percent(&self) -> Percent {
         let pc = |v: f64| 100.0 * v;
-        let reps: Vec<f64> = finite(&self.replicates).into_iter().map(pc).collect();
-        let aa_a: Vec<f64> = finite(&self.aa_a).into_iter().map(pc).collect();
-        let aa_b: Vec<f64> = finite(&self.aa_b).into_iter().map(pc).collect();
+        let flip = |v: f64| -100.0 * v;
+        let reps: Vec<f64> = finite(&self.replicates).into_iter().map(flip).collect();
+        let aa_a: Vec<f64> = finite(&self.aa_a).into_iter().map(flip).collect();
+        let aa_b: Vec<f64> = finite(&self.aa_b).into_iter().map(flip).collect();
         let floor = self
             .noise_floor
             .filter(|f| f.is_finite() && *f > 0.0)
             .map(pc);
+        let c = self.change();
         Percent {
+            axis: change_axis(self.b_is_candidate),
+            who: sides(self.b_is_candidate).0,
             reps,
             aa_a,
             aa_b,
             floor,
-            lo: pc(self.low),
-            hi: pc(self.high),
-            d: pc(self.delta),
+            lo: pc(c.low),
+            hi: pc(c.high),
+            d: pc(c.change),
         }
     }
 
     /// The legend: the replicates, the estimate, the interval and, when measured, the A/A
-    /// deltas and the noise floor.
+    /// differences and the noise floor.
     fn legend(&self, p: &Percent) -> Vec<LegendEntry> {
+        let c = self.change();
         let mut legend = vec![
             LegendEntry::new(
                 COLOUR_HIST,
                 Mark::Band,
-                format!("{} bootstrap replicates of δ", p.reps.len()),
+                format!(
+                    "{} bootstrap replicates of {}'s change (+ = slower)",
+                    p.reps.len(),
+                    p.who
+                ),
             ),
             LegendEntry::new(
                 COLOUR_INK,
                 Mark::Line,
-                format!("estimate {}", Pct(self.delta)),
+                format!("estimate {}", change_words(c.change)),
             ),
             LegendEntry::new(
                 COLOUR_INTERVAL,
                 Mark::Dashed,
                 format!(
-                    "{:.0}% interval, {} to {}",
-                    100.0 * self.level,
-                    Pct(self.low),
-                    Pct(self.high)
+                    "{} interval, {} to {}",
+                    Level(self.level),
+                    SignedPct(c.low),
+                    SignedPct(c.high)
                 ),
             ),
         ];
@@ -205,7 +229,10 @@ fn draw_replicates(area: &Area<'_>, p: &Percent, histogram: &Histogram) -> Resul
         .margin_right(30)
         .margin_top(8)
         .caption(
-            "The bootstrap replicates of δ (axis zoomed to them)",
+            format!(
+                "The bootstrap replicates of {}'s change (axis zoomed to them)",
+                p.who
+            ),
             font(DESC),
         )
         .x_label_area_size(50)
@@ -214,10 +241,10 @@ fn draw_replicates(area: &Area<'_>, p: &Percent, histogram: &Histogram) -> Resul
         .map_err(err)?;
     grid(&mut chart)
         .x_labels(12)
-        .x_label_formatter(&|v| signed(*v))
-        .y_label_formatter(&|v| format!("{:.0}%", 100.0 * v))
+        .x_label_formatter(&|v| change_tick(*v))
+        .y_label_formatter(&|v| format!("{:.0} %", 100.0 * v))
         .y_desc("share of replicates")
-        .x_desc(AXIS)
+        .x_desc(p.axis)
         .draw()
         .map_err(err)?;
     let hist = rgb(COLOUR_HIST);
@@ -253,7 +280,7 @@ fn draw_replicates(area: &Area<'_>, p: &Percent, histogram: &Histogram) -> Resul
 }
 
 /// The lower chart, on an axis wide enough for everything: the interval and its estimate
-/// beside the A/A deltas of A and of B (or a sentence that there are none) and the floor.
+/// beside the A/A differences of A and of B (or a sentence that there are none) and the floor.
 fn draw_beside_aa(area: &Area<'_>, p: &Percent) -> Result<(), String> {
     let (lo, hi, d, floor) = (p.lo, p.hi, p.d, p.floor);
     let mut xs = vec![lo, hi, d, 0.0];
@@ -279,7 +306,7 @@ fn draw_beside_aa(area: &Area<'_>, p: &Percent) -> Result<(), String> {
         .disable_y_mesh()
         .x_labels(12)
         .y_labels(7)
-        .x_label_formatter(&|v| signed(*v))
+        .x_label_formatter(&|v| change_tick(*v))
         .y_label_formatter(&|v: &f64| {
             if (v - 2.0).abs() < 1e-6 {
                 "interval".into()
@@ -291,7 +318,7 @@ fn draw_beside_aa(area: &Area<'_>, p: &Percent) -> Result<(), String> {
                 String::new()
             }
         })
-        .x_desc(AXIS)
+        .x_desc(p.axis)
         .draw()
         .map_err(err)?;
     if let Some(f) = floor {
@@ -322,7 +349,7 @@ fn draw_beside_aa(area: &Area<'_>, p: &Percent) -> Result<(), String> {
     Ok(())
 }
 
-/// Draws the A/A deltas of A and of B as dots on their rows of the lower chart (axis
+/// Draws the A/A differences of A and of B as dots on their rows of the lower chart (axis
 /// `x0..x1`), or, when there are none, a sentence saying that identical code was not
 /// measured against itself.
 fn draw_aa_rows(strip: &mut Chart<'_>, p: &Percent, (x0, x1): (f64, f64)) -> Result<(), String> {
@@ -330,7 +357,7 @@ fn draw_aa_rows(strip: &mut Chart<'_>, p: &Percent, (x0, x1): (f64, f64)) -> Res
         let c = rgb(colour);
         strip
             .draw_series(values.iter().enumerate().map(|(i, &v)| {
-                // A fixed, deterministic jitter so that equal deltas stay visible.
+                // A fixed, deterministic jitter so that equal differences stay visible.
                 let j = ((i as f64 * 0.618_034).fract() - 0.5) * 0.5;
                 Circle::new((v, y + j), 4, c.mix(0.85).filled())
             }))

@@ -70,7 +70,7 @@ impl Distributions {
             .map_err(err)?;
         grid(&mut chart)
             .x_label_formatter(&|v| tick(*v))
-            .y_label_formatter(&|v| format!("{:.0}%", 100.0 * v))
+            .y_label_formatter(&|v| format!("{:.0} %", 100.0 * v))
             .x_desc(format!("time {} ({unit})", self.per))
             .y_desc("samples at or below")
             .draw()

@@ -1,16 +1,19 @@
 //! The pooled comparison's figure: a forest plot of each process's interval above the pooled
-//! one.
+//! one, in A's change in time against B (+ = slower).
 
 use plotters::prelude::*;
 
-use super::{Area, Chart, FIGURE_WIDTH, err, grid, rgb, signed, span, svg};
-use crate::display::Pct;
+use super::{Area, CHANGE_AXIS, Chart, FIGURE_WIDTH, change_tick, err, grid, rgb, span, svg};
+use crate::display::{Level, Pct};
 use crate::render::page::{
     COLOUR_A, COLOUR_FLOOR, COLOUR_INK, COLOUR_RATIO, Figure, LegendEntry, Mark,
 };
+use crate::stats::Change;
 
 /// The forest plot of a pooled comparison: each process's interval, and the pooled interval as
-/// a diamond beneath, on one δ axis with zero and ± the pooled noise floor.
+/// a diamond beneath, on one axis of A's change (+ = slower) with zero and ± the pooled noise
+/// floor. The fields hold δ = 1 − A/B (positive: A needs less time); each is drawn as A's
+/// change −δ, an interval `[low, high]` as `[−high, −low]`.
 pub(crate) struct Forest<'a> {
     pub deltas: &'a [f64],
     pub half_widths: &'a [f64],
@@ -42,8 +45,9 @@ impl Forest<'_> {
             .map(|f| 100.0 * f)
     }
 
-    /// Draws the δ axis in percent, the floor's band (`floor`, percent), zero, each process's
-    /// interval with its estimate (those that are not finite left out) and the pooled diamond.
+    /// Draws the axis of A's change in percent, the floor's band (`floor`, percent), zero,
+    /// each process's interval with its estimate (those that are not finite left out) and the
+    /// pooled diamond.
     fn draw(&self, root: &Area<'_>, floor: Option<f64>) -> Result<(), String> {
         let pc = |v: f64| 100.0 * v;
         let rows = self.deltas.len() + 1;
@@ -73,8 +77,8 @@ impl Forest<'_> {
             .y_labels(2 * rows + 2)
             .y_label_formatter(&label)
             .x_labels(12)
-            .x_label_formatter(&|v| signed(*v))
-            .x_desc("δ = 1 − A/B, % of B's time (positive: A needs less time)")
+            .x_label_formatter(&|v| change_tick(*v))
+            .x_desc(CHANGE_AXIS)
             .draw()
             .map_err(err)?;
         if let Some(f) = floor {
@@ -92,7 +96,8 @@ impl Forest<'_> {
             )])
             .map_err(err)?;
         self.draw_processes(&mut chart)?;
-        let (l, d, h) = (pc(self.low), pc(self.delta), pc(self.high));
+        let c = self.change();
+        let (l, d, h) = (pc(c.low), pc(c.change), pc(c.high));
         chart
             .draw_series([Polygon::new(
                 vec![(l, 0.0), (d, 0.32), (h, 0.0), (d, -0.32)],
@@ -102,28 +107,34 @@ impl Forest<'_> {
         Ok(())
     }
 
+    /// The pooled change of A with its interval: `−δ`, the ends swapped.
+    fn change(&self) -> Change {
+        Change::of_delta(self.delta, self.low, self.high)
+    }
+
     /// Process `i`'s half-width (0 when it has none).
     fn half_width(&self, i: usize) -> f64 {
         self.half_widths.get(i).copied().unwrap_or(0.0)
     }
 
-    /// The δ axis's range in percent: every process's interval, the pooled interval, zero and
-    /// ± the floor (`floor`, percent), with a margin.
+    /// The axis's range in percent of A's change: every process's interval, the pooled
+    /// interval, zero and ± the floor (`floor`, percent), with a margin.
     fn x_span(&self, floor: Option<f64>) -> (f64, f64) {
         let pc = |v: f64| 100.0 * v;
         let hw = |i: usize| self.half_width(i);
         let mut xs: Vec<f64> = (0..self.deltas.len())
-            .flat_map(|i| [pc(self.deltas[i] - hw(i)), pc(self.deltas[i] + hw(i))])
+            .flat_map(|i| [pc(-self.deltas[i] - hw(i)), pc(-self.deltas[i] + hw(i))])
             .collect();
-        xs.extend([pc(self.low), pc(self.high), 0.0]);
+        let c = self.change();
+        xs.extend([pc(c.low), pc(c.high), 0.0]);
         if let Some(f) = floor {
             xs.extend([f, -f]);
         }
         span(xs, 0.05)
     }
 
-    /// Draws each process's interval with a dot at its estimate on its row (the first on
-    /// top), leaving out those that are not finite.
+    /// Draws each process's interval of A's change (−δ ± its half-width) with a dot at its
+    /// estimate on its row (the first on top), leaving out those that are not finite.
     fn draw_processes(&self, chart: &mut Chart<'_>) -> Result<(), String> {
         let pc = |v: f64| 100.0 * v;
         let k = self.deltas.len();
@@ -131,7 +142,7 @@ impl Forest<'_> {
         let blue = rgb(COLOUR_A);
         for i in 0..k {
             let y = (rows - 1 - i) as f64;
-            let (d, h) = (pc(self.deltas[i]), pc(self.half_width(i)));
+            let (d, h) = (pc(-self.deltas[i]), pc(self.half_width(i)));
             if !(d.is_finite() && h.is_finite()) {
                 continue;
             }
@@ -155,17 +166,15 @@ impl Forest<'_> {
             LegendEntry::new(
                 COLOUR_A,
                 Mark::Line,
-                "each process's own interval of δ (dot: its estimate)",
+                "each process's own interval of A's change (dot: its estimate)",
             ),
             LegendEntry::new(
                 COLOUR_RATIO,
                 Mark::Band,
                 format!(
-                    "pooled {:.0}% interval, {} to {} (centre: the mean {})",
-                    100.0 * self.level,
-                    Pct(self.low),
-                    Pct(self.high),
-                    Pct(self.delta)
+                    "pooled {} interval of A's change: {} (centre: the mean)",
+                    Level(self.level),
+                    self.change()
                 ),
             ),
         ];

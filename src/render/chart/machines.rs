@@ -1,14 +1,15 @@
-//! The forest plot of one comparison pooled across machines: each machine's interval on a row
-//! of its own, labelled, the outlier machines marked, and the t interval over machines as a bar
-//! beneath.
+//! The forest plot of one comparison pooled across machines: each machine's interval of the
+//! candidate's change in time (+ = slower) on a row of its own, labelled, the outlier machines
+//! marked, and the t interval over machines as a bar beneath.
 
 use plotters::prelude::*;
 
-use super::{Area, Chart, FIGURE_WIDTH, err, grid, rgb, signed, span, svg};
-use crate::display::Pct;
+use super::{Area, Chart, FIGURE_WIDTH, change_tick, err, grid, rgb, span, svg};
+use crate::display::{Level, Pct};
 use crate::render::page::{
     COLOUR_A, COLOUR_B, COLOUR_FLOOR, COLOUR_INK, COLOUR_RATIO, Figure, LegendEntry, Mark,
 };
+use crate::stats::Change;
 use crate::stats::{MachineEstimate, MachinesPooled};
 
 /// Longest row label drawn, in characters: a longer one keeps its start and its end around an
@@ -17,8 +18,12 @@ use crate::stats::{MachineEstimate, MachinesPooled};
 const MAX_LABEL_CHARS: usize = 40;
 
 /// The forest plot of one comparison pooled over machines
-/// ([`combine_machines`](crate::stats::combine_machines)): one row per machine, top to bottom
-/// in input order, with its interval as a bar and its δ as a dot, labelled by its
+/// ([`combine_machines`](crate::stats::combine_machines)), drawn in the candidate's change in
+/// time against the baseline (+ = slower): the inputs hold δ = 1 − candidate/baseline
+/// (positive: the candidate is faster, as [`MachineEstimate`] defines it with A the
+/// candidate), and each δ is drawn as `−δ`, an interval `[low, high]` as `[−high, −low]`. One
+/// row per machine, top to bottom in input order, with its interval as a bar and its change as
+/// a dot, labelled by its
 /// [`label`](MachineEstimate::label) (one longer than 40 characters keeps its start and its end
 /// around an ellipsis); machines the outlier rule flagged
 /// ([`MachinesPooled::outliers`], by index) drawn in another colour with a ring; beneath them
@@ -41,20 +46,23 @@ const MAX_LABEL_CHARS: usize = 40;
 ///     })
 ///     .collect();
 /// let pooled = combine_machines(&machines, 0.95, 0.02)?;
-/// let figure = MachineForest { machines, pooled, axis: "δ, %".into() }.figure();
+/// let axis = "A's change in time against B, % (+ = slower)".into();
+/// let figure = MachineForest { machines, pooled, axis }.figure();
 /// assert!(figure.svg.contains("runner-2.json"));
 /// # }
 /// # Ok::<(), rtcompare::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct MachineForest {
-    /// Each machine's δ with its interval (fractions), drawn in this order from the top.
+    /// Each machine's δ with its interval (fractions), drawn in this order from the top as the
+    /// candidate's change −δ.
     pub machines: Vec<MachineEstimate>,
-    /// The pooled result: its t interval (`delta`, `low`, `high`, `level`), its noise floor
-    /// and its outliers.
+    /// The pooled result: its t interval (`delta`, `low`, `high`, `level`; drawn as −δ), its
+    /// noise floor and its outliers.
     pub pooled: MachinesPooled,
-    /// The δ axis's description, which states the inputs' sign convention (for example
-    /// "δ = 1 − head/baseline, % (negative: the head is slower)"); the axis is in percent.
+    /// The axis's description: whose change in time the axis shows, against what, with its
+    /// direction (for example "the head's change in time against the baseline, % (+ =
+    /// slower)"). The axis shows −δ in percent, + = the candidate is slower.
     pub axis: String,
 }
 
@@ -82,8 +90,8 @@ impl MachineForest {
         self.pooled.outliers.iter().any(|o| o.index == i)
     }
 
-    /// Draws the δ axis in percent, the floor's band (`floor`, percent), zero, each machine's
-    /// interval with its δ and the pooled bar.
+    /// Draws the axis of the change (−δ) in percent, the floor's band (`floor`, percent), zero,
+    /// each machine's interval with its change and the pooled bar.
     fn draw(&self, root: &Area<'_>, floor: Option<f64>) -> Result<(), String> {
         let k = self.machines.len();
         let rows = k + 1;
@@ -118,7 +126,7 @@ impl MachineForest {
             .y_labels(2 * rows + 2)
             .y_label_formatter(&label)
             .x_labels(12)
-            .x_label_formatter(&|v| signed(*v))
+            .x_label_formatter(&|v| change_tick(*v))
             .x_desc(self.axis.as_str())
             .draw()
             .map_err(err)?;
@@ -141,30 +149,30 @@ impl MachineForest {
         Ok(())
     }
 
-    /// The δ axis's range in percent: every machine's interval and δ, the pooled interval,
-    /// zero and ± the floor (`floor`, percent), with a margin.
+    /// The axis's range in percent of the change: every machine's interval and change, the
+    /// pooled interval, zero and ± the floor (`floor`, percent), with a margin.
     fn x_span(&self, floor: Option<f64>) -> (f64, f64) {
-        let pc = |v: f64| 100.0 * v;
+        let flip = |v: f64| -100.0 * v;
         let p = &self.pooled;
         let mut xs: Vec<f64> = self
             .machines
             .iter()
-            .flat_map(|m| [pc(m.low), pc(m.delta), pc(m.high)])
+            .flat_map(|m| [flip(m.low), flip(m.delta), flip(m.high)])
             .collect();
-        xs.extend([pc(p.low), pc(p.high), 0.0]);
+        xs.extend([flip(p.low), flip(p.high), 0.0]);
         if let Some(f) = floor {
             xs.extend([f, -f]);
         }
         span(xs, 0.05)
     }
 
-    /// Draws each machine's interval and δ on its row (of `rows`, the first on top), the
-    /// outliers in another colour with a ring.
+    /// Draws each machine's interval and change (−δ) on its row (of `rows`, the first on
+    /// top), the outliers in another colour with a ring.
     fn draw_machines(&self, chart: &mut Chart<'_>, rows: usize) -> Result<(), String> {
-        let pc = |v: f64| 100.0 * v;
+        let flip = |v: f64| -100.0 * v;
         for (i, m) in self.machines.iter().enumerate() {
             let y = (rows - 1 - i) as f64;
-            let (l, d, h) = (pc(m.low), pc(m.delta), pc(m.high));
+            let (l, d, h) = (flip(m.high), flip(m.delta), flip(m.low));
             let outlier = self.is_outlier(i);
             let colour = rgb(if outlier { COLOUR_B } else { COLOUR_A });
             if l.is_finite() && h.is_finite() {
@@ -189,11 +197,11 @@ impl MachineForest {
         Ok(())
     }
 
-    /// Draws the pooled t interval as a wide bar on row 0, with a tick at its δ.
+    /// Draws the pooled t interval as a wide bar on row 0, with a tick at its change (−δ).
     fn draw_pooled(&self, chart: &mut Chart<'_>) -> Result<(), String> {
         let pc = |v: f64| 100.0 * v;
-        let p = &self.pooled;
-        let (l, d, h) = (pc(p.low), pc(p.delta), pc(p.high));
+        let c = self.change();
+        let (l, d, h) = (pc(c.low), pc(c.change), pc(c.high));
         if l.is_finite() && h.is_finite() {
             chart
                 .draw_series([Rectangle::new(
@@ -213,6 +221,12 @@ impl MachineForest {
         Ok(())
     }
 
+    /// The pooled change with its t interval: `−δ`, the ends swapped.
+    fn change(&self) -> Change {
+        let p = &self.pooled;
+        Change::of_delta(p.delta, p.low, p.high)
+    }
+
     /// The legend: the machines' intervals, the outliers if any, the pooled bar and, if drawn,
     /// the floor (`floor`, percent).
     fn legend(&self, floor: Option<f64>) -> Vec<LegendEntry> {
@@ -220,7 +234,7 @@ impl MachineForest {
         let mut legend = vec![LegendEntry::new(
             COLOUR_A,
             Mark::Line,
-            "each machine's own interval of δ (dot: its δ)",
+            "each machine's own interval of the change (dot: its estimate)",
         )];
         if (0..self.machines.len()).any(|i| self.is_outlier(i)) {
             legend.push(LegendEntry::new(
@@ -234,11 +248,9 @@ impl MachineForest {
             COLOUR_RATIO,
             Mark::Band,
             format!(
-                "t interval over machines at {:.0}%, {} to {} (tick: the mean δ {})",
-                100.0 * p.level,
-                Pct(p.low),
-                Pct(p.high),
-                Pct(p.delta)
+                "{} t interval over machines: {} (tick: the mean)",
+                Level(p.level),
+                self.change()
             ),
         ));
         if let Some(f) = floor {
@@ -293,7 +305,7 @@ mod tests {
         let f = MachineForest {
             machines: ms,
             pooled,
-            axis: "δ".into(),
+            axis: "change, % (+ = slower)".into(),
         }
         .figure();
         // plotters writes each text on a line of its own.
@@ -323,11 +335,11 @@ mod tests {
             let f = MachineForest {
                 machines,
                 pooled: pooled.clone(),
-                axis: "<δ & co>".into(),
+                axis: "<change & co>".into(),
             }
             .figure();
             assert!(f.svg.starts_with("<svg") && !f.svg.contains("could not be drawn"));
-            assert!(f.svg.contains("&lt;δ &amp; co&gt;"), "{}", f.svg);
+            assert!(f.svg.contains("&lt;change &amp; co&gt;"), "{}", f.svg);
         }
     }
 

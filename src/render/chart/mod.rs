@@ -14,6 +14,11 @@
 //! [`BootstrapPlot`] (panel 4), [`TimeScale`] of [`TimeBar`]s (panel 5), the pooled
 //! comparison's forest plot, and [`MachineForest`] for one comparison pooled across machines. This file holds what they share: the SVG canvas, the fonts, the
 //! colours, the grid, tick labels and the axis ranges.
+//!
+//! The figures of a difference take δ = 1 − A/B (positive: A, the candidate, needs less time),
+//! as the data hold it, and draw the one direction a person reads: A's change in time against
+//! B, `−δ`, + = slower, an interval `[low, high]` of δ as `[−high, −low]`; percentages in the
+//! crate's one style (`+1.5 %`, `−2 %`, a space before `%`, the minus sign U+2212).
 
 use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
@@ -22,6 +27,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::page::COLOUR_INK;
+use crate::display::Pct;
 
 mod bootstrap;
 mod distributions;
@@ -103,10 +109,63 @@ pub(crate) fn tick(v: f64) -> String {
     if s == "-0" { "0".into() } else { s }
 }
 
-/// A value with its sign (`+12.3`), for percentages on a δ axis.
+/// A value with its sign, `+` or the minus sign U+2212 as [`SignedPct`](crate::display::SignedPct)
+/// writes it (`+12.3`, `−0.5`, `0`), for percentages on an axis of A's change.
 fn signed(v: f64) -> String {
-    let t = tick(v);
-    if v > 0.0 { format!("+{t}") } else { t }
+    let t = tick(v.abs());
+    if t == "0" {
+        t
+    } else if v > 0.0 {
+        format!("+{t}")
+    } else {
+        format!("−{t}")
+    }
+}
+
+/// A tick label on an axis of A's change in percent: the value with its sign and a space
+/// before `%` (`+1.5 %`, `−2 %`, `0 %`), in the style of
+/// [`SignedPct`](crate::display::SignedPct) without its fixed decimals.
+fn change_tick(v: f64) -> String {
+    format!("{} %", signed(v))
+}
+
+/// A change (fraction, + = slower) in words without its interval, as
+/// [`Change`](crate::stats::Change)'s `Display` begins: `2.1 % slower`, `0.45 % faster`,
+/// `no change`; a NaN is `NaN %`.
+fn change_words(change: f64) -> String {
+    if change > 0.0 {
+        format!("{} slower", Pct(change))
+    } else if change < 0.0 {
+        format!("{} faster", Pct(-change))
+    } else if change == 0.0 {
+        "no change".to_string()
+    } else {
+        Pct(change).to_string()
+    }
+}
+
+/// The description of every axis of A's change: A's time against B's minus 1, in percent,
+/// + = slower (`−δ` for a report's `δ = 1 − A/B`).
+const CHANGE_AXIS: &str = "A's change in time against B, % of B's time (+ = slower)";
+
+/// The axis of the candidate's change: A's ([`CHANGE_AXIS`]) or, where the caller names B
+/// the candidate (a command against its reference), B's.
+fn change_axis(b_is_candidate: bool) -> &'static str {
+    if b_is_candidate {
+        "B's change in time against A, % of A's time (+ = slower)"
+    } else {
+        CHANGE_AXIS
+    }
+}
+
+/// The names of the candidate and the baseline in a figure's words: `("A", "B")`, or
+/// `("B", "A")` where the caller names B the candidate.
+fn sides(b_is_candidate: bool) -> (&'static str, &'static str) {
+    if b_is_candidate {
+        ("B", "A")
+    } else {
+        ("A", "B")
+    }
 }
 
 /// The divisor and unit name that show durations around `ns` with a few digits.
@@ -264,7 +323,13 @@ mod tests {
         assert_eq!(tick(999_900.0), "999900");
         assert_eq!(tick(12.0), "12");
         assert_eq!(signed(5.0), "+5");
-        assert_eq!(signed(-5.0), "-5");
+        assert_eq!(signed(-5.0), "−5");
+        assert_eq!(signed(0.0), "0");
+        assert_eq!(change_tick(-0.25), "−0.25 %");
+        assert_eq!(change_tick(1.5), "+1.5 %");
+        assert_eq!(change_words(0.021), "2.1 % slower");
+        assert_eq!(change_words(-0.0045), "0.45 % faster");
+        assert_eq!(change_words(0.0), "no change");
     }
 
     #[test]

@@ -1,24 +1,32 @@
-//! Panel 1's figure: the answer on a number line, the interval of δ against zero, the A/A
-//! noise floor and the thresholds asked about.
+//! Panel 1's figure: the answer on a number line, the interval of A's change in time (+ =
+//! slower) against zero, the A/A noise floor and the thresholds asked about.
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use super::{Area, DESC, FIGURE_WIDTH, LABEL, anchored, dashes, err, grid, rgb, signed, span, svg};
-use crate::display::Pct;
+use super::{
+    Area, DESC, FIGURE_WIDTH, LABEL, anchored, change_axis, change_tick, change_words, dashes, err,
+    grid, rgb, sides, span, svg,
+};
+use crate::display::{Level, Pct, SignedPct};
 use crate::render::page::{
     COLOUR_FLOOR, COLOUR_INK, COLOUR_INTERVAL, COLOUR_THRESHOLD, Figure, LegendEntry, Mark,
 };
+use crate::stats::Change;
 
-/// Panel 1's number line: the interval of δ = 1 − A/B, zero, ± the A/A noise floor and ± the
-/// thresholds asked about, on one axis in percent.
+/// Panel 1's number line: A's change in time against B (+ = slower) with its interval, zero,
+/// ± the A/A noise floor and ± the thresholds asked about, on one axis in percent.
+///
+/// The fields hold a report's `δ = 1 − A/B` (positive: A needs less time), A the candidate;
+/// the figure draws A's change `−δ`, its interval `[−high, −low]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberLine {
-    /// The point estimate of δ (fraction; positive: A needs less time).
+    /// The point estimate of δ = 1 − A/B (fraction; positive: A needs less time), drawn as
+    /// A's change −δ.
     pub delta: f64,
-    /// Lower end of its interval (fraction).
+    /// Lower end of δ's interval (fraction), drawn as the upper end of A's change.
     pub low: f64,
-    /// Upper end of its interval (fraction).
+    /// Upper end of δ's interval (fraction), drawn as the lower end of A's change.
     pub high: f64,
     /// The interval's coverage level, in (0, 1).
     pub level: f64,
@@ -27,6 +35,9 @@ pub struct NumberLine {
     /// The thresholds asked about (fractions); each is drawn at ± its absolute value. Zero
     /// and non-finite thresholds are left out.
     pub thresholds: Vec<f64>,
+    /// Whether the words name B the candidate (a command against its reference): then the
+    /// caller passes δ from B's side, `1 − B/A`, and the figure says "B's change against A".
+    pub b_is_candidate: bool,
 }
 
 impl NumberLine {
@@ -55,11 +66,17 @@ impl NumberLine {
         ts
     }
 
-    /// Draws the axis in percent, the floor's band, the thresholds (`ts`, fractions), zero and
-    /// the interval with its estimate.
+    /// A's change with its interval: `−δ`, the ends swapped.
+    fn change(&self) -> Change {
+        Change::of_delta(self.delta, self.low, self.high)
+    }
+
+    /// Draws the axis of A's change in percent, the floor's band, the thresholds (`ts`,
+    /// fractions), zero and the interval with its estimate.
     fn draw(&self, root: &Area<'_>, ts: &[f64], floor: Option<f64>) -> Result<(), String> {
         let pc = |v: f64| 100.0 * v;
-        let mut xs = vec![pc(self.low), pc(self.high), pc(self.delta), 0.0];
+        let c = self.change();
+        let mut xs = vec![pc(c.low), pc(c.high), pc(c.change), 0.0];
         xs.extend(ts.iter().flat_map(|&t| [pc(t), -pc(t)]));
         if let Some(f) = floor {
             xs.extend([pc(f), -pc(f)]);
@@ -77,8 +94,8 @@ impl NumberLine {
             .disable_y_mesh()
             .disable_y_axis()
             .x_labels(12)
-            .x_label_formatter(&|v| signed(*v))
-            .x_desc("δ = 1 − A/B, % of B's time (positive: A needs less time)")
+            .x_label_formatter(&|v| change_tick(*v))
+            .x_desc(change_axis(self.b_is_candidate))
             .draw()
             .map_err(err)?;
         if let Some(f) = floor {
@@ -101,7 +118,7 @@ impl NumberLine {
                     .map_err(err)?;
                 chart
                     .draw_series([Text::new(
-                        format!("{}%", signed(x)),
+                        SignedPct(x / 100.0).to_string(),
                         (x, 0.83),
                         anchored(LABEL, HPos::Center, VPos::Bottom),
                     )])
@@ -115,7 +132,7 @@ impl NumberLine {
             )])
             .map_err(err)?;
         let green = rgb(COLOUR_INTERVAL);
-        let (lo, hi, d) = (pc(self.low), pc(self.high), pc(self.delta));
+        let (lo, hi, d) = (pc(c.low), pc(c.high), pc(c.change));
         chart
             .draw_series([
                 PathElement::new(vec![(lo, 0.42), (hi, 0.42)], green.stroke_width(7)),
@@ -128,7 +145,7 @@ impl NumberLine {
             .map_err(err)?;
         chart
             .draw_series([Text::new(
-                format!("δ {}%", signed(d)),
+                change_words(c.change),
                 (d, 0.6),
                 anchored(DESC, HPos::Center, VPos::Bottom),
             )])
@@ -138,16 +155,16 @@ impl NumberLine {
 
     /// The legend: the interval, zero, the floor (or that there is none) and the thresholds.
     fn legend(&self, ts: &[f64], floor: Option<f64>) -> Vec<LegendEntry> {
+        let (who, other) = sides(self.b_is_candidate);
         let mut legend = vec![
             LegendEntry::new(
                 COLOUR_INTERVAL,
                 Mark::Line,
                 format!(
-                    "{:.0}% interval of δ, {} to {} (dot: the estimate {})",
-                    100.0 * self.level,
-                    Pct(self.low),
-                    Pct(self.high),
-                    Pct(self.delta)
+                    "{} interval of {who}'s change in time against {other}, + = slower: {} \
+                     (dot: the estimate)",
+                    Level(self.level),
+                    self.change()
                 ),
             ),
             LegendEntry::new(COLOUR_INK, Mark::Line, "zero: no difference"),

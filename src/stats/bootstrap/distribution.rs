@@ -254,10 +254,10 @@ mod tests {
         assert_eq!(relative_difference(&A, &B).unwrap(), 1.0 - 100.0 / 125.0);
         let text = est.to_string();
         assert!(
-            text.starts_with("A needs 20.0% less time than B (95% interval "),
+            text.starts_with("A 20.0 % faster than B [−20.2 %, −19.8 %] (95 % interval)"),
             "{text}"
         );
-        assert!(text.contains("; B takes 1.25× as long as A ["), "{text}");
+        assert!(text.contains("; A takes 0.80× as long as B ["), "{text}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! interval, its [`Ratio`] form and one-sentence `Display`, the [`Confidences`] for
 //! thresholds, and the A/A [`TieSplit`].
 
-use crate::display::{Level, MagnitudePct};
+use crate::display::{Level, Pct, SignedPct};
 use crate::error::{Error, Result};
 use crate::stats::check;
 use serde::{Deserialize, Serialize};
@@ -167,46 +167,32 @@ impl Estimate {
 }
 
 impl fmt::Display for Estimate {
-    /// One line, for example `A needs 20.0% less time than B (95% interval 18.1% to 21.5%
-    /// less); B takes 1.25× as long as A [1.22, 1.27]`.
+    /// One line in the one direction (A's time against B's, + = slower), for example
+    /// `A 20.0 % faster than B [−21.5 %, −18.1 %] (95 % interval); A takes 0.80× as long as B
+    /// [0.78, 0.82]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.delta > 0.0 {
-            write!(f, "A needs {} less time than B", MagnitudePct(self.delta))?;
-        } else if self.delta < 0.0 {
-            write!(f, "A needs {} more time than B", MagnitudePct(self.delta))?;
+        let change = crate::stats::Change::of_delta(self.delta, self.low, self.high);
+        let size = Pct(change.change.abs());
+        if change.change > 0.0 {
+            write!(f, "A {size} slower than B")?;
+        } else if change.change < 0.0 {
+            write!(f, "A {size} faster than B")?;
         } else {
-            write!(f, "A and B need the same time")?;
+            write!(f, "A as fast as B")?;
         }
-        write!(f, " ({} interval ", Level(self.level))?;
-        if self.low >= 0.0 {
-            write!(
-                f,
-                "{} to {} less",
-                MagnitudePct(self.low),
-                MagnitudePct(self.high)
-            )?;
-        } else if self.high <= 0.0 {
-            write!(
-                f,
-                "{} to {} more",
-                MagnitudePct(self.high),
-                MagnitudePct(self.low)
-            )?;
-        } else {
-            write!(
-                f,
-                "{} more to {} less",
-                MagnitudePct(self.low),
-                MagnitudePct(self.high)
-            )?;
-        }
-        let r = self.ratio();
-        // Two decimals, more when the ratio is within 1 % of parity.
-        let digits = if (r.ratio - 1.0).abs() < 0.01 { 4 } else { 2 };
         write!(
             f,
-            "); B takes {:.*}× as long as A [{:.*}, {:.*}]",
-            digits, r.ratio, digits, r.low, digits, r.high
+            " [{}, {}] ({} interval)",
+            SignedPct(change.low),
+            SignedPct(change.high),
+            Level(self.level)
+        )?;
+        // A/B = 1 − δ. Two decimals, more when the ratio is within 1 % of parity.
+        let (ratio, low, high) = (1.0 - self.delta, 1.0 - self.high, 1.0 - self.low);
+        let digits = if (ratio - 1.0).abs() < 0.01 { 4 } else { 2 };
+        write!(
+            f,
+            "; A takes {ratio:.digits$}× as long as B [{low:.digits$}, {high:.digits$}]"
         )
     }
 }
@@ -384,8 +370,8 @@ mod tests {
         };
         assert_eq!(
             e.to_string(),
-            "A needs 20.0% less time than B (95% interval 18.1% to 21.5% less); \
-             B takes 1.25× as long as A [1.22, 1.27]"
+            "A 20.0 % faster than B [−21.5 %, −18.1 %] (95 % interval); \
+             A takes 0.80× as long as B [0.79, 0.82]"
         );
         e.delta = -0.25;
         e.low = -0.3;
@@ -393,8 +379,8 @@ mod tests {
         e.level = 0.9;
         assert_eq!(
             e.to_string(),
-            "A needs 25.0% more time than B (90% interval 20.0% to 30.0% more); \
-             B takes 0.80× as long as A [0.77, 0.83]"
+            "A 25.0 % slower than B [+20.0 %, +30.0 %] (90 % interval); \
+             A takes 1.25× as long as B [1.20, 1.30]"
         );
         e.delta = 0.004;
         e.low = -0.01;
@@ -402,11 +388,11 @@ mod tests {
         e.level = 0.999;
         assert_eq!(
             e.to_string(),
-            "A needs 0.40% less time than B (99.9% interval 1.0% more to 2.0% less); \
-             B takes 1.0040× as long as A [0.9901, 1.0204]"
+            "A 0.40 % faster than B [−2.0 %, +1.0 %] (99.9 % interval); \
+             A takes 0.9960× as long as B [0.9800, 1.0100]"
         );
         e.delta = 0.0;
-        assert!(e.to_string().starts_with("A and B need the same time"));
+        assert!(e.to_string().starts_with("A as fast as B ["));
     }
 
     #[test]

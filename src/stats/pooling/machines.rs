@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::display::{Pct, Share};
+use crate::display::{Level, Pct, Share, SignedPct};
 use crate::error::{Error, Result};
 use crate::stats::check;
 use crate::stats::dist::{normal_quantile, student_t_quantile};
@@ -48,12 +48,12 @@ impl fmt::Display for MachineEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: δ {} ({:.0}% interval [{}, {}]), noise floor {}",
+            "{}: A's change {} [{}, {}] ({} interval), noise floor {}",
             self.label,
-            Pct(self.delta),
-            100.0 * self.level,
-            Pct(self.low),
-            Pct(self.high),
+            SignedPct(-self.delta),
+            SignedPct(-self.high),
+            SignedPct(-self.low),
+            Level(self.level),
             Pct(self.noise_floor)
         )
     }

@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::display::{Pct, Share};
+use crate::display::{Level, Pct, Share, SignedPct};
 use crate::error::{Error, Result};
 use crate::stats::check;
 use crate::stats::dist::{normal_quantile, student_t_quantile};
@@ -235,9 +235,9 @@ impl fmt::Display for PoolWarning {
                 level,
             } => write!(
                 f,
-                "only {processes} processes: at {:.0}% the interval is wide for want of \
+                "only {processes} processes: at {} the interval is wide for want of \
                  processes; pool at least {advisable}",
-                100.0 * level
+                Level(*level)
             ),
             PoolWarning::ProcessFailed { index, reason } => {
                 write!(f, "process {index} failed and is not pooled: {reason}")
@@ -258,9 +258,9 @@ impl fmt::Display for PoolWarning {
                     }
                     write!(
                         f,
-                        "{:.0}% of them around {:+.2}%",
+                        "{:.0} % of them around A's change {}",
                         100.0 * m.share,
-                        100.0 * m.centre
+                        SignedPct(-m.centre)
                     )?;
                 }
                 f.write_str(

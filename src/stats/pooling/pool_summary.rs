@@ -5,11 +5,12 @@ use std::fmt;
 
 use super::pool::{HIGH_I2, Pooled};
 use super::pool_plan::PlanEnd;
-use crate::display::{Pct, Share};
-use crate::stats::{Unresolved, Verdict};
+use crate::display::{Level, Pct, Share, SignedPct};
+use crate::stats::{Change, Unresolved, Verdict};
 
-/// The first line of a pooled summary, over processes or machines: `Pooled over 5 processes:
-/// A needs 16.50% less time than B, 99% interval [16.12%, 16.89%] (t interval).`
+/// The first line of a pooled summary, over processes or machines, in the one direction (A's
+/// time against B's, + = slower): `Pooled over 5 processes: A's change 16.5 % faster [−16.9 %,
+/// −16.1 %] (99 % t interval).`
 pub(super) fn pooled_line(
     count: usize,
     what: &str,
@@ -17,13 +18,9 @@ pub(super) fn pooled_line(
     method: &str,
 ) -> String {
     format!(
-        "Pooled over {count} {what}: A needs {} {} time than B, {:.0}% interval [{}, {}] \
-         ({method}).",
-        Pct(delta.abs()),
-        if delta >= 0.0 { "less" } else { "more" },
-        100.0 * level,
-        Pct(low),
-        Pct(high)
+        "Pooled over {count} {what}: A's change {} ({} {method}).",
+        Change::of_delta(delta, low, high),
+        Level(level)
     )
 }
 
@@ -57,23 +54,21 @@ impl Pooled {
         } else {
             writeln!(
                 f,
-                "Pooled over {} processes, which fall into {} modes; their mean ({}, {:.0}% \
-                 interval [{}, {}], {rule}) is not a typical difference:",
+                "Pooled over {} processes, which fall into {} modes; their mean (A's change \
+                 {}, {} {rule}) is not a typical difference:",
                 self.processes,
                 self.modes.len(),
-                Pct(self.delta),
-                100.0 * self.level,
-                Pct(self.low),
-                Pct(self.high)
+                Change::of_delta(self.delta, self.low, self.high),
+                Level(self.level)
             )?;
             for m in &self.modes {
                 writeln!(
                     f,
-                    "  {:.0}% of the processes: δ around {} (from {} to {})",
+                    "  {:.0} % of the processes: A's change around {} (from {} to {})",
                     100.0 * m.share,
-                    Pct(m.centre),
-                    Pct(m.low),
-                    Pct(m.high)
+                    SignedPct(-m.centre),
+                    SignedPct(-m.high),
+                    SignedPct(-m.low)
                 )?;
             }
         }
@@ -102,18 +97,27 @@ impl Pooled {
                 f,
                 "Noise floor across processes: {} (harness bias {}).",
                 Pct(self.noise_floor),
-                Pct(self.bias)
+                SignedPct(-self.bias)
             )?;
         } else {
             writeln!(f, "Noise floor: unknown (not every process was validated).")?;
         }
-        f.write_str("Per-process deltas:")?;
+        f.write_str("A's change in each process (+ = slower):")?;
         for d in &self.deltas {
-            write!(f, " {:+.2}%", 100.0 * d)?;
+            write!(f, " {}", SignedPct(-d))?;
         }
         writeln!(f)?;
-        if let Some(d) = &self.drift {
-            writeln!(f, "Over the process index: {d}.")?;
+        if let Some(d) = self.drift.as_ref().filter(|d| d.n > 0) {
+            // The test ran on δ = 1 − A/B; said here in A's change, so ρ and the halves flip.
+            writeln!(
+                f,
+                "Over the process index: Spearman ρ = {:+.3} for A's change, p = {}; around {} \
+                 in the first half, {} in the second.",
+                -d.spearman,
+                crate::stats::series::drift::format_p(d.p_value),
+                SignedPct(-d.first_half),
+                SignedPct(-d.second_half)
+            )?;
         }
         if self.failed_processes > 0 {
             writeln!(
@@ -162,7 +166,7 @@ impl Pooled {
     fn fmt_verdict(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The short answer in the words every front end prints: A's change in time against
         // B, + = slower.
-        let change = crate::stats::Change::of_delta(self.delta, self.low, self.high);
+        let change = Change::of_delta(self.delta, self.low, self.high);
         writeln!(f, "A against B: {}.", self.verdict.in_words_with(change))?;
         match self.verdict {
             // The generic advice (more samples) does not help when the width is the
@@ -172,12 +176,12 @@ impl Pooled {
             {
                 writeln!(
                     f,
-                    "Verdict: CANNOT TELL. its interval [{}, {}] contains zero, so these {} \
-                     processes do not separate A from B; most of its width is the processes' \
-                     scatter (I² = {:.2}), so more processes would narrow it, and more samples \
-                     in each would not.",
-                    Pct(low),
-                    Pct(high),
+                    "Verdict: CANNOT TELL. The interval of A's change [{}, {}] contains zero, \
+                     so these {} processes do not separate A from B; most of its width is the \
+                     processes' scatter (I² = {:.2}), so more processes would narrow it, and \
+                     more samples in each would not.",
+                    SignedPct(-high),
+                    SignedPct(-low),
                     self.processes,
                     self.i2
                 )?;

@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::display::SignedPct;
 use crate::error::Result;
 use crate::stats::dist;
 use crate::stats::summaries::select;
@@ -72,25 +73,25 @@ impl DriftReport {
 
 impl fmt::Display for DriftReport {
     /// One line, for example
-    /// `drift over 20 values: Spearman ρ = +1.000, z = 4.36, p = 1.31e-5; second half +181.82% vs first`.
+    /// `drift over 20 values: Spearman ρ = +1.000, z = 4.36, p = 1.31e-5; second half +181.8 % vs first`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.n == 0 {
             return f.write_str("drift not tested (the series held a value that is not finite)");
         }
         write!(
             f,
-            "drift over {} values: Spearman ρ = {:+.3}, z = {:.2}, p = {}; second half {:+.2}% vs first",
+            "drift over {} values: Spearman ρ = {:+.3}, z = {:.2}, p = {}; second half {} vs first",
             self.n,
             self.spearman,
             self.z,
             format_p(self.p_value),
-            self.relative_shift * 100.0
+            SignedPct(self.relative_shift)
         )
     }
 }
 
 /// A p-value with three significant digits, in scientific notation when small.
-fn format_p(p: f64) -> String {
+pub(crate) fn format_p(p: f64) -> String {
     if p >= 0.001 || p == 0.0 {
         format!("{p:.4}")
     } else {

@@ -9,7 +9,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::judge::{Bar, Bounds, Judgement, Scale, judge};
-use crate::display::Pct;
+use crate::display::{Pct, SignedPct};
 use crate::stats::Estimate;
 
 /// A difference must exceed this many clock steps (as a share of the faster candidate's batch)
@@ -63,11 +63,11 @@ impl Verdict {
         match self {
             Verdict::AFaster | Verdict::BFaster => change.to_string(),
             Verdict::Equivalent { margin } => {
-                format!("equivalent within ±{}: {change}", Percent(*margin))
+                format!("equivalent within ±{}: {change}", Pct(*margin))
             }
             Verdict::CannotTell(_) => format!(
                 "cannot tell (within ±{}): {change}",
-                Percent(change.low.abs().max(change.high.abs()))
+                Pct(change.low.abs().max(change.high.abs()))
             ),
         }
     }
@@ -135,38 +135,9 @@ impl fmt::Display for Change {
         if self.change == 0.0 {
             f.write_str(word)?;
         } else {
-            write!(f, "{} {word}", Percent(self.change))?;
+            write!(f, "{} {word}", Pct(self.change.abs()))?;
         }
-        write!(f, " [{}, {}]", Signed(self.low), Signed(self.high))
-    }
-}
-
-/// A fraction's size as a percentage: one decimal, two below 1 %.
-struct Percent(f64);
-
-impl fmt::Display for Percent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = 100.0 * self.0.abs();
-        if p < 1.0 {
-            write!(f, "{p:.2} %")
-        } else {
-            write!(f, "{p:.1} %")
-        }
-    }
-}
-
-/// A fraction as a signed percentage (`+1.7 %`, `−0.30 %`), as [`Percent`] rounds.
-struct Signed(f64);
-
-impl fmt::Display for Signed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sign = if self.0 < 0.0 { "−" } else { "+" };
-        let p = 100.0 * self.0.abs();
-        if p < 1.0 {
-            write!(f, "{sign}{p:.2} %")
-        } else {
-            write!(f, "{sign}{p:.1} %")
-        }
+        write!(f, " [{}, {}]", SignedPct(self.low), SignedPct(self.high))
     }
 }
 
@@ -296,18 +267,18 @@ impl fmt::Display for Unresolved {
         match *self {
             Unresolved::IntervalContainsZero { low, high } => write!(
                 f,
-                "its interval [{}, {}] contains zero, so this run does not separate A from B; \
-                 collect more samples or quieten the machine",
-                Pct(low),
-                Pct(high)
+                "the interval of A's change [{}, {}] contains zero, so this run does not \
+                 separate A from B; collect more samples or quieten the machine",
+                SignedPct(-high),
+                SignedPct(-low)
             ),
             Unresolved::Unstable { delta, low, high } => write!(
                 f,
-                "the estimate {} lies outside its own interval [{}, {}], so it is unstable; \
+                "A's change {} lies outside its own interval [{}, {}], so it is unstable; \
                  collect more samples",
-                Pct(delta),
-                Pct(low),
-                Pct(high)
+                SignedPct(-delta),
+                SignedPct(-high),
+                SignedPct(-low)
             ),
             Unresolved::WithinNoiseFloor { delta, noise_floor } => write!(
                 f,
@@ -380,14 +351,14 @@ fn fmt_opposite_modes(
 ) -> fmt::Result {
     write!(
         f,
-        "the processes disagree on the winner: {:.0}% of them resolved A faster \
-         (around {}) and {:.0}% resolved B faster (around {}); which one wins depends \
+        "the processes disagree on the winner: {:.0} % of them resolved A faster \
+         (A's change around {}) and {:.0} % resolved B faster (around {}); which one wins depends \
          on the state each process landed in, not on sampling noise, so more samples \
          will not settle it: read the modes, or find what the layout changes",
         100.0 * a_faster_share,
-        Pct(a_faster_centre),
+        SignedPct(-a_faster_centre),
         100.0 * b_faster_share,
-        Pct(b_faster_centre)
+        SignedPct(-b_faster_centre)
     )
 }
 
@@ -401,12 +372,13 @@ fn fmt_process_drift(
 ) -> fmt::Result {
     write!(
         f,
-        "the processes' deltas drift with the process index (Spearman ρ = {spearman:+.2}, \
+        "A's change drifts with the process index (Spearman ρ = {:+.2}, \
          p = {p_value:.4}; first half around {}, second half around {}): later \
          processes are not draws of the same machine state, so the mean depends on \
          when the run stopped; quieten the machine and run again",
-        Pct(first_half),
-        Pct(second_half)
+        -spearman,
+        SignedPct(-first_half),
+        SignedPct(-second_half)
     )
 }
 
@@ -469,10 +441,10 @@ fn fmt_straddles_margin(
 ) -> fmt::Result {
     write!(
         f,
-        "the difference is real, but its interval [{}, {}] reaches across the margin \
-         ±{}, so it may or may not matter; collect more samples to tell",
-        Pct(low),
-        Pct(high),
+        "the difference is real, but the interval of A's change [{}, {}] reaches across \
+         the margin ±{}, so it may or may not matter; collect more samples to tell",
+        SignedPct(-high),
+        SignedPct(-low),
         Pct(margin)
     )
 }

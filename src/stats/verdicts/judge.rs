@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::display::Pct;
 use crate::error::{Error, Result};
 
 /// Which way a relative difference δ points: what its positive values say about the candidate.
@@ -205,7 +206,7 @@ impl fmt::Display for Judgement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Judgement::Clears { claim, bound } => {
-                write!(f, "{claim} by at least {:.2} %", 100.0 * bound)
+                write!(f, "{claim} by at least {}", Pct(*bound))
             }
             Judgement::Equivalent => f.write_str("equivalent"),
             Judgement::FloorAboveMargin => f.write_str(
@@ -216,8 +217,8 @@ impl fmt::Display for Judgement {
                 leaning: Some((claim, bound)),
             } => write!(
                 f,
-                "cannot tell: {claim} by at least {:.2} %, too little to claim",
-                100.0 * bound
+                "cannot tell: {claim} by at least {}, too little to claim",
+                Pct(*bound)
             ),
             Judgement::Short { leaning: None } => {
                 f.write_str("cannot tell: the interval allows either direction")

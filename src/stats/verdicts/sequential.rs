@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::check;
 use super::dist::{sign_test_tail, student_t_quantile};
 use super::judge::{Bar, Bounds, Claim, Judgement, Scale, judge};
+use crate::display::{Pct, SignedPct};
 use crate::error::{Error, Result};
 
 /// The shape of the alpha-spending function: how much of α the early looks may use.
@@ -581,14 +582,13 @@ impl SequentialDecision {
 
 impl std::fmt::Display for SequentialDecision {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let pct = |x: f64| format!("{:+.2} %", 100.0 * x);
         let Some(last) = self.looks.last() else {
             return f.write_str("no look was made");
         };
         write!(
             f,
-            "Sequential decision against a margin of ±{:.1} %: {} look{} (at most {} processes), ",
-            100.0 * self.margin,
+            "Sequential decision against a margin of ±{}: {} look{} (at most {} processes), ",
+            Pct(self.margin),
             self.looks.len(),
             if self.looks.len() == 1 { "" } else { "s" },
             self.max_n
@@ -605,11 +605,11 @@ impl std::fmt::Display for SequentialDecision {
         };
         write!(
             f,
-            "{why}; the last, at {} processes, spent α = {:.4}: [{}, {}], ",
+            "{why}; the last, at {} processes, spent α = {:.4}: A's change [{}, {}], ",
             last.n,
             last.alpha,
-            pct(last.low),
-            pct(last.high)
+            SignedPct(-last.high),
+            SignedPct(-last.low)
         )?;
         match last.outcome {
             SequentialOutcome::Faster => f.write_str("A faster by more than the margin"),
@@ -617,8 +617,8 @@ impl std::fmt::Display for SequentialDecision {
             SequentialOutcome::Equivalent => f.write_str("equivalent within the margin"),
             SequentialOutcome::Undecided => write!(
                 f,
-                "cannot tell: it rules out changes beyond {:.2} %",
-                100.0 * last.rules_out_beyond
+                "cannot tell: it rules out changes beyond {}",
+                Pct(last.rules_out_beyond)
             ),
         }
     }

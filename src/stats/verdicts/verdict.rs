@@ -8,6 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::judge::{Bar, Bounds, Claim, Scale, judge};
+use crate::display::Pct;
 use crate::error::{Error, Result};
 
 /// Why [`three_outcome_rule`] could not call a winner. The two main reasons look alike in a
@@ -98,18 +99,15 @@ impl ThreeOutcome {
 }
 
 impl fmt::Display for ThreeOutcome {
-    /// One line, for example
-    /// `faster: A needs 6.00% less time than B [+3.00%, +9.00%], threshold 2.00%`.
+    /// One line in the one direction (A's change against B, + = slower), for example
+    /// `faster: A's change 6.0 % faster [−9.0 %, −3.0 %], threshold 2.0 %`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let size = self.delta.abs() * 100.0;
-        let direction = if self.delta >= 0.0 { "less" } else { "more" };
         write!(
             f,
-            "{}: A needs {size:.2}% {direction} time than B [{:+.2}%, {:+.2}%], threshold {:.2}%",
+            "{}: A's change {}, threshold {}",
             self.outcome,
-            self.low * 100.0,
-            self.high * 100.0,
-            self.threshold * 100.0
+            crate::stats::Change::of_delta(self.delta, self.low, self.high),
+            Pct(self.threshold)
         )
     }
 }
@@ -203,23 +201,27 @@ pub struct LowerBoundDecision {
 }
 
 impl fmt::Display for LowerBoundDecision {
-    /// One line, for example `accepted: lower bound +3.00% clears the 2.00% threshold by 1.00 points`.
+    /// One line, for example `accepted: the speedup's lower bound 3.0 % clears the 2.0 %
+    /// threshold by 1.0 points` (a speedup is A's time saved against B's, so it is said in
+    /// words, not as a signed change).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let points = |x: f64| Pct(x).to_string().replace(" %", " points");
         if self.accepted {
             write!(
                 f,
-                "accepted: lower bound {:+.2}% clears the {:.2}% threshold by {:.2} points",
-                self.lower_bound * 100.0,
-                self.threshold * 100.0,
-                self.margin * 100.0
+                "accepted: the speedup's lower bound {} clears the {} threshold by {}",
+                Pct(self.lower_bound),
+                Pct(self.threshold),
+                points(self.margin)
             )
         } else {
             write!(
                 f,
-                "rejected: lower bound {:+.2}% does not clear the {:.2}% threshold (short by {:.2} points)",
-                self.lower_bound * 100.0,
-                self.threshold * 100.0,
-                -self.margin * 100.0
+                "rejected: the speedup's lower bound {} does not clear the {} threshold \
+                 (short by {})",
+                Pct(self.lower_bound),
+                Pct(self.threshold),
+                points(-self.margin)
             )
         }
     }
@@ -349,7 +351,7 @@ mod tests {
         let v = three_outcome_rule(0.06, 0.03, 0.09, 0.02).unwrap();
         assert_eq!(
             v.to_string(),
-            "faster: A needs 6.00% less time than B [+3.00%, +9.00%], threshold 2.00%"
+            "faster: A's change 6.0 % faster [−9.0 %, −3.0 %], threshold 2.0 %"
         );
         for r in [
             CannotTellReason::IntervalContainsZero,
