@@ -191,9 +191,11 @@ fn the_html_page_draws_every_comparison_and_every_machine() {
             "{f}: {html}"
         );
     }
-    // The numbers: B vs A pooled at +11 %, C vs A at −11 %, I² and the random effects beside.
+    // The numbers: B vs A pooled at δ = +11 %, C vs A at −11 % (cmd inputs, δ = 1 −
+    // reference/command), printed as the command's change: 1/(1 − δ) − 1 = +12.4 % and −9.9 %;
+    // I² and the random effects beside.
     assert!(
-        html.contains("+11.0 % [") && html.contains("−11.0 % ["),
+        html.contains("+12.4 % [") && html.contains("−9.9 % ["),
         "{html}"
     );
     assert!(

@@ -8,7 +8,8 @@ use rtcompare::support::render::{MachineForest, Page, Panel};
 
 use super::inputs::MachineFile;
 use super::machines::{
-    CombineJson, CombinedResult, change_of, fleet_note, signed_interval, verdict_word,
+    CombineJson, CombinedResult, change_of, fleet_note, outlier_words, signed_interval,
+    verdict_word,
 };
 
 /// The panel of one comparison: `i` numbers its `id`.
@@ -77,7 +78,7 @@ fn numbers(r: &CombinedResult, c: &CombineJson) -> [(&'static str, String); 7] {
     } else {
         p.outliers
             .iter()
-            .map(ToString::to_string)
+            .map(|o| outlier_words(c.kind, o))
             .collect::<Vec<_>>()
             .join("; ")
     };

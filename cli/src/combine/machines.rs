@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use rtcompare::stats::{MachineEstimate, MachinesPooled, combine_machines};
+use rtcompare::stats::{MachineEstimate, MachineInfluence, MachinesPooled, combine_machines};
 use rtcompare::support::stats::MIN_MACHINES;
 
 use super::inputs::{Kind, Machine, MachineFile};
@@ -281,6 +281,28 @@ pub fn candidate_view(kind: Kind, p: &MachinesPooled) -> (Change, Verdict) {
     (change_of(kind, p.delta, p.low, p.high), verdict)
 }
 
+/// An outlier machine in words, in the candidate's change (+ = slower) whatever the kind of
+/// input: where it lies, where the others predict it, and the pool without it.
+pub fn outlier_words(kind: Kind, o: &MachineInfluence) -> String {
+    let at = change_of(kind, o.delta, o.delta, o.delta).change;
+    let predicted = change_of(kind, o.delta, o.predicted_low, o.predicted_high);
+    format!(
+        "machine {} ({}) at {} lies outside [{}, {}], where the others predict it; without it \
+         {}, {}",
+        o.index,
+        o.label,
+        SignedPct(at),
+        SignedPct(predicted.low),
+        SignedPct(predicted.high),
+        change_of(kind, o.without_delta, o.without_low, o.without_high),
+        if o.without_resolved {
+            "resolved"
+        } else {
+            "not resolved"
+        }
+    )
+}
+
 /// A change and its interval as signed percentages: `+2.1 % [+1.7 %, +2.5 %]`.
 pub fn signed_interval(c: &Change) -> String {
     format!(
@@ -327,7 +349,7 @@ pub fn table(c: &CombineJson) -> String {
             }
         );
         for o in &r.pooled.outliers {
-            let _ = writeln!(s, "    outlier: {o}");
+            let _ = writeln!(s, "    outlier: {}", outlier_words(c.kind, o));
         }
     }
     for n in &c.notes {

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::stats::check;
 use crate::stats::dist::{normal_quantile, student_t_quantile};
 use crate::stats::pooling::pool::PooledInterval;
-use crate::stats::verdicts::decision::{Verdict, decide};
+use crate::stats::verdicts::decision::{Change, Verdict, decide};
 use crate::stats::{Estimate, mean, median, std_dev};
 
 /// Fewest machines [`combine_machines`] accepts: 3. Two machines give one degree of freedom
@@ -88,16 +88,14 @@ impl fmt::Display for MachineInfluence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "machine {} ({}) at {} lies outside [{}, {}], where the others predict it; \
-             without it δ = {} [{}, {}], {}",
+            "machine {} ({}) at A's change {} lies outside [{}, {}], where the others \
+             predict it; without it {}, {}",
             self.index,
             self.label,
-            Pct(self.delta),
-            Pct(self.predicted_low),
-            Pct(self.predicted_high),
-            Pct(self.without_delta),
-            Pct(self.without_low),
-            Pct(self.without_high),
+            SignedPct(-self.delta),
+            SignedPct(-self.predicted_high),
+            SignedPct(-self.predicted_low),
+            Change::of_delta(self.without_delta, self.without_low, self.without_high),
             if self.without_resolved {
                 "resolved"
             } else {
@@ -166,11 +164,9 @@ impl fmt::Display for MachinesPooled {
         )?;
         writeln!(
             f,
-            "Random effects (DerSimonian–Laird, HKSJ interval): {} [{}, {}]; machines scatter \
-             by τ = {} beyond their own intervals; Q = {:.2}, I² = {}.",
-            Pct(self.re_delta),
-            Pct(self.re_low),
-            Pct(self.re_high),
+            "Random effects (DerSimonian–Laird, HKSJ interval): A's change {}; machines \
+             scatter by τ = {} beyond their own intervals; Q = {:.2}, I² = {}.",
+            Change::of_delta(self.re_delta, self.re_low, self.re_high),
             Pct(self.tau2.sqrt()),
             self.q,
             Share(self.i2)
