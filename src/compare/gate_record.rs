@@ -17,7 +17,8 @@ use crate::error::Error;
 pub enum Expectation {
     /// The candidate is not slower than the baseline by more than `budget` (0.05 = 5 %): it
     /// fails when proven slower with an estimated slowdown above the budget
-    /// ([`over_budget`](crate::stats::over_budget)).
+    /// ([`over_budget`](crate::stats::over_budget)); measured in one process, a would-be
+    /// failure is measured again and stands only when the second measurement fails too.
     NotSlower {
         /// Tolerated slowdown, `candidate/baseline − 1`, at least 0.
         budget: f64,

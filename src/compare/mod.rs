@@ -107,10 +107,21 @@ pub(crate) fn compare_with_clock<C: Clock>(
     options: &CompareOptions,
     clock: &C,
 ) -> Result<Report> {
+    compare_borrowed(&mut a, &mut b, options, clock)
+}
+
+/// [`compare_with_clock`] on borrowed candidates, so that a caller can measure the same pair
+/// again (a gate confirming a failure).
+pub(crate) fn compare_borrowed<C: Clock>(
+    a: &mut Candidate<'_>,
+    b: &mut Candidate<'_>,
+    options: &CompareOptions,
+    clock: &C,
+) -> Result<Report> {
     // The protocol in its stages, each a method of `Run` below.
-    let run = Run::prepare(options, clock, &mut a, &mut b)?;
-    let validations = run.validate(&mut a, &mut b)?;
-    let measured = run.measure(&mut a, &mut b, validations.is_some())?;
+    let run = Run::prepare(options, clock, a, b)?;
+    let validations = run.validate(a, b)?;
+    let measured = run.measure(a, b, validations.is_some())?;
     let judgement = run.judge(&measured, validations.as_ref())?;
     let names = (a.name().to_string(), b.name().to_string());
     Ok(run.assemble(options, names, validations, measured, judgement))

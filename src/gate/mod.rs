@@ -7,7 +7,7 @@
 //!
 //! | expectation | passes when | "cannot tell" |
 //! |---|---|---|
-//! | [`Expectation::NotSlower`] `{ budget }` | unless the slowdown is proven (its interval above zero and the A/A noise floor) **and** its estimate exceeds the budget ([`over_budget`](crate::stats::over_budget)) | passes (the message says so) |
+//! | [`Expectation::NotSlower`] `{ budget }` | unless the slowdown is proven (its interval above zero and the A/A noise floor) **and** its estimate exceeds the budget ([`over_budget`](crate::stats::over_budget)), in a second measurement too (a would-be failure measured in one process is measured again before it stands) | passes (the message says so) |
 //! | [`Expectation::Faster`] `{ by }` | the interval's **lower bound** of the time saved clears `by` and the result is resolved (the lower-bound rule) | fails, saying which kind and what to do |
 //! | [`Expectation::Equivalent`] `{ margin }` | the whole interval lies inside ±margin and the noise floor is below the margin | fails |
 //!

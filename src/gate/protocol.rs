@@ -11,9 +11,10 @@ use super::options::{EFFORT_ENV, GATE_ENV, GateOptions, effort_from_env, gate_na
 use super::skip::{Skip, skip_reason, unallowed_instrumentation};
 use crate::compare::gate_record::{Expectation, GateInfo};
 use crate::compare::report::Report;
-use crate::compare::{CompareOptions, compare};
+use crate::compare::{CompareOptions, compare_borrowed};
 use crate::error::Error;
 use crate::measure::candidate::Candidate;
+use crate::measure::clock::MonotonicClock;
 use crate::pool::{self, PoolOptions};
 use crate::stats::Pooled;
 
@@ -46,12 +47,12 @@ static MEASURING: Mutex<()> = Mutex::new(());
 /// [`compare`](crate::compare()) holding the process-wide measuring lock, so that no other gate
 /// in this process measures at the same time.
 pub(crate) fn compare_exclusive(
-    a: Candidate<'_>,
-    b: Candidate<'_>,
+    a: &mut Candidate<'_>,
+    b: &mut Candidate<'_>,
     options: &CompareOptions,
 ) -> crate::error::Result<Report> {
     let _guard = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
-    compare(a, b, options)
+    compare_borrowed(a, b, options, &MonotonicClock)
 }
 
 /// Measures `candidate` against `baseline` and checks `expectation`, always measuring.
@@ -95,7 +96,7 @@ fn check_at<'a>(
     let opts = effort
         .apply(options.compare.clone())
         .allow_instrumented(options.compare.allow_instrumented || instrumented.is_some());
-    let (mut report, pooled) = if options.processes > 1 {
+    let (mut report, pooled, passed, explanation) = if options.processes > 1 {
         let (median, pooled) = measure_pooled(
             key,
             caller,
@@ -105,15 +106,15 @@ fn check_at<'a>(
             options.processes,
             &fail,
         )?;
-        (median, Some(pooled))
+        let (passed, explanation) = judge_pooled(&expectation, &pooled);
+        (median, Some(pooled), passed, explanation)
     } else {
-        let a = candidate.into_candidate("candidate");
-        let b = baseline.into_candidate("baseline");
-        (compare_exclusive(a, b, &opts).map_err(fail)?, None)
-    };
-    let (passed, explanation) = match &pooled {
-        Some(p) => judge_pooled(&expectation, p),
-        None => judge(&expectation, &report),
+        let mut a = candidate.into_candidate("candidate");
+        let mut b = baseline.into_candidate("baseline");
+        let (report, passed, explanation) = measure_confirmed(&expectation, || {
+            compare_exclusive(&mut a, &mut b, &opts).map_err(&fail)
+        })?;
+        (report, None, passed, explanation)
     };
     let mut info = GateInfo {
         name: name.clone(),
@@ -154,6 +155,37 @@ fn check_at<'a>(
     })
 }
 
+/// One process's measurement of a gate, judged: `(report, passed, explanation)`.
+///
+/// A not-slower gate that would fail measures the pair once more and fails only when the
+/// second measurement fails too; the report kept is the second. A failure blocks a merge, and
+/// one burst of load on a shared machine can push a single interval of identical code above
+/// zero with an estimate over the budget, while a slowdown beyond the budget fails both
+/// measurements. The other expectations fail on "not established", where measuring again
+/// until one passes would only inflate false claims, so they measure once. `measure` makes
+/// one measurement; its errors are returned as they are.
+fn measure_confirmed(
+    expectation: &Expectation,
+    mut measure: impl FnMut() -> Result<Report, GateFailure>,
+) -> Result<(Report, bool, String), GateFailure> {
+    let first = measure()?;
+    let (passed, first_why) = judge(expectation, &first);
+    if passed || !matches!(expectation, Expectation::NotSlower { .. }) {
+        return Ok((first, passed, first_why));
+    }
+    let second = measure()?;
+    let (passed, second_why) = judge(expectation, &second);
+    let explanation = if passed {
+        format!(
+            "{second_why}; a first measurement had failed ({first_why}), and this second one \
+             did not, so the failure was not confirmed"
+        )
+    } else {
+        format!("{second_why}; confirmed: the first of two measurements failed too ({first_why})")
+    };
+    Ok((second, passed, explanation))
+}
+
 /// The pooled measurement of a gate: `processes` processes, each comparing `candidate` with
 /// `baseline` under `opts` (the gate's own rule judges them, not the pool's). Returns the report
 /// of the process whose delta is the median and the pooled result. Errors, through `fail`: the
@@ -177,9 +209,9 @@ fn measure_pooled<'a>(
         .compare(opts);
     let key = key.unwrap_or_else(|| pool::enter(&pool::base_key(&pool_options, caller)));
     let run = pool::run_keyed(&key, &pool_options, move |ctx| {
-        let a = candidate.into_candidate("candidate");
-        let b = baseline.into_candidate("baseline");
-        compare_exclusive(a, b, ctx.options())
+        let mut a = candidate.into_candidate("candidate");
+        let mut b = baseline.into_candidate("baseline");
+        compare_exclusive(&mut a, &mut b, ctx.options())
     })
     .map_err(fail)?;
     if run.reports.is_empty() {
@@ -262,5 +294,81 @@ pub fn assert_gate<'a>(
         }
         Ok(None) => None,
         Err(failure) => panic!("{failure}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::compare::compare_with_clock;
+    use crate::measure::clock::SimulatedClock;
+
+    /// A report on a simulated clock: the candidate (A) at `ns_a`, the baseline at 100 ns per
+    /// operation.
+    fn report(ns_a: u64) -> Report {
+        let clock = SimulatedClock::new(1);
+        let (ca, cb) = (clock.clone(), clock.clone());
+        let a = Candidate::new("candidate", move |n| ca.advance(ns_a * n));
+        let b = Candidate::new("baseline", move |n| cb.advance(100 * n));
+        let opts = CompareOptions::default()
+            .seed(3)
+            .resamples(500)
+            .validation_runs(10)
+            .warmup_duration(Duration::from_millis(5));
+        compare_with_clock(a, b, &opts, &clock).unwrap()
+    }
+
+    /// Hands out `reports` in order and counts the measurements taken.
+    fn measurements(
+        reports: Vec<Report>,
+    ) -> (
+        impl FnMut() -> Result<Report, GateFailure>,
+        std::rc::Rc<std::cell::Cell<usize>>,
+    ) {
+        let taken = std::rc::Rc::new(std::cell::Cell::new(0));
+        let counter = taken.clone();
+        let mut reports = reports.into_iter();
+        let measure = move || {
+            counter.set(counter.get() + 1);
+            Ok(reports.next().expect("measured more often than expected"))
+        };
+        (measure, taken)
+    }
+
+    const BUDGET: Expectation = Expectation::NotSlower { budget: 0.10 };
+
+    #[test]
+    fn a_not_slower_failure_stands_only_when_a_second_measurement_fails_too() {
+        // A burst of load in the first measurement only: 30 % slower, then identical.
+        let (measure, taken) = measurements(vec![report(130), report(100)]);
+        let (report_kept, passed, why) = measure_confirmed(&BUDGET, measure).unwrap();
+        assert!(passed, "{why}");
+        assert_eq!(taken.get(), 2);
+        assert!(why.contains("not confirmed"), "{why}");
+        assert!(report_kept.estimate.delta.abs() < 0.01, "{report_kept}");
+
+        // A real slowdown fails both.
+        let (measure, taken) = measurements(vec![report(130), report(131)]);
+        let (_, passed, why) = measure_confirmed(&BUDGET, measure).unwrap();
+        assert!(!passed, "{why}");
+        assert_eq!(taken.get(), 2);
+        assert!(
+            why.contains("confirmed: the first of two measurements failed too"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_pass_and_the_other_expectations_measure_once() {
+        let (measure, taken) = measurements(vec![report(100)]);
+        assert!(measure_confirmed(&BUDGET, measure).unwrap().1);
+        assert_eq!(taken.get(), 1);
+        // A claimed speedup that fails is not measured again until it passes.
+        let (measure, taken) = measurements(vec![report(130)]);
+        let faster = Expectation::Faster { by: 0.05 };
+        assert!(!measure_confirmed(&faster, measure).unwrap().1);
+        assert_eq!(taken.get(), 1);
     }
 }
