@@ -159,16 +159,15 @@ impl Report {
         let e = &self.estimate;
         let level = Level(e.level);
         let change = Change::of_delta(e.delta, e.low, e.high);
-        // A/B = 1 − δ, and its interval's ends come from δ's, swapped.
-        let (ratio, low, high) = (1.0 - e.delta, 1.0 - e.high, 1.0 - e.low);
+        let (ratio, low, high) = e.a_over_b();
         let mut p = Panel::new("answer", "The answer")
             .lead(&format!("Verdict: {}.", self.verdict))
             .text(&format!(
                 "A's change in time against B (+ = slower): {change} ({level} interval). As \
                  a ratio: A takes {} times as long as B ({level} interval {} to {}).",
                 Sig(ratio),
-                Sig(low.min(high)),
-                Sig(low.max(high))
+                Sig(low),
+                Sig(high)
             ))
             .text(&format!(
                 "A ({}): {} per operation (median); B ({}): {} per operation (median).",

@@ -46,8 +46,7 @@ impl Report {
     fn fmt_difference(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let e = &self.estimate;
         let change = crate::stats::Change::of_delta(e.delta, e.low, e.high);
-        // A/B = 1 − δ, and its interval's ends come from δ's, swapped.
-        let (ratio, low, high) = (1.0 - e.delta, 1.0 - e.high, 1.0 - e.low);
+        let (ratio, low, high) = e.a_over_b();
         let size = Pct(change.change.abs());
         if change.change > 0.0 {
             write!(f, "A needs {size} more time than B")?;
@@ -64,8 +63,8 @@ impl Report {
             Level(e.level),
             SignedPct(change.low),
             SignedPct(change.high),
-            Sig(low.min(high)),
-            Sig(low.max(high))
+            Sig(low),
+            Sig(high)
         )?;
         match &self.context.process {
             None => writeln!(

@@ -153,6 +153,12 @@ impl Estimate {
         }
     }
 
+    /// A's time over B's, `1 − δ`, with its interval's ends in ascending order
+    /// `(ratio, low, high)`: the ratio the texts print ([`Ratio`] keeps B/A).
+    pub(crate) fn a_over_b(&self) -> (f64, f64, f64) {
+        (1.0 - self.delta, 1.0 - self.high, 1.0 - self.low)
+    }
+
     /// `true` if the interval lies entirely on one side of `value`: `low > value` or
     /// `high < value`. `excludes(0.0)` means a difference is established at this level;
     /// `excludes(0.05)` with `low > 0.05` means A is more than 5 % faster. NaN gives `false`.
@@ -187,8 +193,8 @@ impl fmt::Display for Estimate {
             SignedPct(change.high),
             Level(self.level)
         )?;
-        // A/B = 1 − δ. Two decimals, more when the ratio is within 1 % of parity.
-        let (ratio, low, high) = (1.0 - self.delta, 1.0 - self.high, 1.0 - self.low);
+        // Two decimals, more when the ratio is within 1 % of parity.
+        let (ratio, low, high) = self.a_over_b();
         let digits = if (ratio - 1.0).abs() < 0.01 { 4 } else { 2 };
         write!(
             f,
