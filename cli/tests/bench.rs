@@ -322,7 +322,7 @@ fn shuffled_layouts_are_said(
     let placement = "Code placement: every worker pair ran its own code layout";
     assert!(stdout.contains(placement), "{stdout}");
     assert!(
-        md.contains(placement) && md.contains("layout moves δ"),
+        md.contains(placement) && md.contains("| layouts move |"),
         "{md}"
     );
     assert!(index.contains("layouts move the change by"), "{index}");

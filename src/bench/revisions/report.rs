@@ -173,7 +173,7 @@ impl BenchRow {
 
     /// The row's cells after the name: baseline and head per operation, the head's change with
     /// its interval (+ = slower),
-    /// the verdict, the pairs and how far layouts move δ, as the terminal table and the
+    /// the verdict, the pairs and how far layouts move the change, as the terminal table and the
     /// Markdown show them.
     fn cells(&self) -> [String; 6] {
         [
@@ -556,7 +556,7 @@ pub fn table(rows: &[BenchRow]) -> String {
         "change (+ = slower)",
         "verdict",
         "pairs",
-        "layout moves δ"
+        "layouts move"
     );
     for r in rows {
         let [base, head, delta, verdict, pairs, layout] = r.cells();
@@ -572,7 +572,7 @@ pub fn table(rows: &[BenchRow]) -> String {
 pub fn markdown(rows: &[BenchRow], run: &BuildsRun, base: &str, head: &str, dirty: bool) -> String {
     let short = |c: &str| c.chars().take(10).collect::<String>();
     let mut s = format!(
-        "### rtcompare bench: {} against {}{}\n\n| benchmark | baseline/op | head/op | change (+ = slower) | verdict | pairs | layout moves δ |\n|---|--:|--:|---|---|--:|--:|\n",
+        "### rtcompare bench: {} against {}{}\n\n| benchmark | baseline/op | head/op | change (+ = slower) | verdict | pairs | layouts move |\n|---|--:|--:|---|---|--:|--:|\n",
         short(head),
         short(base),
         if dirty {
