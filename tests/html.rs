@@ -183,6 +183,12 @@ fn a_report_page_has_five_panels_and_the_reports_numbers() {
     assert!(t.contains("time per operation (ns)"), "{t}");
     assert!(t.contains("pair, in measurement order"));
     assert!(t.contains("% of B's time"));
+    // The run order's ratio is A's time over B's, as every change is said: below 1 for the
+    // faster A (it read B/A, 1.3, before).
+    assert!(t.contains("A's time ÷ B's"), "{t}");
+    let line = t.split("Ratio A/B: ").nth(1).expect("the ratio's halves");
+    let first: f64 = line.split_whitespace().next().unwrap().parse().unwrap();
+    assert!((0.7..0.85).contains(&first), "{line}");
     // The replicates drawn again are the interval's own.
     let reps = r.bootstrap_replicates().unwrap();
     assert_eq!(reps.len(), r.estimate.resamples);

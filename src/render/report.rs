@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::chart::{
     BootstrapPlot, Distributions, Forest, NumberLine, RunOrder, TimeBar, TimeScale,
+    candidate_ratios, half_medians,
 };
 use super::page::{COLOUR_A, COLOUR_B, COLOUR_FLOOR, Page, Panel};
 use crate::compare::report::Report;
@@ -241,6 +242,27 @@ impl Report {
         let ns = |v: f64| Ns(v).to_string();
         let ratio = |v: f64| Sig(v).to_string();
         let inner_loops = self.timing.inner_loops;
+        // The ratio in the one direction, A's time over B's; the drift test's p-value is a
+        // rank test's, the same for B/A.
+        let d = &self.diagnostics.drift_ratio;
+        let ratio_halves = match half_medians(&candidate_ratios(
+            &self.samples_a[..n],
+            &self.samples_b[..n],
+            false,
+        )) {
+            Some((first, second)) if d.n > 0 => format!(
+                "Ratio A/B: {} in the first half, {} in the second ({}, drift test p = {})",
+                ratio(first),
+                ratio(second),
+                SignedPct(second / first - 1.0),
+                if d.p_value.is_finite() {
+                    format!("{:.3}", d.p_value)
+                } else {
+                    "n/a".into()
+                }
+            ),
+            _ => "Ratio A/B: the drift test did not run".to_string(),
+        };
         Panel::new("run-order", "Run order")
             .text(&format!(
                 "{n} pairs in the order they were measured; each sample is one batch of {} \
@@ -262,6 +284,7 @@ impl Report {
                     drift_a: self.diagnostics.drift_a,
                     drift_b: self.diagnostics.drift_b,
                     drift_ratio: self.diagnostics.drift_ratio,
+                    b_is_candidate: false,
                 }
                 .figure(),
             )
@@ -270,7 +293,7 @@ impl Report {
                 &[
                     half("A", &self.diagnostics.drift_a, &ns),
                     half("B", &self.diagnostics.drift_b, &ns),
-                    half("Ratio B/A", &self.diagnostics.drift_ratio, &ratio),
+                    ratio_halves,
                 ],
             )
     }

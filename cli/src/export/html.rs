@@ -344,6 +344,8 @@ fn run_order_panel(
                 a: wa.to_vec(),
                 b: wb.to_vec(),
                 per: "per run".into(),
+                // The command (B) is the candidate against its reference (A).
+                b_is_candidate: true,
             }
             .figure(),
         )

@@ -43,6 +43,7 @@ pub(crate) use forest::Forest;
 pub use machines::MachineForest;
 pub use number_line::NumberLine;
 pub use run_order::RunOrder;
+pub(crate) use run_order::{candidate_ratios, half_medians};
 pub use time::{TimeBar, TimeScale};
 
 /// Width of every figure, in SVG pixels (shown at this size in a 1,080-pixel column and scaled
@@ -367,6 +368,7 @@ mod tests {
             drift_a: not_run,
             drift_b: not_run,
             drift_ratio: not_run,
+            b_is_candidate: false,
         };
         assert!(run_order.figure().svg.contains("<svg"));
         let distributions = Distributions {

@@ -1,18 +1,20 @@
-//! Panel 2's figure: the pairs in measurement order, times above and ratios below, with each
-//! half's median and the drift tests' p-values.
+//! Panel 2's figure: the pairs in measurement order, times above and the candidate's time over
+//! the other's below, with each half's median and the drift tests' p-values.
 
 use plotters::prelude::*;
 
 use super::{
-    Area, Chart, DESC, FIGURE_WIDTH, dashes, err, font, grid, rgb, svg, tick, time_unit, view,
+    Area, Chart, DESC, FIGURE_WIDTH, dashes, err, font, grid, rgb, sides, svg, tick, time_unit,
+    view,
 };
 use crate::render::page::{
     COLOUR_A, COLOUR_B, COLOUR_FLOOR, COLOUR_INK, COLOUR_RATIO, Figure, LegendEntry, Mark,
 };
 use crate::stats::DriftReport;
 
-/// Panel 2: A's and B's samples and the ratio B/A against the pair index, with each half's
-/// median and the drift tests' p-values.
+/// Panel 2: A's and B's samples and the candidate's time over the other's (A/B, or B/A where
+/// B is the candidate) against the pair index, with each half's median and the drift tests'
+/// p-values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunOrder {
     /// Candidate A's name.
@@ -30,13 +32,34 @@ pub struct RunOrder {
     pub drift_a: DriftReport,
     /// Drift test of B's series.
     pub drift_b: DriftReport,
-    /// Drift test of the ratios B/A.
+    /// Drift test of the pairs' ratios (B/A or A/B: its p-value is a rank test's, the same
+    /// for either; `n` = 0 when it could not run, and then no half medians are drawn).
     pub drift_ratio: DriftReport,
+    /// Whether B is the candidate (a command against its reference): the ratio drawn is the
+    /// candidate's time over the other's, B/A then and A/B otherwise, so that it rises when
+    /// the candidate is slower, as every change rtcompare prints does.
+    pub b_is_candidate: bool,
 }
 
-/// The pairs' ratios `b[i] / a[i]`, non-finite ones left out of figures.
-fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
-    a.iter().zip(b).map(|(&x, &y)| y / x).collect()
+/// The pairs' ratios, the candidate's time over the other's (`a[i] / b[i]`, or `b[i] / a[i]`
+/// where B is the candidate); non-finite ones are left out of figures.
+pub(crate) fn candidate_ratios(a: &[f64], b: &[f64], b_is_candidate: bool) -> Vec<f64> {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| if b_is_candidate { y / x } else { x / y })
+        .collect()
+}
+
+/// The medians of the first and the last `n/2` of `r` (the halves the drift test compares),
+/// or `None` with fewer than two values or a non-finite one.
+pub(crate) fn half_medians(r: &[f64]) -> Option<(f64, f64)> {
+    let half = r.len() / 2;
+    if half == 0 {
+        return None;
+    }
+    let first = crate::stats::median(&r[..half]).ok()?;
+    let second = crate::stats::median(&r[r.len() - half..]).ok()?;
+    Some((first, second))
 }
 
 /// A drift test's p-value for a caption; `not run` for a test that could not run (`n` = 0).
@@ -139,7 +162,7 @@ impl RunOrder {
         let n = self.a.len().min(self.b.len());
         let (a, b) = (&self.a[..n], &self.b[..n]);
         let (t0, t1, t_out) = view(&[a, b], 0.25, 6.0);
-        let r = ratios(a, b);
+        let r = candidate_ratios(a, b, self.b_is_candidate);
         let (r0, r1, r_out) = view(&[&r], 0.25, 6.0);
         let svg = svg(FIGURE_WIDTH, 560, |root| {
             let (top, bottom) = root.split_vertically(310);
@@ -200,13 +223,14 @@ impl RunOrder {
     fn draw_ratios(&self, area: &Area<'_>, r: &[f64], (r0, r1): (f64, f64)) -> Result<(), String> {
         let n = r.len();
         let x1 = x_end(n);
+        let (who, other) = sides(self.b_is_candidate);
         let mut chart = ChartBuilder::on(area)
             .margin_left(10)
             .margin_right(30)
             .margin_top(16)
             .caption(
                 format!(
-                    "Ratio B/A by pair — drift test p = {}",
+                    "Ratio {who}/{other} by pair — drift test p = {}",
                     p_text(&self.drift_ratio)
                 ),
                 font(DESC),
@@ -219,7 +243,7 @@ impl RunOrder {
             .x_label_formatter(&|v| tick(*v))
             .y_label_formatter(&|v| tick(*v))
             .x_desc("pair, in measurement order")
-            .y_desc("B's time ÷ A's")
+            .y_desc(format!("{who}'s time ÷ {other}'s"))
             .draw()
             .map_err(err)?;
         if r0 < 1.0 && 1.0 < r1 {
@@ -231,8 +255,14 @@ impl RunOrder {
                 )
                 .map_err(err)?;
         }
-        if n >= 2 {
-            for (x0, x1, m) in halves(&self.drift_ratio, n) {
+        let medians = half_medians(r).filter(|_| self.drift_ratio.n > 0);
+        if let Some((first, second)) = medians {
+            let half = n / 2;
+            let segments = [
+                (0.5, half as f64 + 0.5, first),
+                ((n - half) as f64 + 0.5, n as f64 + 0.5, second),
+            ];
+            for (x0, x1, m) in segments {
                 if m.is_finite() {
                     let y = at_edge(m, r0, r1);
                     chart
@@ -273,7 +303,10 @@ impl RunOrder {
         let mut legend = vec![
             LegendEntry::new(COLOUR_A, Mark::Dot, format!("A: {}", self.name_a)),
             LegendEntry::new(COLOUR_B, Mark::Dot, format!("B: {}", self.name_b)),
-            LegendEntry::new(COLOUR_RATIO, Mark::Dot, "ratio B/A of the pair"),
+            LegendEntry::new(COLOUR_RATIO, Mark::Dot, {
+                let (who, other) = sides(self.b_is_candidate);
+                format!("ratio {who}/{other} of the pair (above 1: {who} slower)")
+            }),
             LegendEntry::new(
                 COLOUR_INK,
                 Mark::Line,
