@@ -32,6 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use rtcompare::support::display::{Level, Pct, SignedPct};
 use rtcompare::support::stats::{DecisionEnd, Sequential, SequentialOptions, Spending};
 
 use crate::analysis::{self, AnalysisOptions, CommandOutcome, VerdictSummary};
@@ -255,22 +256,23 @@ pub fn verdict(
     let look = decision.looks.last()?;
     let (ratio, low, high) = (look.ratio, look.low, look.high);
     let bar = rtcompare::support::stats::bar(threshold, noise);
-    let pct = |x: f64| 100.0 * x;
+    // Said as every change is said: B's time against A's, + = slower.
     let interval = format!(
-        "the interval [{low:.4}, {high:.4}] on B's time over A's, at look {} of the sequential \
-         rule ({} rounds, level {:.4})",
+        "B's change [{}, {}] ({} interval at look {} of the sequential rule, {} rounds)",
+        SignedPct(low - 1.0),
+        SignedPct(high - 1.0),
+        Level(1.0 - look.alpha),
         decision.looks.len(),
-        look.rounds,
-        1.0 - look.alpha
+        look.rounds
     );
     let against = format!(
-        "the tolerance {:.2} % (the larger of the {:.2} % threshold and the {:.2} % A/A floor)",
-        pct(bar.tolerance()),
-        pct(threshold),
-        pct(noise)
+        "the tolerance {} (the larger of the {} threshold and the {} A/A floor)",
+        Pct(bar.tolerance()),
+        Pct(threshold),
+        Pct(noise)
     );
     let b = bounds(low, high);
-    let allows = pct(b.at_most);
+    let allows = Pct(b.at_most);
     let (outcome, reason) = match judge(b, bar, true) {
         Judgement::Clears { claim, .. } => {
             let outcome = analysis::outcome_of(claim);
@@ -283,25 +285,25 @@ pub fn verdict(
         Judgement::Equivalent => (
             CommandOutcome::Equivalent,
             format!(
-                "equivalent: {interval} lies inside ±{:.2} %, no change beyond the threshold",
-                pct(threshold)
+                "equivalent: {interval} lies inside ±{}, no change beyond the threshold",
+                Pct(threshold)
             ),
         ),
         Judgement::FloorAboveMargin => (
             CommandOutcome::CannotTell,
             format!(
-                "cannot tell: {interval} lies inside ±{:.2} %, but the A/A floor ({:.2} %) is \
-                 not below it, so this setup cannot establish equivalence that tight",
-                pct(threshold),
-                pct(noise)
+                "cannot tell: {interval} lies inside ±{}, but the A/A floor ({}) is not below \
+                 it, so this setup cannot establish equivalence that tight",
+                Pct(threshold),
+                Pct(noise)
             ),
         ),
         Judgement::Short { .. } => (
             CommandOutcome::CannotTell,
             format!(
-                "cannot tell below ±{allows:.2} %: {interval} neither lies inside ±{:.2} % nor \
-                 beyond {against}; it rules out any change beyond ±{allows:.2} %",
-                pct(threshold)
+                "cannot tell below ±{allows}: {interval} neither lies inside ±{} nor beyond \
+                 {against}; it rules out any change beyond ±{allows}",
+                Pct(threshold)
             ),
         ),
     };
@@ -351,11 +353,11 @@ mod tests {
         let noisy = verdict(&decision, 0.02, 0.03, 1.0).unwrap();
         assert_eq!(noisy.outcome, CommandOutcome::CannotTell);
         assert!(
-            noisy.reason.contains("A/A floor (3.00 %)"),
+            noisy.reason.contains("A/A floor (3.0 %)"),
             "{}",
             noisy.reason
         );
-        assert!(noisy.reason.contains("inside ±2.00 %"), "{}", noisy.reason);
+        assert!(noisy.reason.contains("inside ±2.0 %"), "{}", noisy.reason);
     }
 
     #[test]

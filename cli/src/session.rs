@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 use rtcompare::env::Environment;
 use rtcompare::progress::Status;
 use rtcompare::stats;
+use rtcompare::support::display::Pct;
 use rtcompare::support::measure::{CounterDelta, CounterFailure, CounterSet, CounterSummary};
 use rtcompare::support::rng::{Rng, derive_seed, resolve_seed};
 use rtcompare::support::stats::{DecisionEnd, MINIMUM_DATA_POINTS};
@@ -597,8 +598,8 @@ impl Stopping {
         let deciding = self.decisions.as_ref().and_then(Decisions::widest);
         match (self.target, self.half_width, deciding) {
             (Some(t), _, _) => format!("round {n}/{t}"),
-            (None, Some(h), _) => format!("round {n}, interval ±{:.2} %", 100.0 * h),
-            (None, None, Some(w)) => format!("round {n}, deciding: within ±{:.2} %", 100.0 * w),
+            (None, Some(h), _) => format!("round {n}, interval ±{}", Pct(h)),
+            (None, None, Some(w)) => format!("round {n}, deciding: within ±{}", Pct(w)),
             (None, None, None) => format!("round {n}"),
         }
     }

@@ -16,10 +16,12 @@
 use serde::{Deserialize, Serialize};
 
 use rtcompare::stats::{
-    self, Estimate, EstimateOptions, Verdict, aa_noise_floor, decide, estimate_difference,
+    self, Estimate, EstimateOptions, Unresolved, Verdict, aa_noise_floor, decide,
+    estimate_difference,
 };
 use rtcompare::stats::{Bar, Bounds, Claim, Judgement, judge};
 use rtcompare::support::compare::AUTOCORRELATION_THRESHOLD;
+use rtcompare::support::display::{Pct, SignedPct};
 use rtcompare::support::stats::{
     FewRunsOutcome, FewRunsRule, FewRunsVerdict, MINIMUM_DATA_POINTS, few_runs_verdict,
     ratio_block_length,
@@ -387,17 +389,17 @@ fn bootstrap_analysis(
 /// ([`judge`](rtcompare::stats::judge)) on its size ([`bootstrap_bounds`]).
 fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
     if let Verdict::CannotTell(why) = decide(est, 0.0, bar.floor, 0.0) {
-        return (CommandOutcome::CannotTell, why.to_string());
+        return (CommandOutcome::CannotTell, unresolved_in_b_terms(&why, est));
     }
     let bounds = bootstrap_bounds(est);
     let clears = |word: &str, bound: f64| {
         format!(
-            "B is {word}: the interval's least favourable end, {:.2} %, clears the tolerance \
-             {:.2} % (the larger of the {:.2} % threshold and the {:.2} % A/A floor)",
-            100.0 * bound,
-            100.0 * bar.tolerance(),
-            100.0 * bar.threshold,
-            100.0 * bar.floor
+            "B is {word}: the interval's least favourable end, {}, clears the tolerance {} (the \
+             larger of the {} threshold and the {} A/A floor)",
+            Pct(bound),
+            Pct(bar.tolerance()),
+            Pct(bar.threshold),
+            Pct(bar.floor)
         )
     };
     match judge(bounds, bar, false) {
@@ -410,14 +412,14 @@ fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
         } => (
             CommandOutcome::CannotTell,
             format!(
-                "B looks {} and the interval excludes no difference, but its least \
-                 favourable end, {:.2} %, does not clear the tolerance {:.2} % (the larger of \
-                 the {:.2} % threshold and the {:.2} % A/A floor); too small to claim",
+                "B looks {} and the interval excludes zero, but its least favourable end, {}, \
+                 does not clear the tolerance {} (the larger of the {} threshold and the {} A/A \
+                 floor); too small to claim",
                 outcome_of(claim).word(),
-                100.0 * bound,
-                100.0 * bar.tolerance(),
-                100.0 * bar.threshold,
-                100.0 * bar.floor
+                Pct(bound),
+                Pct(bar.tolerance()),
+                Pct(bar.threshold),
+                Pct(bar.floor)
             ),
         ),
         // The library's verdict passed: the interval excludes zero on one side.
@@ -427,6 +429,38 @@ fn bootstrap_outcome(est: &Estimate, bar: Bar) -> (CommandOutcome, String) {
             CommandOutcome::CannotTell,
             "the interval does not lean towards either command".into(),
         ),
+    }
+}
+
+/// Why the library's verdict could not tell, said as the rest of `cmd`'s output says a change:
+/// B's time against A's, + = slower (the library's own words speak of A's change, and A is
+/// the reference here).
+fn unresolved_in_b_terms(why: &Unresolved, est: &Estimate) -> String {
+    let r = est.ratio();
+    let (change, low, high) = (r.ratio - 1.0, r.low - 1.0, r.high - 1.0);
+    match *why {
+        Unresolved::IntervalContainsZero { .. } => format!(
+            "the interval of B's change [{}, {}] contains zero, so these runs do not separate \
+             A from B; collect more runs or quieten the machine",
+            SignedPct(low),
+            SignedPct(high)
+        ),
+        Unresolved::Unstable { .. } => format!(
+            "B's change {} lies outside its own interval [{}, {}], so it is unstable; collect \
+             more runs",
+            SignedPct(change),
+            SignedPct(low),
+            SignedPct(high)
+        ),
+        Unresolved::WithinNoiseFloor { noise_floor, .. } => format!(
+            "B's change {} [{}, {}] is real but does not clear the A/A floor ({}): identical \
+             commands differ that much on this setup",
+            SignedPct(change),
+            SignedPct(low),
+            SignedPct(high),
+            Pct(noise_floor)
+        ),
+        _ => why.to_string(),
     }
 }
 
@@ -509,6 +543,29 @@ mod tests {
         (0..n)
             .map(|i| base * (1.0 + 0.002 * ((i * 7) % 5) as f64))
             .collect()
+    }
+
+    /// A "cannot tell" from the bootstrap rule speaks of B's change, + = slower, as the line
+    /// above it does (it said "the interval of A's change [−3.0 %, +2.0 %]" for a B that
+    /// leans slower, the library's words about the reference).
+    #[test]
+    fn cannot_tell_names_bs_change_in_its_direction() {
+        // δ = 1 − A/B: B leans slower (A needs 1 % less time), the interval holds zero.
+        let est = Estimate::from_interval(0.01, -0.02, 0.03, 0.95).unwrap();
+        let bar = rtcompare::support::stats::bar(0.02, 0.0);
+        let (outcome, why) = bootstrap_outcome(&est, bar);
+        assert_eq!(outcome, CommandOutcome::CannotTell);
+        assert!(
+            why.contains("the interval of B's change [−2.0 %, +3.1 %] contains zero"),
+            "{why}"
+        );
+        // B slower by 1–5 %, inside an A/A floor of 2 %.
+        let floored = Estimate::from_interval(0.03, 0.01, 0.05, 0.95).unwrap();
+        let (_, why) = bootstrap_outcome(&floored, rtcompare::support::stats::bar(0.0, 0.02));
+        assert!(
+            why.starts_with("B's change +3.1 % [+1.0 %, +5.3 %] is real but does not clear"),
+            "{why}"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use rtcompare::stats::{self, Estimate, detect_drift};
+use rtcompare::support::display::Pct;
 use rtcompare::support::stats::{
     DRIFT_LEVEL, DRIFT_MIN_SAMPLES, FewRunsOutcome, FewRunsRule, few_runs_verdict,
 };
@@ -142,12 +143,12 @@ impl std::fmt::Display for Warning {
                 command,
             } => write!(
                 f,
-                "--max-time ran out with {} at ±{:.2} %, wider than --width {:.2} %",
+                "--max-time ran out with {} at ±{}, wider than --width {}",
                 command
                     .as_ref()
                     .map_or("the interval".into(), |c| format!("{c}'s interval")),
-                100.0 * half_width,
-                100.0 * width
+                Pct(*half_width),
+                Pct(*width)
             ),
             Warning::CutShort { pairs } => write!(
                 f,

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use rtcompare::support::display::{Level, Pct};
 use rtcompare::support::measure::{CounterStatus, CounterSummary, SideCounters};
 
 use crate::analysis::{Floor, Rule};
@@ -97,10 +98,10 @@ pub(crate) fn family_note(r: &CmdResult) -> Option<String> {
     let level = r.family_level?;
     let reference = r.commands.first().map_or("A", |c| c.name.as_str());
     Some(format!(
-        "{} comparisons with {reference}, each judged at {:.2} % (Bonferroni) so that all \
+        "{} comparisons with {reference}, each judged at {} (Bonferroni) so that all \
          verdicts hold together at 95 %",
         r.comparisons.len(),
-        100.0 * level
+        Level(level)
     ))
 }
 
@@ -288,11 +289,11 @@ fn floor_lines(s: &mut String, floor: Option<&Floor>) {
             (Some(fa), Some(fb)) => {
                 let _ = writeln!(
                     s,
-                    "A/A floor: {:.2} % (A against A′ {:.2} %, B against B′ {:.2} %; 0.9 quantile \
-                     of the bootstrap |difference| over {} pairs each)",
-                    100.0 * f.floor,
-                    100.0 * fa,
-                    100.0 * fb,
+                    "A/A floor: {} (A against A′ {}, B against B′ {}; 0.9 quantile of the \
+                     bootstrap |difference| over {} pairs each)",
+                    Pct(f.floor),
+                    Pct(fa),
+                    Pct(fb),
                     f.pairs
                 );
             }
