@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::measure::candidate::Candidate;
 use crate::measure::clock::MonotonicClock;
 use crate::pool::{self, PoolOptions};
-use crate::stats::Pooled;
+use crate::stats::{Change, Pooled};
 
 /// Anything a gate can measure: a [`Candidate`], or a closure performing **one** operation
 /// (wrapped with [`Candidate::from_fn`]).
@@ -173,15 +173,17 @@ fn measure_confirmed(
     if passed || !matches!(expectation, Expectation::NotSlower { .. }) {
         return Ok((first, passed, first_why));
     }
+    let e = &first.estimate;
+    let first_change = Change::of_delta(e.delta, e.low, e.high);
     let second = measure()?;
     let (passed, second_why) = judge(expectation, &second);
     let explanation = if passed {
         format!(
-            "{second_why}; a first measurement had failed ({first_why}), and this second one \
-             did not, so the failure was not confirmed"
+            "{second_why}; a first measurement had failed (the candidate {first_change}), and \
+             this second one did not, so the failure was not confirmed"
         )
     } else {
-        format!("{second_why}; confirmed: the first of two measurements failed too ({first_why})")
+        format!("{second_why}; confirmed: a first measurement failed too ({first_change})")
     };
     Ok((second, passed, explanation))
 }
@@ -355,7 +357,7 @@ mod tests {
         assert!(!passed, "{why}");
         assert_eq!(taken.get(), 2);
         assert!(
-            why.contains("confirmed: the first of two measurements failed too"),
+            why.contains("confirmed: a first measurement failed too (30.0 % slower ["),
             "{why}"
         );
     }
