@@ -5,6 +5,7 @@
 
 use rtcompare::Verdict;
 use rtcompare::stats::Unresolved;
+use rtcompare::support::display::Pct;
 
 use crate::analysis::{CommandOutcome, VerdictSummary};
 
@@ -166,10 +167,29 @@ impl CommandOutcome {
 /// The comparison's verdict in the library's words ([`Verdict::in_words_with`]), the command
 /// as the candidate against the reference: `0.90 % slower [−0.87 %, +1.90 %]`, `equivalent
 /// within ±2.0 %: …`, `cannot tell (within ±3.1 %): …`: the same sentence `pool::run`, the
-/// gates and `bench` print. `None` under the few-runs rule, which has no interval.
-/// `margin` is the margin it was judged against (a sequential decision's; the bootstrap rule's
-/// tolerance otherwise).
+/// gates and `bench` print. Under the few-runs rule, which has no interval, the outcome's word
+/// and the change by the ratio of medians: `loss: 8.9 % slower by the ratio of medians (too
+/// few runs for an interval)`. `None` for a verdict without an interval that is not the
+/// few-runs rule's. `margin` is the margin it was judged against (a sequential decision's; the
+/// bootstrap rule's tolerance otherwise).
 pub fn change_words(v: &VerdictSummary, margin: f64) -> Option<String> {
+    if matches!(
+        v.outcome,
+        CommandOutcome::Win | CommandOutcome::Parity | CommandOutcome::Loss
+    ) {
+        let change = v.ratio - 1.0;
+        let size = if change > 0.0 {
+            format!("{} slower", Pct(change))
+        } else if change < 0.0 {
+            format!("{} faster", Pct(-change))
+        } else {
+            "no change".to_string()
+        };
+        return Some(format!(
+            "{}: {size} by the ratio of medians (too few runs for an interval)",
+            words(v.outcome).word
+        ));
+    }
     let (low, high) = (v.low?, v.high?);
     let change = rtcompare::support::stats::change_of_ratio(v.ratio, low, high);
     let verdict = match v.outcome {
@@ -188,6 +208,7 @@ pub fn change_words(v: &VerdictSummary, margin: f64) -> Option<String> {
             low: change.low,
             high: change.high,
         }),
+        // Worded above.
         CommandOutcome::Win | CommandOutcome::Parity | CommandOutcome::Loss => return None,
     };
     Some(verdict.in_words_with(change))
@@ -209,6 +230,36 @@ mod tests {
                 serde_json::json!(w.key)
             );
         }
+    }
+
+    /// The few-runs rule has no interval, and its change is still said, in the one direction
+    /// (there was no "B against A" line at all before).
+    #[test]
+    fn a_few_runs_verdict_says_its_change_by_the_ratio_of_medians() {
+        let v = |outcome, ratio| VerdictSummary {
+            outcome,
+            ratio,
+            best_ratio: ratio,
+            tolerance: 0.04,
+            noise: 0.01,
+            low: None,
+            high: None,
+            level: None,
+            reason: String::new(),
+        };
+        assert_eq!(
+            change_words(&v(CommandOutcome::Loss, 1.089), 0.02).as_deref(),
+            Some("loss: 8.9 % slower by the ratio of medians (too few runs for an interval)")
+        );
+        assert_eq!(
+            change_words(&v(CommandOutcome::Win, 0.95), 0.02).as_deref(),
+            Some("win: 5.0 % faster by the ratio of medians (too few runs for an interval)")
+        );
+        // Any other verdict without an interval has no words.
+        assert_eq!(
+            change_words(&v(CommandOutcome::CannotTell, 1.0), 0.02),
+            None
+        );
     }
 
     #[test]

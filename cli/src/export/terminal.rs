@@ -308,7 +308,13 @@ fn floor_lines(s: &mut String, floor: Option<&Floor>) {
             }
         },
         None => {
-            let _ = writeln!(s, "A/A floor: not measured (--no-validation)");
+            // --no-validation, or --runs below the 22 that leave half the runs as A/A
+            // partners (the warnings name which).
+            let _ = writeln!(
+                s,
+                "A/A floor: not measured (--no-validation, or too few --runs to spare A/A \
+                 partners)"
+            );
         }
     }
 }
