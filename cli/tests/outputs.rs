@@ -193,8 +193,12 @@ fn markdown_and_csv_exports_carry_hyperfines_columns_and_the_verdict() {
     assert!(lines[3].starts_with("| `sleep 0.04` | "), "{md}");
     assert!(lines[3].ends_with(" | **slower** |"), "{md}");
     assert_eq!(lines[4], "");
+    // The change in the words every front end prints, + = slower, then the verdict.
+    assert!(lines[5].starts_with("B against A: "), "{md}");
+    assert!(lines[5].contains(" slower [+"), "{md}");
+    assert_eq!(lines[6], "");
     assert!(
-        lines[5].starts_with(
+        lines[7].starts_with(
             "**B is SLOWER** (A: `sleep 0.02`, B: `sleep 0.04`; bootstrap rule, 11 pairs): "
         ),
         "{md}"

@@ -229,9 +229,10 @@ pub(crate) fn table(result: &CmdResult, markup: &dyn Markup) -> String {
                 .commands
                 .get(c.index)
                 .map_or("", |x| x.command.as_str());
+            let change = terminal::change_words(c).map_or(String::new(), |w| format!("{w}; "));
             let _ = writeln!(
                 s,
-                "{} {} ({} against {reference}): {}.",
+                "{} {} ({} against {reference}): {change}{}.",
                 markup.item(),
                 markup.bold(&c.verdict.outcome.verdict(Some(&c.name))),
                 markup.code(command),
@@ -241,6 +242,9 @@ pub(crate) fn table(result: &CmdResult, markup: &dyn Markup) -> String {
         return s;
     }
     let (a, b) = result.command_lines(first);
+    if let Some(words) = terminal::change_words(first) {
+        let _ = writeln!(s, "\n{} against {}: {words}.", first.name, first.reference);
+    }
     let _ = writeln!(
         s,
         "\n{} (A: {}, B: {}; {rule}): {}.",

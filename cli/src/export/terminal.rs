@@ -360,6 +360,16 @@ fn ratio_line(s: &mut String, r: &CmdResult, c: &Comparison) {
     }
 }
 
+/// Comparison `c`'s change in the words every front end prints, judged against the margin its
+/// verdict was reached with (a sequential decision's, else the tolerance).
+pub(crate) fn change_words(c: &Comparison) -> Option<String> {
+    let margin = c
+        .decision
+        .as_ref()
+        .map_or(c.verdict.tolerance, |d| d.margin);
+    crate::words::change_words(&c.verdict, margin)
+}
+
 /// The verdict line of comparison `c` with the rule that decided, and the reason beneath it.
 fn verdict_lines(s: &mut String, c: &Comparison) {
     let word = c.verdict.outcome.verdict(None);
@@ -368,11 +378,7 @@ fn verdict_lines(s: &mut String, c: &Comparison) {
         Rule::FewRuns => "few-runs rule: ratio of medians and ratio of minimums",
         Rule::Sequential => "sequential rule: the look's interval against ±threshold",
     };
-    let margin = c
-        .decision
-        .as_ref()
-        .map_or(c.verdict.tolerance, |d| d.margin);
-    if let Some(words) = crate::words::change_words(&c.verdict, margin) {
+    if let Some(words) = change_words(c) {
         let _ = writeln!(s, "{} against {}: {words}.", c.name, c.reference);
     }
     let _ = writeln!(s, "Verdict: {word} ({rule}).");
