@@ -584,3 +584,21 @@ impl PairAnalysis {
         })
     }
 }
+
+/// A report on a simulated clock, A at `ns_a` and B at `ns_b` nanoseconds per operation, at
+/// a small fixed protocol: for the tests of what reads reports (the gate's rule, the pool's
+/// JSON).
+#[cfg(test)]
+pub(crate) fn simulated_report(ns_a: u64, ns_b: u64) -> Report {
+    use crate::measure::clock::SimulatedClock;
+    let clock = SimulatedClock::new(1);
+    let (ca, cb) = (clock.clone(), clock.clone());
+    let a = Candidate::new("a", move |n| ca.advance(ns_a * n));
+    let b = Candidate::new("b", move |n| cb.advance(ns_b * n));
+    let opts = CompareOptions::default()
+        .seed(3)
+        .resamples(500)
+        .validation_runs(10)
+        .warmup_duration(Duration::from_millis(5));
+    compare_with_clock(a, b, &opts, &clock).expect("a simulated comparison succeeds")
+}

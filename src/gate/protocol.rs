@@ -301,25 +301,12 @@ pub fn assert_gate<'a>(
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-    use crate::compare::compare_with_clock;
-    use crate::measure::clock::SimulatedClock;
 
     /// A report on a simulated clock: the candidate (A) at `ns_a`, the baseline at 100 ns per
     /// operation.
     fn report(ns_a: u64) -> Report {
-        let clock = SimulatedClock::new(1);
-        let (ca, cb) = (clock.clone(), clock.clone());
-        let a = Candidate::new("candidate", move |n| ca.advance(ns_a * n));
-        let b = Candidate::new("baseline", move |n| cb.advance(100 * n));
-        let opts = CompareOptions::default()
-            .seed(3)
-            .resamples(500)
-            .validation_runs(10)
-            .warmup_duration(Duration::from_millis(5));
-        compare_with_clock(a, b, &opts, &clock).unwrap()
+        crate::compare::simulated_report(ns_a, 100)
     }
 
     /// Hands out `reports` in order and counts the measurements taken.

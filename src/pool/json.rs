@@ -50,23 +50,11 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::compare::{CompareOptions, compare_with_clock};
-    use crate::measure::candidate::Candidate;
-    use crate::measure::clock::SimulatedClock;
     use crate::pool::combine_reports;
 
     /// A report on a simulated clock: A at 100 ns, B at `ns_b` per operation.
     fn report(ns_b: u64) -> crate::compare::report::Report {
-        let clock = SimulatedClock::new(1);
-        let (ca, cb) = (clock.clone(), clock.clone());
-        let a = Candidate::new("a", move |n| ca.advance(100 * n));
-        let b = Candidate::new("b", move |n| cb.advance(ns_b * n));
-        let opts = CompareOptions::default()
-            .seed(3)
-            .resamples(500)
-            .validation_runs(10)
-            .warmup_duration(Duration::from_millis(5));
-        compare_with_clock(a, b, &opts, &clock).unwrap()
+        crate::compare::simulated_report(100, ns_b)
     }
 
     #[test]
