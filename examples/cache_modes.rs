@@ -6,8 +6,8 @@
 //! cache lines). Both read the same data in every operation. Each pair is compared warm
 //! (batches find the caches as the previous batch left them) and cold (the caches evicted
 //! before every batch), and the program prints a markdown table: each candidate's median cost
-//! per operation with a distribution-free 95 % interval of the median, the paired difference,
-//! the verdict and the time the comparison took.
+//! per operation with a distribution-free 95 % interval of the median, the paired change of A
+//! against B (A/B − 1, + = slower), the verdict and the time the comparison took.
 //!
 //! Every comparison runs 10 A/A runs (the cold default, also asked for warm so that rows compare
 //! like with like; a warm 64 MiB comparison at 40 runs would take over a minute on its own) and
@@ -157,9 +157,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 r.timing.inner_loops,
                 cost(&r.samples_a),
                 cost(&r.samples_b),
-                100.0 * e.delta,
-                100.0 * e.low,
-                100.0 * e.high,
+                // A's change against B, + = slower: A/B − 1 = −δ, its interval [−high, −low].
+                -100.0 * e.delta,
+                -100.0 * e.high,
+                -100.0 * e.low,
                 100.0 * r.noise_floor,
                 verdict(&r),
                 r.run.elapsed.as_secs_f64(),
@@ -178,7 +179,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!();
     println!(
-        "| working set | cache | ops per batch | sum all: ns/op [95 % CI of the median] | one per line: ns/op | δ = 1 − A/B [95 %] | A/A floor | verdict | wall time | warnings |"
+        "| working set | cache | ops per batch | sum all: ns/op [95 % CI of the median] | one per line: ns/op | sum all's change in time, A/B − 1 [95 %], + = slower | A/A floor | verdict | wall time | warnings |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for row in &rows {

@@ -83,7 +83,7 @@ struct Tally {
     run_seconds: Vec<f64>,
     bench_seconds: Vec<f64>,
     pairs: Vec<u64>,
-    injected_deltas: Vec<f64>,
+    injected_changes: Vec<f64>,
     /// Each benchmark's baseline time per operation (ns), every run.
     sizes: std::collections::BTreeMap<String, Vec<f64>>,
 }
@@ -163,9 +163,10 @@ fn main() -> Res<()> {
                     if r["regression"].as_bool().unwrap_or(false) {
                         tally.detected += 1;
                     }
+                    // The head's change in time, + = slower: −δ, δ = 1 − head/baseline.
                     tally
-                        .injected_deltas
-                        .push(r["delta"].as_f64().unwrap_or(f64::NAN));
+                        .injected_changes
+                        .push(-r["delta"].as_f64().unwrap_or(f64::NAN));
                 } else if injected && resolved {
                     tally.others_called += 1;
                 }
@@ -188,8 +189,8 @@ fn main() -> Res<()> {
                 rows.len(),
                 if injected {
                     format!(
-                        "; {INJECTED} δ {:+.2} %",
-                        100.0 * tally.injected_deltas.last().copied().unwrap_or(f64::NAN)
+                        "; {INJECTED} {:+.2} % (+ = slower)",
+                        100.0 * tally.injected_changes.last().copied().unwrap_or(f64::NAN)
                     )
                 } else {
                     String::new()
@@ -221,8 +222,8 @@ fn main() -> Res<()> {
         median(&inj.bench_seconds)
     );
     println!(
-        "median δ of {INJECTED} with the 5 % injected: {:+.2} %; pairs per benchmark: median {}, max {}",
-        100.0 * median(&inj.injected_deltas),
+        "median change of {INJECTED} with the 5 % injected: {:+.2} % (+ = slower); pairs per benchmark: median {}, max {}",
+        100.0 * median(&inj.injected_changes),
         median(
             &aa.pairs
                 .iter()

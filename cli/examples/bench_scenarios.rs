@@ -172,10 +172,11 @@ struct Tally {
     results: usize,
     /// Verdicts (resolved either way) per run.
     calls: Vec<usize>,
-    /// Per slowed benchmark: runs in which it was proven slower, and its δ each run.
+    /// Per slowed benchmark: runs in which it was proven slower, and its change each run
+    /// (fraction, + = slower).
     detected: BTreeMap<String, usize>,
     slowed_deltas: BTreeMap<String, Vec<f64>>,
-    /// Verdicts on benchmarks nothing changed: (round, name, δ, low, high).
+    /// Verdicts on benchmarks nothing changed: (round, name, change, low, high), + = slower.
     others: Vec<(usize, String, f64, f64, f64)>,
     run_seconds: Vec<f64>,
     /// Seconds of each benchmark's worker pairs, by benchmark.
@@ -188,7 +189,7 @@ struct Tally {
     /// Results whose pooled floor was the median pair's own floor (it exceeded the floor
     /// pooled from the pairs' A/A differences).
     pair_floor_binds: usize,
-    /// Results refused because |δ| stayed within the floor: (round, name, δ, floor).
+    /// Results refused because the change stayed within the floor: (round, name, change, floor).
     within_floor: Vec<(usize, String, f64, f64)>,
     /// How far layouts move each benchmark's δ (fraction, 1.96 × the layouts' sd), and its
     /// layouts' share of the spread between pairs, every run.
@@ -364,7 +365,8 @@ fn add(
         let name = r["name"].as_str().unwrap_or("").to_string();
         let resolved = r["resolved"].as_bool().unwrap_or(false);
         let f = |k: &str| r[k].as_f64().unwrap_or(f64::NAN);
-        let (delta, low, high) = (f("delta"), f("low"), f("high"));
+        // The head's change in time, + = slower (δ = 1 − head/baseline, so change = −δ).
+        let (delta, low, high) = (-f("delta"), -f("high"), -f("low"));
         tally.results += 1;
         called += usize::from(resolved);
         let slowed = scenario == Scenario::Slow && SLOWED.iter().any(|(s, _)| *s == name);
@@ -417,8 +419,10 @@ fn add(
             tally.pair_floor_binds += 1;
         }
         if pooled["verdict"]["bar"] == "within_noise_floor" {
-            let delta = pooled["delta"].as_f64().unwrap_or(f64::NAN);
-            tally.within_floor.push((round, name.clone(), delta, floor));
+            let change = -pooled["delta"].as_f64().unwrap_or(f64::NAN);
+            tally
+                .within_floor
+                .push((round, name.clone(), change, floor));
         }
         tally.seconds.entry(name).or_default().push(s);
     }
@@ -551,7 +555,7 @@ fn print_tables(scenarios: &[Scenario], tallies: &[Tally]) {
     for (s, t) in scenarios.iter().zip(tallies) {
         for (n, ds) in &t.slowed_deltas {
             println!(
-                "{}: {n} δ median {:+.2} % (range {:+.2} to {:+.2} %)",
+                "{}: {n} change median {:+.2} % (range {:+.2} to {:+.2} %, + = slower)",
                 s.name(),
                 100.0 * median(ds),
                 100.0 * ds.iter().copied().fold(f64::INFINITY, f64::min),
@@ -593,7 +597,7 @@ fn print_tables(scenarios: &[Scenario], tallies: &[Tally]) {
     println!(
         "| benchmark | baseline per op | {} | {} | {} |",
         columns("median ±"),
-        columns("layouts move δ by ±, median [max]; named"),
+        columns("layouts move by ±, median [max]; named"),
         columns("median seconds")
     );
     println!("|---|--:|{}", "--:|".repeat(3 * scenarios.len()));
