@@ -12,13 +12,17 @@
 #   itertools-{old,new}: itertools 0.13.0 from cargo's registry cache, its 113-line criterion
 #     bench file `tuple_combinations` on rtcompare-criterion renamed to criterion, committed,
 #     then a change to its library committed on top (the baseline is HEAD~1);
+#   base64-{old,new}: base64 0.23.1 from the registry (fetched if missing), its criterion
+#     bench file `benchmarks` unmodified, only its criterion dependency table pointed at
+#     rtcompare-criterion; its dev-dependencies (clap with derive, rstest, strum, rand) make
+#     the bench target's dependency tree the largest of the three;
 #   self-{old,new}: a clone of each checkout, its `harness` bench target compared with the
 #     commit before (a one-line change to its library committed on top).
 # Each run: 6 layouts, 5 pairs, one benchmark, a 30 s budget (the cost of a layout, not a
 # verdict, is what is measured). Prints one line per run: seconds of the whole run and, from
 # the JSON (and, for a binary that writes no `time`, from its stderr's stamped lines), of
 # building each side, linking layouts and measuring, then `uptime`. SIDES="old" (or "new")
-# runs one of the two only.
+# runs one of the two only; TARGETS="base64" (any of itertools, base64, self) runs those only.
 set -euo pipefail
 old_bin=$1 new_bin=$2 old_src=$3 new_src=$4 work=${5:-/tmp/rtcompare-layout-cost}
 registry=$(ls -d "$HOME"/.cargo/registry/src/*/itertools-0.13.0 | head -1)
@@ -58,6 +62,35 @@ harness = false
 [workspace]
 EOF
     printf 'target\n' > "$dir/.gitignore"
+    (cd "$dir" && cargo generate-lockfile --offline -q 2>/dev/null || cargo generate-lockfile -q)
+    git -C "$dir" init -q && commit "$dir" baseline
+    printf '\n/// A change to the library.\npub fn cost_probe() -> u32 { 1 }\n' >> "$dir/src/lib.rs"
+    commit "$dir" head
+}
+
+base64_repo() { # DIR CRITERION_DIR
+    local dir=$1 crit=$2 src
+    src=$(ls -d "$HOME"/.cargo/registry/src/*/base64-0.23.1 2>/dev/null | head -1)
+    if [ -z "$src" ]; then
+        mkdir -p "$work/fetch/src" && : >"$work/fetch/src/lib.rs"
+        printf '[package]\nname = "fetch"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\nbase64 = "=0.23.1"\n' \
+            >"$work/fetch/Cargo.toml"
+        (cd "$work/fetch" && cargo fetch -q)
+        src=$(ls -d "$HOME"/.cargo/registry/src/*/base64-0.23.1 | head -1)
+    fi
+    rm -rf "$dir" && cp -r "$src" "$dir"
+    # The one change to the package: criterion's table names the layer (features kept).
+    python3 - "$dir/Cargo.toml" "$crit" <<'PY'
+import re, sys
+path, layer = sys.argv[1], sys.argv[2]
+text = open(path).read()
+text, n = re.subn(r'(\[dev-dependencies\.criterion\]\n)version = "[^"]*"\n',
+                  r'\1package = "rtcompare-criterion"\npath = "' + layer + r'"\n', text)
+assert n == 1, f"{path}: no criterion table"
+open(path, "w").write(text + "\n[workspace]\n")
+PY
+    rm -f "$dir/Cargo.lock"
+    printf 'target\n' >"$dir/.gitignore"
     (cd "$dir" && cargo generate-lockfile --offline -q 2>/dev/null || cargo generate-lockfile -q)
     git -C "$dir" init -q && commit "$dir" baseline
     printf '\n/// A change to the library.\npub fn cost_probe() -> u32 { 1 }\n' >> "$dir/src/lib.rs"
@@ -116,16 +149,27 @@ else:
 PY
 }
 
+targets=" ${TARGETS:-itertools base64 self} "
 for side in ${SIDES:-old new}; do
     src=${side}_src
-    itertools_repo "$work/itertools-$side" "${!src}/criterion"
-    self_repo "$work/self-$side" "${!src}"
+    [[ $targets == *" itertools "* ]] && itertools_repo "$work/itertools-$side" "${!src}/criterion"
+    [[ $targets == *" base64 "* ]] && base64_repo "$work/base64-$side" "${!src}/criterion"
+    [[ $targets == *" self "* ]] && self_repo "$work/self-$side" "${!src}"
 done
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(date -u '+%Y-%m-%d %H:%M UTC')"
 sides=${SIDES:-old new}
 for side in $sides; do
     bin=${side}_bin
-    run "itertools-$side-cold" "${!bin}" "$work/itertools-$side" tuple_combinations "tuple comb c1"
-    run "itertools-$side-warm" "${!bin}" "$work/itertools-$side" tuple_combinations "tuple comb c1"
-    run "self-$side-cold" "${!bin}" "$work/self-$side" harness "sum/1000"
-    run "self-$side-warm" "${!bin}" "$work/self-$side" harness "sum/1000"
+    if [[ $targets == *" itertools "* ]]; then
+        run "itertools-$side-cold" "${!bin}" "$work/itertools-$side" tuple_combinations "tuple comb c1"
+        run "itertools-$side-warm" "${!bin}" "$work/itertools-$side" tuple_combinations "tuple comb c1"
+    fi
+    if [[ $targets == *" base64 "* ]]; then
+        run "base64-$side-cold" "${!bin}" "$work/base64-$side" benchmarks "encode_small_input/encode/50"
+        run "base64-$side-warm" "${!bin}" "$work/base64-$side" benchmarks "encode_small_input/encode/50"
+    fi
+    if [[ $targets == *" self "* ]]; then
+        run "self-$side-cold" "${!bin}" "$work/self-$side" harness "sum/1000"
+        run "self-$side-warm" "${!bin}" "$work/self-$side" harness "sum/1000"
+    fi
 done
