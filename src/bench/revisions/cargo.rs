@@ -384,10 +384,14 @@ fn cargo_command(tree: &Tree, target: &Target, how: How<'_>, files: &Scratch) ->
         How::Relink(seed) => {
             // The linker's complaint is read back, not shown: one that cannot shuffle is
             // expected, and the run says so in its own words.
-            command
-                .stderr(files.create(&files.errors)?)
-                .args(["--quiet", "--message-format=json", "--", "-C"])
-                .arg(format!("link-arg={}", super::link::shuffle_flag(seed)));
+            command.stderr(files.create(&files.errors)?).args([
+                "--quiet",
+                "--message-format=json",
+                "--",
+            ]);
+            for flag in super::link::layout_flags(seed) {
+                command.arg("-C").arg(format!("link-arg={flag}"));
+            }
         }
     }
     Ok(command)
