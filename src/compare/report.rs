@@ -725,6 +725,8 @@ mod tests {
         });
         let s = v.to_string();
         assert!(s.starts_with("CANNOT TELL.") && s.contains("0.40 %") && s.contains("1.0 %"));
+        // The reason opens a sentence of its own.
+        assert!(s.starts_with("CANNOT TELL. The "), "{s}");
         let w = Warning::Drift {
             series: Series::B,
             relative_shift: -0.0712,

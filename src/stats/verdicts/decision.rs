@@ -59,16 +59,28 @@ impl Verdict {
     /// The verdict is read with A as the candidate and B as the baseline (as every front end
     /// runs it); `change` is the candidate's time against the baseline's minus 1, + = slower
     /// (for a report's `δ = 1 − A/B` that is `−δ`, see [`Change::of_delta`]), with its interval.
+    ///
+    /// "Cannot tell (within ±X)" names the widest change the run cannot rule out: the interval's
+    /// farther end, or the A/A noise floor when that is what stopped the verdict
+    /// ([`Unresolved::WithinNoiseFloor`], [`Unresolved::FloorAboveMargin`]), since identical
+    /// code already differs by that much here, however narrow the interval.
     pub fn in_words_with(&self, change: Change) -> String {
         match self {
             Verdict::AFaster | Verdict::BFaster => change.to_string(),
             Verdict::Equivalent { margin } => {
                 format!("equivalent within ±{}: {change}", Pct(*margin))
             }
-            Verdict::CannotTell(_) => format!(
-                "cannot tell (within ±{}): {change}",
-                Pct(change.low.abs().max(change.high.abs()))
-            ),
+            Verdict::CannotTell(reason) => {
+                let floor = match *reason {
+                    Unresolved::WithinNoiseFloor { noise_floor, .. }
+                    | Unresolved::FloorAboveMargin { noise_floor, .. } => noise_floor,
+                    _ => 0.0,
+                };
+                format!(
+                    "cannot tell (within ±{}): {change}",
+                    Pct(change.low.abs().max(change.high.abs()).max(floor))
+                )
+            }
         }
     }
 
@@ -466,7 +478,19 @@ impl fmt::Display for Verdict {
                  lies inside the margin, and identical code differs by less on this setup",
                 Pct(*margin)
             ),
-            Verdict::CannotTell(reason) => write!(f, "CANNOT TELL. {reason}"),
+            Verdict::CannotTell(reason) => {
+                // The reason reads mid-sentence elsewhere ("cannot tell (the interval …)");
+                // here it opens one.
+                let reason = reason.to_string();
+                let mut chars = reason.chars();
+                let first = chars.next().map(|c| c.to_uppercase().to_string());
+                write!(
+                    f,
+                    "CANNOT TELL. {}{}",
+                    first.unwrap_or_default(),
+                    chars.as_str()
+                )
+            }
         }
     }
 }
@@ -562,6 +586,42 @@ pub(crate) mod tests {
         e.low = low;
         e.high = high;
         e
+    }
+
+    #[test]
+    fn cannot_tell_names_the_floor_when_the_floor_stopped_it() {
+        // A narrow interval inside the margin, on a setup whose identical code differs by
+        // 0.88 %: the words named the interval's ±0.12 % as what the run could not rule out.
+        let change = Change {
+            change: -0.0004,
+            low: -0.0012,
+            high: 0.0010,
+        };
+        let floor = Verdict::CannotTell(Unresolved::FloorAboveMargin {
+            noise_floor: 0.0088,
+            margin: 0.005,
+        });
+        assert!(
+            floor
+                .in_words_with(change)
+                .starts_with("cannot tell (within ±0.88 %): 0.04 % faster"),
+            "{}",
+            floor.in_words_with(change)
+        );
+        // Where the interval stopped it, the interval's farther end.
+        let wide = Verdict::CannotTell(Unresolved::IntervalContainsZero {
+            low: -0.025,
+            high: 0.005,
+        });
+        let change = Change {
+            change: 0.01,
+            low: -0.005,
+            high: 0.025,
+        };
+        assert!(
+            wide.in_words_with(change)
+                .starts_with("cannot tell (within ±2.5 %)")
+        );
     }
 
     #[test]
