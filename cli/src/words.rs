@@ -171,8 +171,10 @@ impl CommandOutcome {
 /// and the change by the ratio of medians: `loss: 8.9 % slower by the ratio of medians (too
 /// few runs for an interval)`. `None` for a verdict without an interval that is not the
 /// few-runs rule's. `margin` is the margin it was judged against (a sequential decision's; the
-/// bootstrap rule's tolerance otherwise).
-pub fn change_words(v: &VerdictSummary, margin: f64) -> Option<String> {
+/// bootstrap rule's tolerance otherwise); `floor` the A/A floor (fraction, 0 when not
+/// measured), named as the change the run cannot rule out where the floor, not the interval,
+/// kept it from a verdict, as the library words it.
+pub fn change_words(v: &VerdictSummary, margin: f64, floor: f64) -> Option<String> {
     if matches!(
         v.outcome,
         CommandOutcome::Win | CommandOutcome::Parity | CommandOutcome::Loss
@@ -203,11 +205,29 @@ pub fn change_words(v: &VerdictSummary, margin: f64) -> Option<String> {
                 high: change.high,
             })
         }
-        CommandOutcome::CannotTell => Verdict::CannotTell(Unresolved::StraddlesMargin {
-            margin,
-            low: change.low,
-            high: change.high,
-        }),
+        CommandOutcome::CannotTell => {
+            let near = change.low.abs().min(change.high.abs());
+            let far = change.low.abs().max(change.high.abs());
+            if far < margin && floor >= margin {
+                // Inside the margin, but identical commands differ by more.
+                Verdict::CannotTell(Unresolved::FloorAboveMargin {
+                    noise_floor: floor,
+                    margin,
+                })
+            } else if near > margin && near <= floor {
+                // Beyond the margin, but not beyond what identical commands differ by.
+                Verdict::CannotTell(Unresolved::WithinNoiseFloor {
+                    delta: -change.change,
+                    noise_floor: floor,
+                })
+            } else {
+                Verdict::CannotTell(Unresolved::StraddlesMargin {
+                    margin,
+                    low: change.low,
+                    high: change.high,
+                })
+            }
+        }
         // Worded above.
         CommandOutcome::Win | CommandOutcome::Parity | CommandOutcome::Loss => return None,
     };
@@ -248,17 +268,57 @@ mod tests {
             reason: String::new(),
         };
         assert_eq!(
-            change_words(&v(CommandOutcome::Loss, 1.089), 0.02).as_deref(),
+            change_words(&v(CommandOutcome::Loss, 1.089), 0.02, 0.0).as_deref(),
             Some("loss: 8.9 % slower by the ratio of medians (too few runs for an interval)")
         );
         assert_eq!(
-            change_words(&v(CommandOutcome::Win, 0.95), 0.02).as_deref(),
+            change_words(&v(CommandOutcome::Win, 0.95), 0.02, 0.0).as_deref(),
             Some("win: 5.0 % faster by the ratio of medians (too few runs for an interval)")
         );
         // Any other verdict without an interval has no words.
         assert_eq!(
-            change_words(&v(CommandOutcome::CannotTell, 1.0), 0.02),
+            change_words(&v(CommandOutcome::CannotTell, 1.0), 0.02, 0.0),
             None
+        );
+    }
+
+    /// Where the A/A floor kept a comparison from a verdict, the words name the floor as the
+    /// change the run cannot rule out, as the library's do; where the interval straddles the
+    /// margin, the interval's farther end.
+    #[test]
+    fn cannot_tell_names_the_floor_where_the_floor_decided() {
+        let v = |ratio: f64, low: f64, high: f64| VerdictSummary {
+            outcome: CommandOutcome::CannotTell,
+            ratio,
+            best_ratio: ratio,
+            tolerance: 0.02,
+            noise: 0.01,
+            low: Some(low),
+            high: Some(high),
+            level: Some(0.99),
+            reason: String::new(),
+        };
+        let words = |s: &VerdictSummary, floor| change_words(s, 0.02, floor).unwrap();
+        // Inside ±2 %, identical commands differ by 3 %.
+        let inside = v(1.004, 1.002, 1.006);
+        assert!(
+            words(&inside, 0.03).starts_with("cannot tell (within ±3.0 %)"),
+            "{}",
+            words(&inside, 0.03)
+        );
+        // Beyond 2 %, but within a 4 % floor.
+        let beyond = v(1.03, 1.025, 1.035);
+        assert!(
+            words(&beyond, 0.04).starts_with("cannot tell (within ±4.0 %)"),
+            "{}",
+            words(&beyond, 0.04)
+        );
+        // Across the margin: the interval's farther end, whatever the floor.
+        let across = v(1.02, 1.01, 1.03);
+        assert!(
+            words(&across, 0.005).starts_with("cannot tell (within ±3.0 %)"),
+            "{}",
+            words(&across, 0.005)
         );
     }
 

@@ -367,7 +367,8 @@ pub(crate) fn change_words(c: &Comparison) -> Option<String> {
         .decision
         .as_ref()
         .map_or(c.verdict.tolerance, |d| d.margin);
-    crate::words::change_words(&c.verdict, margin)
+    let floor = c.floor.as_ref().map_or(0.0, |f| f.floor);
+    crate::words::change_words(&c.verdict, margin, floor)
 }
 
 /// The verdict line of comparison `c` with the rule that decided, and the reason beneath it.
