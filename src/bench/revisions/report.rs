@@ -113,11 +113,20 @@ impl BenchRow {
             regression: resolved && p.is_some_and(|p| p.delta < 0.0),
             equivalent: p
                 .is_some_and(|p| matches!(p.verdict, crate::stats::Verdict::Equivalent { .. })),
-            rules_out_beyond: p
-                .and_then(|p| p.decision.as_ref())
-                .and_then(|d| d.looks.last())
-                .filter(|l| !l.outcome.decided())
-                .map(|l| l.rules_out_beyond),
+            // What the last look's interval leaves open, or the floor where the floor is what
+            // kept the verdict from a claim: the words' "within ±X" too.
+            rules_out_beyond: p.and_then(|p| {
+                let look = p
+                    .decision
+                    .as_ref()
+                    .and_then(|d| d.looks.last())
+                    .filter(|l| !l.outcome.decided())
+                    .map(|l| l.rules_out_beyond);
+                match (look, p.verdict.floor_that_stopped()) {
+                    (Some(x), floor) => Some(x.max(floor.unwrap_or(0.0))),
+                    (None, floor) => floor,
+                }
+            }),
             processes: p.map_or(0, |p| p.processes),
             baseline_ns: median_over(&b.reports, |r| r.ns_per_op_b),
             head_ns: median_over(&b.reports, |r| r.ns_per_op_a),

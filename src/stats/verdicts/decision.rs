@@ -70,17 +70,27 @@ impl Verdict {
             Verdict::Equivalent { margin } => {
                 format!("equivalent within ±{}: {change}", Pct(*margin))
             }
-            Verdict::CannotTell(reason) => {
-                let floor = match *reason {
-                    Unresolved::WithinNoiseFloor { noise_floor, .. }
-                    | Unresolved::FloorAboveMargin { noise_floor, .. } => noise_floor,
-                    _ => 0.0,
-                };
-                format!(
-                    "cannot tell (within ±{}): {change}",
-                    Pct(change.low.abs().max(change.high.abs()).max(floor))
-                )
-            }
+            Verdict::CannotTell(_) => format!(
+                "cannot tell (within ±{}): {change}",
+                Pct(change
+                    .low
+                    .abs()
+                    .max(change.high.abs())
+                    .max(self.floor_that_stopped().unwrap_or(0.0)))
+            ),
+        }
+    }
+
+    /// The A/A noise floor (fraction) when it is what kept this verdict from a claim or from
+    /// equivalence ([`Unresolved::WithinNoiseFloor`], [`Unresolved::FloorAboveMargin`]):
+    /// the smallest change the run could have told apart, however narrow its interval.
+    pub(crate) fn floor_that_stopped(&self) -> Option<f64> {
+        match *self {
+            Verdict::CannotTell(
+                Unresolved::WithinNoiseFloor { noise_floor, .. }
+                | Unresolved::FloorAboveMargin { noise_floor, .. },
+            ) => Some(noise_floor),
+            _ => None,
         }
     }
 
