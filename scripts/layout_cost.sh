@@ -80,15 +80,7 @@ base64_repo() { # DIR CRITERION_DIR
     fi
     rm -rf "$dir" && cp -r "$src" "$dir"
     # The one change to the package: criterion's table names the layer (features kept).
-    python3 - "$dir/Cargo.toml" "$crit" <<'PY'
-import re, sys
-path, layer = sys.argv[1], sys.argv[2]
-text = open(path).read()
-text, n = re.subn(r'(\[dev-dependencies\.criterion\]\n)version = "[^"]*"\n',
-                  r'\1package = "rtcompare-criterion"\npath = "' + layer + r'"\n', text)
-assert n == 1, f"{path}: no criterion table"
-open(path, "w").write(text + "\n[workspace]\n")
-PY
+    python3 "$(dirname "$0")/../criterion/scripts/to_layer.py" "$dir/Cargo.toml" "$crit" --workspace
     rm -f "$dir/Cargo.lock"
     printf 'target\n' >"$dir/.gitignore"
     (cd "$dir" && cargo generate-lockfile --offline -q 2>/dev/null || cargo generate-lockfile -q)

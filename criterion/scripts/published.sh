@@ -54,15 +54,7 @@ for c in "${cases[@]}"; do
     if [ ! -d "$dir" ]; then
         cp -r "$registry/$name-$version" "$dir"
         # The one change: the criterion table's `version = …` becomes the layer, by path.
-        python3 - "$dir/Cargo.toml" "$repo/criterion" <<'PY'
-import re, sys
-path, layer = sys.argv[1], sys.argv[2]
-text = open(path).read()
-new, n = re.subn(r'(\[[^\]]*dev-dependencies\.criterion\]\n)version = "[^"]*"\n',
-                 r'\1package = "rtcompare-criterion"\npath = "' + layer + r'"\n', text)
-assert n == 1, f"{path}: no criterion table"
-open(path, "w").write(new)
-PY
+        python3 "$repo/criterion/scripts/to_layer.py" "$dir/Cargo.toml" "$repo/criterion"
         rm -f "$dir/Cargo.lock"
     fi
     echo
